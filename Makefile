@@ -1,0 +1,115 @@
+# extracct: see README.md.  Targets: all check run bench fuzz install clean.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man/man1
+
+CC ?= cc
+PKGS = sqlite3 yaml-0.1
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN = -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wvla
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS = $(PKG_LIBS)
+
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+
+PARSERS = parsers/exerr.c parsers/source.c parsers/exacct_read.c \
+	parsers/exacct_write.c parsers/exacct_names.c parsers/records.c
+REPORTS = reports/fmt.c reports/idnames.c reports/dump.c reports/text.c
+EXTRACT = extract/util.c extract/walk.c extract/gen.c \
+	extract/cmd_dump.c extract/cmd_text.c extract/cmd_check.c \
+	extract/cmd_gen.c
+LIB_SRC = $(PARSERS) $(REPORTS) $(EXTRACT)
+MAIN_SRC = extract/main.c
+HELPER_SRC = tests/helper/extracct-test.c
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+HEADERS = $(wildcard parsers/*.h reports/*.h extract/*.h tests/unit/*.h)
+
+B = build
+S = build/san
+
+LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
+LIB_SAN_OBJ = $(LIB_SRC:%.c=$(S)/%.o)
+
+all: $(B)/extracct
+
+$(B)/%.o: %.c $(HEADERS)
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	@$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(S)/%.o: %.c $(HEADERS)
+	@mkdir -p $(@D)
+	@echo "  CC      $@"
+	@$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+$(B)/extracct: $(LIB_OBJ) $(B)/extract/main.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/extracct-test: $(LIB_OBJ) $(B)/tests/helper/extracct-test.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/unit: $(LIB_OBJ) $(UNIT_SRC:%.c=$(B)/%.o)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(S)/extracct: $(LIB_SAN_OBJ) $(S)/extract/main.o
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+$(S)/extracct-test: $(LIB_SAN_OBJ) $(S)/tests/helper/extracct-test.o
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+$(S)/unit: $(LIB_SAN_OBJ) $(UNIT_SRC:%.c=$(S)/%.o)
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+# The tests run twice: the optimised build, then ASan + UBSan.
+check: $(B)/extracct $(B)/extracct-test $(B)/unit \
+	$(S)/extracct $(S)/extracct-test $(S)/unit
+	@sh tests/run.sh $(B) $(S)
+
+# The demo: what extracct makes of the bundled sample logs.
+run: $(B)/extracct
+	@echo "== extracct check: validate the sample logs"
+	@$(B)/extracct check sample-data/*.exacct sample-data/real/*.exacct
+	@echo
+	@echo "== extracct text: the real Solaris 10 records (crun, 2005)"
+	@TZ=PST8PDT,M4.1.0,M10.5.0 $(B)/extracct text sample-data/real/*.exacct
+	@echo
+	@echo "== extracct text -k proc: generated process log (first 12)"
+	@TZ=UTC $(B)/extracct text -k proc sample-data/proc.exacct | head -n 13
+	@echo
+	@echo "== extracct dump -v: one real record"
+	@TZ=PST8PDT,M4.1.0,M10.5.0 $(B)/extracct dump -v \
+	    --passwd sample-data/real/passwd --group sample-data/real/group \
+	    --project sample-data/real/project sample-data/real/task.exacct
+
+bench: $(B)/extracct
+	@sh bench/run.sh $(B)/extracct
+
+FUZZ_SECONDS ?= 60
+fuzz: $(B)/fuzz_exacct
+	@mkdir -p $(B)/fuzz-corpus
+	cp sample-data/*.exacct $(B)/fuzz-corpus/ 2>/dev/null || true
+	$(B)/fuzz_exacct -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	    -artifact_prefix=$(B)/ $(B)/fuzz-corpus
+
+$(B)/fuzz_exacct: tests/fuzz/fuzz_exacct.c $(PARSERS) $(REPORTS) $(HEADERS)
+	@mkdir -p $(@D)
+	clang -std=c11 -D_GNU_SOURCE -g -O1 \
+	    -fsanitize=fuzzer,address,undefined -o $@ \
+	    tests/fuzz/fuzz_exacct.c $(PARSERS) $(REPORTS)
+
+install: $(B)/extracct
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 0755 $(B)/extracct $(DESTDIR)$(BINDIR)/extracct
+	install -m 0644 docs/extracct.1 $(DESTDIR)$(MANDIR)/extracct.1
+
+clean:
+	rm -rf $(B) out
+
+.PHONY: all check run bench fuzz install clean

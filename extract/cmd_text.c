@@ -1,0 +1,110 @@
+/*
+ * extracct text [-H] [-k proc|task|flow] FILE...
+ *
+ * One line per record in the original extracct column layouts
+ * (reports/text.c).  Each kind's header line is printed before its first
+ * record, unless -H.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../parsers/records.h"
+#include "../reports/text.h"
+#include "extracct.h"
+#include "walk.h"
+
+static const char usage_text[] =
+    "usage: extracct text [-H] [-k proc|task|flow] FILE...";
+
+struct text_state {
+	enum rec_kind	 only;		/* REC_OTHER: every kind */
+	int		 headers;
+	int		 header_done[REC_FLOW + 1];
+	struct rec_counts counts;
+	struct ex_proc	 proc;
+	struct ex_task	 task;
+	struct ex_flow	 flow;
+};
+
+static int
+text_object(void *arg, const struct ex_rec *rec)
+{
+	struct text_state *s = arg;
+	enum rec_kind k = rec_kind(rec);
+
+	if (k != REC_PROC && k != REC_TASK && k != REC_FLOW)
+		return EXR_OK;
+	if (s->only != REC_OTHER && k != s->only)
+		return EXR_OK;
+	if (s->headers && !s->header_done[k]) {
+		text_header(stdout, k);
+		s->header_done[k] = 1;
+	}
+	switch (k) {
+	case REC_PROC:
+		proc_fill(&s->proc, rec, &s->counts);
+		text_proc(stdout, &s->proc);
+		break;
+	case REC_TASK:
+		task_fill(&s->task, rec, &s->counts);
+		text_task(stdout, &s->task);
+		break;
+	default:
+		flow_fill(&s->flow, rec, &s->counts);
+		text_flow(stdout, &s->flow);
+		break;
+	}
+	return ferror(stdout) ? EXR_IO : EXR_OK;
+}
+
+int
+cmd_text(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "kind", required_argument, NULL, 'k' },
+		{ "no-header", no_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static struct text_state s;	/* large: keep it off the stack */
+	struct walk_ops ops = { text_object, NULL };
+	int ch, i, status = EXR_OK;
+
+	(void)ctx;
+	memset(&s, 0, sizeof(s));
+	s.headers = 1;
+	while ((ch = getopt_long(argc, argv, "Hhk:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'H':	/* no header lines */
+			s.headers = 0;
+			break;
+		case 'k':	/* only records of this kind */
+			if (strcmp(optarg, "proc") == 0)
+				s.only = REC_PROC;
+			else if (strcmp(optarg, "task") == 0)
+				s.only = REC_TASK;
+			else if (strcmp(optarg, "flow") == 0)
+				s.only = REC_FLOW;
+			else
+				return complain(EXR_USAGE, "-k '%s': not one of "
+				    "proc, task, flow", optarg);
+			break;
+		case 'h':
+			puts(usage_text);
+			return EXR_OK;
+		default:
+			return complain(EXR_USAGE, "%s", usage_text);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0)
+		return complain(EXR_USAGE, "%s", usage_text);
+	for (i = 0; i < argc; i++) {
+		status = worst(status, walk_file(argv[i], &ops, &s, NULL));
+		if (ferror(stdout))	/* output failed: stop; others go on */
+			break;
+	}
+	return status;
+}

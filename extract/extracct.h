@@ -1,0 +1,44 @@
+/*
+ * The command layer: one cmd_<name>() per command (extract/cmd_*.c),
+ * dispatched from the table in main.c.  Commands parse their own options,
+ * print to stdout/stderr, and return an EXR_* code; only main() turns it
+ * into an exit status (design.md §8) and exits.
+ */
+#ifndef EXTRACCT_H
+#define EXTRACCT_H
+
+#include <stdint.h>
+
+#include "../parsers/exerr.h"
+
+#define EXTRACCT_VERSION_STRING	"0.1"
+
+/* Shared state handed to every command. */
+struct ctx {
+	const char	*progname;	/* "extracct" */
+};
+
+int	cmd_dump(int argc, char **argv, struct ctx *ctx);
+int	cmd_text(int argc, char **argv, struct ctx *ctx);
+int	cmd_check(int argc, char **argv, struct ctx *ctx);
+int	cmd_gen(int argc, char **argv, struct ctx *ctx);
+
+/* Worse of two EXR_* codes for the exit status (EXR_EOF counts as OK). */
+int	worst(int a, int b);
+
+/* "extracct: <path>: offset <n>: <reason>" on stderr. */
+void	report_err(const struct ex_err *err);
+
+/* "extracct: <cmd>: <message>" on stderr; returns code. */
+int	complain(int code, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/*
+ * Strict unsigned parse: decimal (or 0x hex), no sign, no junk, in
+ * [min, max].  On failure prints "<flag> <s>: <why>" and returns
+ * EXR_USAGE.
+ */
+int	parse_u64(const char *flag, const char *s, uint64_t min, uint64_t max,
+	    uint64_t *out);
+
+#endif

@@ -1,0 +1,23 @@
+/*
+ * Deterministic synthetic exacct logs for tests, samples and benchmarks.
+ * The same kind, count and seed always give the same bytes.
+ */
+#ifndef GEN_H
+#define GEN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum gen_kind { GEN_PROC, GEN_TASK, GEN_FLOW };
+
+struct gen_opts {
+	enum gen_kind	 kind;
+	uint64_t	 records;	/* exactly this many records */
+	uint64_t	 seed;
+	const char	*hostname;	/* in the header and task records */
+};
+
+/* Write a whole log to fp.  Returns EXR_OK, EXR_IO or EXR_NOMEM. */
+int	gen_write(FILE *fp, const struct gen_opts *o);
+
+#endif

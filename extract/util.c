@@ -1,0 +1,75 @@
+/*
+ * Helpers for commands: messages in the house format, strict numbers.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "extracct.h"
+
+int
+worst(int a, int b)
+{
+	int ra = a == EXR_EOF ? EXR_OK : a, rb = b == EXR_EOF ? EXR_OK : b;
+
+	/* Runtime failures outrank usage, which outranks damage. */
+	if (ex_exit_status(ra) != ex_exit_status(rb))
+		return ex_exit_status(ra) > ex_exit_status(rb) ? ra : rb;
+	return ra != EXR_OK ? ra : rb;
+}
+
+void
+report_err(const struct ex_err *err)
+{
+	if (err->path != NULL)
+		fprintf(stderr, "extracct: %s: offset %llu: %s\n", err->path,
+		    (unsigned long long)err->off, err->reason);
+	else
+		fprintf(stderr, "extracct: %s\n", err->reason);
+}
+
+int
+complain(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("extracct: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+int
+parse_u64(const char *flag, const char *s, uint64_t min, uint64_t max,
+    uint64_t *out)
+{
+	unsigned long long v;
+	const char *digits = s;
+	char *end;
+	int base = 10;
+
+	/* Decimal, or hex with 0x; never octal (a leading 0 is decimal). */
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		digits = s + 2;
+		base = 16;
+	}
+	if (!isxdigit((unsigned char)digits[0]))
+		return complain(EXR_USAGE, "%s '%s': not a number", flag, s);
+	errno = 0;
+	v = strtoull(digits, &end, base);
+	if (*end != '\0')
+		return complain(EXR_USAGE, "%s '%s': not a number", flag, s);
+	if (errno == ERANGE || v > max)
+		return complain(EXR_USAGE, "%s '%s': too large (at most %llu)",
+		    flag, s, (unsigned long long)max);
+	if (v < min)
+		return complain(EXR_USAGE, "%s '%s': too small (at least %llu)",
+		    flag, s, (unsigned long long)min);
+	*out = v;
+	return EXR_OK;
+}

@@ -1,0 +1,137 @@
+/*
+ * Fixed records: the normalised form of exacct process, task and flow
+ * groups (and, in later layers, of pacct and snapshot records).
+ *
+ * Each record keeps its numbers in an array indexed by a field enum, plus
+ * a bitmask of the fields that were present in the input: absent is not
+ * zero.  The array form lets later stages (differencing, CSV, SQL) walk
+ * every counter with one loop driven by the field tables below.
+ *
+ * Members are matched by data id, never by position: real files differ
+ * in order (the 2005 task record lists CPU user-first, the kernel source
+ * writes system-first).  Unknown ids and nested groups are skipped and
+ * counted.  Times are normalised to nanoseconds since the epoch, CPU to
+ * nanoseconds.
+ */
+#ifndef RECORDS_H
+#define RECORDS_H
+
+#include <stdint.h>
+
+#include "exacct.h"
+
+enum rec_kind {
+	REC_OTHER = 0,		/* any other object: skipped, counted */
+	REC_HEADER,
+	REC_PROC,		/* group-proc, group-proc-partial */
+	REC_TASK,		/* group-task, -partial, -interval */
+	REC_FLOW		/* group-flow */
+};
+
+enum field_kind {
+	FK_ID,			/* identity or attribute: never differenced */
+	FK_TIME,		/* ns since the epoch (flows: s) */
+	FK_COUNTER,		/* cumulative since start: differenced */
+	FK_LEVEL,		/* a level or high-water mark: taken as is */
+	FK_STRING		/* text, kept in the record's buffers */
+};
+
+struct field_info {
+	const char	*name;		/* column name, with its unit */
+	enum field_kind	 kind;
+};
+
+enum proc_field {
+	PROC_PID, PROC_PPID, PROC_UID, PROC_GID, PROC_PROJID, PROC_TASKID,
+	PROC_START_NS, PROC_FINISH_NS,
+	PROC_CPU_USER_NS, PROC_CPU_SYS_NS,
+	PROC_FAULTS_MAJOR, PROC_FAULTS_MINOR, PROC_MSGS_SND, PROC_MSGS_RCV,
+	PROC_BLOCKS_IN, PROC_BLOCKS_OUT, PROC_CHARS_RDWR, PROC_CTXT_VOL,
+	PROC_CTXT_INV, PROC_SIGNALS, PROC_SWAPS, PROC_SYSCALLS,
+	PROC_RSS_AVG_KB, PROC_RSS_MAX_KB,
+	PROC_TTY_MAJOR, PROC_TTY_MINOR, PROC_ACCTFLAGS, PROC_WAIT_STATUS,
+	PROC_COMMAND, PROC_HOSTNAME, PROC_ZONE,
+	PROC_NFIELDS
+};
+
+enum task_field {
+	TASK_TASKID, TASK_PROJID, TASK_ANCTASKID,
+	TASK_START_NS, TASK_FINISH_NS,
+	TASK_CPU_USER_NS, TASK_CPU_SYS_NS,
+	TASK_FAULTS_MAJOR, TASK_FAULTS_MINOR, TASK_MSGS_SND, TASK_MSGS_RCV,
+	TASK_BLOCKS_IN, TASK_BLOCKS_OUT, TASK_CHARS_RDWR, TASK_CTXT_VOL,
+	TASK_CTXT_INV, TASK_SIGNALS, TASK_SWAPS, TASK_SYSCALLS,
+	TASK_HOSTNAME, TASK_ZONE,
+	TASK_NFIELDS
+};
+
+enum flow_field {
+	FLOW_SADDR, FLOW_DADDR, FLOW_SPORT, FLOW_DPORT, FLOW_PROTOCOL,
+	FLOW_DSFIELD, FLOW_CTIME_S, FLOW_LSEEN_S, FLOW_NBYTES, FLOW_NPKTS,
+	FLOW_PROJID, FLOW_UID, FLOW_ACTION,
+	FLOW_NFIELDS
+};
+
+#define REC_HAS(r, f)	(((r)->present >> (f)) & 1)
+
+struct ex_proc {
+	uint32_t	 group;		/* EXD_GROUP_PROC or _PROC_PARTIAL */
+	uint64_t	 present;	/* bit f set: v[f] / string f present */
+	uint64_t	 v[PROC_NFIELDS];	/* units as in proc_fields[] */
+	char		 command[64];	/* escaped only when printed */
+	char		 hostname[256];
+	char		 zone[64];
+	uint64_t	 off;		/* byte offset of the record */
+};
+
+struct ex_task {
+	uint32_t	 group;		/* _TASK, _TASK_PARTIAL, _TASK_INTERVAL */
+	uint64_t	 present;
+	uint64_t	 v[TASK_NFIELDS];
+	char		 hostname[256];
+	char		 zone[64];
+	uint64_t	 off;
+};
+
+struct ex_flow {
+	uint64_t	 present;
+	uint64_t	 v[FLOW_NFIELDS];
+	int		 family;	/* 4 or 6; 0 when no address */
+	uint8_t		 saddr[16];	/* network order; v4 in first 4 */
+	uint8_t		 daddr[16];
+	char		 action[64];
+	uint64_t	 off;
+};
+
+/* Skipped while filling: counted per file. */
+struct rec_counts {
+	uint64_t	 unknown_items;	/* ids we do not know, or mistyped */
+	uint64_t	 unknown_groups;/* nested or top-level groups skipped */
+	uint64_t	 bad_values;	/* e.g. nsec >= 10^9, time overflow */
+};
+
+extern const struct field_info proc_fields[PROC_NFIELDS];
+extern const struct field_info task_fields[TASK_NFIELDS];
+extern const struct field_info flow_fields[FLOW_NFIELDS];
+
+/* What kind of record a decoded top-level object is. */
+enum rec_kind	rec_kind(const struct ex_rec *rec);
+
+/*
+ * Fill a fixed record from a decoded group of the matching kind.
+ * Never fails: what does not fit is skipped and counted in *c.
+ */
+void	proc_fill(struct ex_proc *p, const struct ex_rec *rec,
+	    struct rec_counts *c);
+void	task_fill(struct ex_task *t, const struct ex_rec *rec,
+	    struct rec_counts *c);
+void	flow_fill(struct ex_flow *f, const struct ex_rec *rec,
+	    struct rec_counts *c);
+
+/*
+ * Copy a STRING payload into dst[dstlen], stopping at the first NUL and
+ * truncating to fit; dst is always terminated.
+ */
+void	rec_copy_string(char *dst, size_t dstlen, const uint8_t *p, size_t n);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * Small formatting helpers shared by the text outputs: escaping untrusted
+ * strings, fixed-point numbers computed in integers (so 15105 / 1000 to
+ * two places is 15.11, not a binary-rounding 15.10), and local times.
+ */
+#ifndef FMT_H
+#define FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* fmt_escape() flags. */
+#define ESC_SPACE	0x1	/* also escape ' ' (whitespace-split columns) */
+#define ESC_QUOTE	0x2	/* also escape '"' (quoted strings) */
+
+/*
+ * Copy src into dst[n], turning control characters, bytes >= 0x7f and
+ * backslashes (and, per flags, space and '"') into \ooo octal, so that a
+ * command name cannot move the cursor or split a column.  Always
+ * terminates dst; truncates at a whole escape.  Returns dst.
+ */
+char	*fmt_escape(char *dst, size_t n, const char *src, int flags);
+
+/*
+ * Write value / divisor rounded half up to `decimals` places (0..6) into
+ * dst[n].  Exact for every uint64_t value.  Returns dst.
+ */
+char	*fmt_fixed(char *dst, size_t n, uint64_t value, uint64_t divisor,
+	    int decimals);
+
+/* "HH:MM:SS" or "YYYY-MM-DD HH:MM:SS" of an epoch second, local time. */
+char	*fmt_clock(char *dst, size_t n, int64_t epoch_s);
+char	*fmt_datetime(char *dst, size_t n, int64_t epoch_s);
+
+#endif

@@ -1,0 +1,21 @@
+/*
+ * text: one line per record, in the column layouts of the original
+ * extracct (design.md §7; real-records.md).  Absent fields print "-"
+ * (missing is not zero); partial records print duration -1.0000 as the
+ * original did.  Units of each column are in docs/extracct.1.
+ */
+#ifndef TEXT_H
+#define TEXT_H
+
+#include <stdio.h>
+
+#include "../parsers/records.h"
+
+/* The header line for a record kind (REC_PROC, REC_TASK, REC_FLOW). */
+void	text_header(FILE *fp, enum rec_kind kind);
+
+void	text_proc(FILE *fp, const struct ex_proc *p);
+void	text_task(FILE *fp, const struct ex_task *t);
+void	text_flow(FILE *fp, const struct ex_flow *f);
+
+#endif

@@ -1,0 +1,279 @@
+/*
+ * extracct-test: a test-only tool exposing internals to the shell tests,
+ * like git's test-tool.  Built by "make check" only.
+ *
+ *   extracct-test encode SPEC OUT     write exacct bytes from a text spec
+ *   extracct-test roundtrip IN OUT    decode every object, encode it again
+ *   extracct-test offsets IN          "offset length tag" per top-level object
+ *
+ * Spec lines (one object each; '#' starts a comment):
+ *   header kernel|library CREATOR HOSTNAME
+ *   group TAG            ... end
+ *   object TAG           ... end     (an EXACCT_OBJECT of the objects inside)
+ *   uint TAG VALUE                   (width from the type in TAG)
+ *   double TAG VALUE
+ *   string TAG TEXT                  (rest of the line; \xNN escapes)
+ *   raw TAG HEXBYTES
+ * TAG is the full 32-bit catalog tag in hex, e.g. 0x30001000.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../parsers/exacct.h"
+
+struct spec {
+	FILE		*fp;
+	const char	*path;
+	unsigned long	 line;
+	char		*buf;
+	size_t		 cap;
+};
+
+static int	encode_until_end(struct spec *s, struct exw *w, int nested);
+
+static int
+fail(struct spec *s, const char *why)
+{
+	fprintf(stderr, "extracct-test: %s:%lu: %s\n", s->path, s->line, why);
+	return -1;
+}
+
+static int
+parse_tag(const char *word, uint32_t *tag)
+{
+	char *end;
+	unsigned long v;
+
+	if (word == NULL)
+		return -1;
+	errno = 0;
+	v = strtoul(word, &end, 16);
+	if (errno != 0 || *end != '\0' || v > 0xffffffffUL)
+		return -1;
+	*tag = (uint32_t)v;
+	return 0;
+}
+
+/* Decode \xNN escapes in place; returns the length. */
+static size_t
+unescape(char *s)
+{
+	size_t i, o = 0;
+
+	for (i = 0; s[i] != '\0'; i++) {
+		if (s[i] == '\\' && s[i + 1] == 'x' && s[i + 2] != '\0' &&
+		    s[i + 3] != '\0') {
+			char hex[3] = { s[i + 2], s[i + 3], '\0' };
+
+			s[o++] = (char)strtoul(hex, NULL, 16);
+			i += 3;
+		} else
+			s[o++] = s[i];
+	}
+	s[o] = '\0';
+	return o;
+}
+
+static int
+encode_line(struct spec *s, struct exw *w, char *line, int *ended)
+{
+	char *kw, *tagw, *rest;
+	uint32_t tag;
+
+	line[strcspn(line, "\n")] = '\0';
+	kw = line + strspn(line, " \t");
+	if (*kw == '\0' || *kw == '#')
+		return 0;
+	tagw = kw + strcspn(kw, " \t");
+	if (*tagw != '\0')
+		*tagw++ = '\0';
+	tagw += strspn(tagw, " \t");
+	rest = tagw + strcspn(tagw, " \t");
+	if (*rest != '\0')
+		*rest++ = '\0';
+
+	if (strcmp(kw, "end") == 0) {
+		*ended = 1;
+		return 0;
+	}
+	if (strcmp(kw, "header") == 0) {
+		char *creator = rest, *host = rest + strcspn(rest, " \t");
+
+		if (*host != '\0')
+			*host++ = '\0';
+		exw_header(w, creator, *host != '\0' ? host : NULL,
+		    strcmp(tagw, "library") == 0 ? EXW_HEADER_LIBRARY :
+		    EXW_HEADER_KERNEL);
+		return 0;
+	}
+	if (parse_tag(tagw, &tag) != 0)
+		return fail(s, "bad tag");
+	if (strcmp(kw, "group") == 0) {
+		exw_group_begin(w, tag);
+		if (encode_until_end(s, w, 1) != 0)
+			return -1;
+		exw_group_end(w, 0);
+	} else if (strcmp(kw, "object") == 0) {
+		struct exw sub;
+		int rc;
+
+		exw_init(&sub);
+		rc = encode_until_end(s, &sub, 1);
+		if (rc == 0)
+			exw_bytes(w, tag, sub.buf, sub.len);
+		exw_release(&sub);
+		return rc;
+	} else if (strcmp(kw, "uint") == 0) {
+		exw_uint(w, tag, strtoull(rest, NULL, 0));
+	} else if (strcmp(kw, "double") == 0) {
+		exw_double(w, tag, strtod(rest, NULL));
+	} else if (strcmp(kw, "string") == 0) {
+		size_t n = unescape(rest);
+
+		exw_bytes(w, tag, rest, n + 1);
+	} else if (strcmp(kw, "raw") == 0) {
+		uint8_t bytes[4096];
+		size_t n = 0;
+		char *p = rest;
+
+		while (*p != '\0' && n < sizeof(bytes)) {
+			char hex[3];
+
+			p += strspn(p, " \t:");
+			if (p[0] == '\0' || p[1] == '\0')
+				break;
+			hex[0] = p[0];
+			hex[1] = p[1];
+			hex[2] = '\0';
+			bytes[n++] = (uint8_t)strtoul(hex, NULL, 16);
+			p += 2;
+		}
+		exw_bytes(w, tag, bytes, n);
+	} else
+		return fail(s, "unknown keyword");
+	return exw_error(w) == EXR_USAGE && w->depth == 0 ?
+	    fail(s, "writer refused the object") : 0;
+}
+
+static int
+encode_until_end(struct spec *s, struct exw *w, int nested)
+{
+	int ended = 0;
+
+	while (getline(&s->buf, &s->cap, s->fp) != -1) {
+		s->line++;
+		if (encode_line(s, w, s->buf, &ended) != 0)
+			return -1;
+		if (ended)
+			return nested ? 0 : fail(s, "'end' without a group");
+	}
+	return nested ? fail(s, "missing 'end'") : 0;
+}
+
+static int
+write_file(const char *path, const uint8_t *p, size_t n)
+{
+	FILE *fp = fopen(path, "wbe");
+
+	if (fp == NULL || fwrite(p, 1, n, fp) != n || fclose(fp) != 0) {
+		fprintf(stderr, "extracct-test: %s: %s\n", path,
+		    strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int
+cmd_encode(const char *in, const char *out)
+{
+	struct spec s = { NULL, in, 0, NULL, 0 };
+	struct exw w;
+	int rc = 1;
+
+	if ((s.fp = fopen(in, "re")) == NULL) {
+		fprintf(stderr, "extracct-test: %s: %s\n", in, strerror(errno));
+		return 1;
+	}
+	exw_init(&w);
+	if (encode_until_end(&s, &w, 0) == 0) {
+		if (exw_error(&w) != EXR_OK)
+			fprintf(stderr, "extracct-test: %s: writer error %d\n",
+			    in, exw_error(&w));
+		else
+			rc = write_file(out, w.buf, w.len);
+	}
+	exw_release(&w);
+	free(s.buf);
+	fclose(s.fp);
+	return rc;
+}
+
+static int
+cmd_roundtrip(const char *in, const char *out)
+{
+	struct exacct_reader r;
+	struct ex_err err = { .path = in };
+	const struct ex_rec *rec;
+	struct exw w;
+	int rc;
+
+	if (exacct_reader_open(&r, in, &err) != EXR_OK) {
+		fprintf(stderr, "extracct-test: %s: %s\n", in, err.reason);
+		return 1;
+	}
+	exw_init(&w);
+	while ((rc = exacct_next(&r, &rec, &err)) != EXR_EOF) {
+		if (rc != EXR_OK) {
+			fprintf(stderr, "extracct-test: %s: offset %llu: %s\n",
+			    in, (unsigned long long)err.off, err.reason);
+			break;
+		}
+		exw_rec(&w, rec);
+	}
+	if (rc == EXR_EOF)
+		rc = exw_error(&w) == EXR_OK ? write_file(out, w.buf, w.len) :
+		    1;
+	else
+		rc = 1;
+	exw_release(&w);
+	exacct_reader_release(&r);
+	return rc;
+}
+
+static int
+cmd_offsets(const char *in)
+{
+	struct exacct_reader r;
+	struct ex_err err = { .path = in };
+	const struct ex_rec *rec;
+	int rc;
+
+	if (exacct_reader_open(&r, in, &err) != EXR_OK) {
+		fprintf(stderr, "extracct-test: %s: %s\n", in, err.reason);
+		return 1;
+	}
+	while ((rc = exacct_next(&r, &rec, &err)) != EXR_EOF)
+		if (rc == EXR_OK)
+			printf("%llu %llu 0x%08x\n",
+			    (unsigned long long)rec->off,
+			    (unsigned long long)rec->len, rec->items[0].tag);
+	exacct_reader_release(&r);
+	return 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	if (argc == 4 && strcmp(argv[1], "encode") == 0)
+		return cmd_encode(argv[2], argv[3]);
+	if (argc == 4 && strcmp(argv[1], "roundtrip") == 0)
+		return cmd_roundtrip(argv[2], argv[3]);
+	if (argc == 3 && strcmp(argv[1], "offsets") == 0)
+		return cmd_offsets(argv[2]);
+	fprintf(stderr, "usage: extracct-test encode SPEC OUT\n"
+	    "       extracct-test roundtrip IN OUT\n"
+	    "       extracct-test offsets IN\n");
+	return 2;
+}

@@ -1,0 +1,81 @@
+# Shell test library, in the manner of git's t/test-lib.sh.
+#
+# A test script sources this file, then calls test_expect_success with a
+# title and a body; steps in a body are joined with &&.  Each script runs
+# in its own trash directory.  Environment (set by tests/run.sh):
+#   EXTRACCT       the extracct binary under test
+#   EXTRACCT_TEST  the extracct-test helper
+#   SRC            the source tree (sample-data/, tests/fixtures/)
+
+: "${SRC:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${EXTRACCT:=$SRC/build/extracct}"
+: "${EXTRACCT_TEST:=$SRC/build/extracct-test}"
+SAMPLES=$SRC/sample-data
+FIXTURES=$SRC/tests/fixtures
+export TZ=UTC LC_ALL=C
+
+test_count=0
+test_failed=0
+test_skipped=0
+test_name=$(basename "$0" .sh)
+TRASH=$(mktemp -d "${TMPDIR:-/tmp}/extracct-$test_name.XXXXXX")
+trap 'rm -rf "$TRASH"' EXIT
+cd "$TRASH" || exit 1
+
+extracct() { "$EXTRACCT" "$@"; }
+extracct_test() { "$EXTRACCT_TEST" "$@"; }
+
+test_expect_success() {
+	test_count=$((test_count + 1))
+	if (eval "$2") >"$TRASH/.out" 2>&1; then
+		echo "ok $test_count - $1"
+	else
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $1"
+		sed 's/^/#   /' "$TRASH/.out"
+	fi
+}
+
+test_skip() {
+	test_skipped=$((test_skipped + 1))
+	echo "ok - skipped: $1 ($2)"
+}
+
+# Compare expected and actual files; show the difference on failure.
+test_cmp() {
+	diff -u "$1" "$2"
+}
+
+# Run a command that must exit with the given code (not crash).
+test_expect_code() {
+	want=$1
+	shift
+	"$@"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		echo "exit code $got, expected $want: $*" >&2
+		return 1
+	fi
+	return 0
+}
+
+# A command that must fail cleanly (exit 1..3), not crash (>= 128).
+test_must_fail() {
+	"$@"
+	got=$?
+	if [ "$got" -eq 0 ] || [ "$got" -ge 128 ]; then
+		echo "exit code $got: expected a clean failure: $*" >&2
+		return 1
+	fi
+	return 0
+}
+
+# Count lines of a file.
+line_count() {
+	wc -l <"$1" | tr -d ' '
+}
+
+test_done() {
+	echo "# $test_name: $((test_count - test_failed)) passed, $test_failed failed, $test_skipped skipped"
+	[ "$test_failed" -eq 0 ]
+}

@@ -1,0 +1,28 @@
+/*
+ * A tiny unit-test harness: CHECK(name, cond) counts and reports; each
+ * test file provides one suite function listed in main.c.  The run ends
+ * with the line "N passed, N failed".
+ */
+#ifndef CHECK_H
+#define CHECK_H
+
+#include <stdio.h>
+
+extern int check_passed, check_failed;
+
+#define CHECK(name, cond) do {						\
+	if (cond) {							\
+		check_passed++;						\
+	} else {							\
+		check_failed++;						\
+		fprintf(stderr, "FAIL %s:%d: %s (%s)\n", __FILE__,	\
+		    __LINE__, (name), #cond);				\
+	}								\
+} while (0)
+
+void	suite_bytes(void);
+void	suite_exacct(void);
+void	suite_records(void);
+void	suite_fmt(void);
+
+#endif

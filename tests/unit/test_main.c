@@ -1,0 +1,17 @@
+/*
+ * Unit test runner: every suite, then the summary line.
+ */
+#include "check.h"
+
+int check_passed, check_failed;
+
+int
+main(void)
+{
+	suite_bytes();
+	suite_exacct();
+	suite_records();
+	suite_fmt();
+	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
+	return check_failed == 0 ? 0 : 1;
+}
