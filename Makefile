@@ -21,15 +21,19 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 
 PARSERS = parsers/exerr.c parsers/source.c parsers/exacct_read.c \
 	parsers/exacct_write.c parsers/exacct_names.c parsers/records.c
-REPORTS = reports/fmt.c reports/idnames.c reports/dump.c reports/text.c
+STORE = store/db.c store/diff.c store/flows.c store/ledger.c store/live.c \
+	store/ingest.c
+REPORTS = reports/fmt.c reports/idnames.c reports/dump.c reports/text.c \
+	reports/csv.c reports/report.c
 EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_dump.c extract/cmd_text.c extract/cmd_check.c \
-	extract/cmd_gen.c
-LIB_SRC = $(PARSERS) $(REPORTS) $(EXTRACT)
+	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c
+LIB_SRC = $(PARSERS) $(STORE) $(REPORTS) $(EXTRACT)
 MAIN_SRC = extract/main.c
 HELPER_SRC = tests/helper/extracct-test.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
-HEADERS = $(wildcard parsers/*.h reports/*.h extract/*.h tests/unit/*.h)
+HEADERS = $(wildcard parsers/*.h store/*.h reports/*.h extract/*.h \
+	tests/unit/*.h)
 
 B = build
 S = build/san

@@ -18,7 +18,7 @@
 
 static const char usage_gen[] =
     "usage: extracct gen --kind proc|task|flow --records N [--seed S] "
-    "[--host NAME] -o FILE";
+    "[--host NAME] [--jitter] -o FILE";
 
 int
 cmd_gen(int argc, char **argv, struct ctx *ctx)
@@ -28,12 +28,13 @@ cmd_gen(int argc, char **argv, struct ctx *ctx)
 		{ "records", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "host", required_argument, NULL, 'H' },
+		{ "jitter", no_argument, NULL, 'J' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static char buf[1 << 20];
-	struct gen_opts o = { GEN_PROC, 0, 1, NULL };
+	struct gen_opts o = { GEN_PROC, 0, 1, NULL, 0 };
 	const char *out = NULL;
 	int ch, fd, rc, saved, to_stdout, have_kind = 0, have_n = 0;
 	FILE *fp;
@@ -67,6 +68,9 @@ cmd_gen(int argc, char **argv, struct ctx *ctx)
 			break;
 		case 'H':	/* host name in the header */
 			o.hostname = optarg;
+			break;
+		case 'J':	/* snapshots at random times */
+			o.jitter = 1;
 			break;
 		case 'o':	/* output file */
 			out = optarg;

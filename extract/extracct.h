@@ -22,6 +22,8 @@ int	cmd_dump(int argc, char **argv, struct ctx *ctx);
 int	cmd_text(int argc, char **argv, struct ctx *ctx);
 int	cmd_check(int argc, char **argv, struct ctx *ctx);
 int	cmd_gen(int argc, char **argv, struct ctx *ctx);
+int	cmd_ingest(int argc, char **argv, struct ctx *ctx);
+int	cmd_report(int argc, char **argv, struct ctx *ctx);
 
 /* Worse of two EXR_* codes for the exit status (EXR_EOF counts as OK). */
 int	worst(int a, int b);

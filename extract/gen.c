@@ -44,7 +44,10 @@ struct gen {
 	uint64_t	 left;		/* records still to write */
 	uint32_t	 next_pid;
 	uint32_t	 last_exited_pid;
+	uint64_t	 last_exit_ns;	/* when last_exited_pid exited */
+	uint32_t	 last_exited_pid_taken;	/* new_pid just reused it */
 	const char	*hostname;
+	int		 jitter;
 	int		 error;
 };
 
@@ -90,8 +93,10 @@ new_pid(struct gen *g)
 		uint32_t p = g->last_exited_pid;
 
 		g->last_exited_pid = 0;
+		g->last_exited_pid_taken = p;
 		return p;
 	}
+	g->last_exited_pid_taken = 0;
 	if (++g->next_pid >= 30000)
 		g->next_pid = 300;
 	return g->next_pid;
@@ -227,7 +232,7 @@ gen_proc(struct gen *g)
 {
 	static struct sim_proc d[MAX_DAEMONS];
 	struct sim_proc sched, shortp;
-	uint64_t ndaemons, hour, hstart, hend, (*ev)[2];
+	uint64_t ndaemons, hour, hstart, hend, snap, (*ev)[2];
 	size_t i, nev;
 
 	ndaemons = g->left / 40;
@@ -275,16 +280,20 @@ gen_proc(struct gen *g)
 
 			if (ev[i][1] == UINT64_MAX) {
 				life = between(g, 1000000, 90 * NS);
-				if (life > fin - hstart)
-					life = fin - hstart;
 				new_process(g, &shortp, fin - life,
 				    commands[between(g, 0, sizeof(commands) /
 				    sizeof(commands[0]) - 1)],
 				    (uint32_t)between(g, 300, 30000));
-				grow(g, &shortp, life, (unsigned)between(g, 1,
-				    900));
+				/* A reused pid: born after the last owner died. */
+				if (shortp.pid == g->last_exited_pid_taken &&
+				    shortp.start_ns <= g->last_exit_ns)
+					shortp.start_ns = g->last_exit_ns +
+					    (fin - g->last_exit_ns) / 2;
+				grow(g, &shortp, fin - shortp.start_ns,
+				    (unsigned)between(g, 1, 900));
 				put_proc(g, &shortp, EXD_GROUP_PROC, fin);
 				g->last_exited_pid = shortp.pid;
+				g->last_exit_ns = fin;
 			} else {
 				struct sim_proc *p = &d[ev[i][1]];
 				uint64_t since = p->start_ns > hstart ?
@@ -293,22 +302,30 @@ gen_proc(struct gen *g)
 				grow(g, p, fin - since, 5);
 				put_proc(g, p, EXD_GROUP_PROC, fin);
 				g->last_exited_pid = p->pid;
+				g->last_exit_ns = fin;
 				/* A new instance takes its place. */
 				new_process(g, p, fin + NS / 10, p->command, 1);
 			}
 		}
 
-		/* The hourly wracct: a partial for every live process. */
+		/*
+		 * The hourly wracct: a partial for every live process, on
+		 * the hour or (jitter) at a random moment in its second
+		 * half, never before a process's start.
+		 */
+		snap = g->jitter ? hend - between(g, 0, 1800 * NS) : hend;
 		grow(g, &sched, 3600 * NS, 1);
 		for (i = 0; i < (hour == 0 ? 3u : 1u) && g->left > 0; i++)
-			put_proc(g, &sched, EXD_GROUP_PROC_PARTIAL, hend);
+			put_proc(g, &sched, EXD_GROUP_PROC_PARTIAL, snap);
 		for (i = 0; i < ndaemons && g->left > 0; i++) {
 			uint64_t since = d[i].start_ns > hstart ?
 			    d[i].start_ns : hstart;
+			uint64_t t = snap > d[i].start_ns ? snap :
+			    d[i].start_ns + NS / 10;
 
-			grow(g, &d[i], hend - since, (unsigned)between(g, 0,
+			grow(g, &d[i], t - since, (unsigned)between(g, 0,
 			    30));
-			put_proc(g, &d[i], EXD_GROUP_PROC_PARTIAL, hend);
+			put_proc(g, &d[i], EXD_GROUP_PROC_PARTIAL, t);
 		}
 	}
 	free(ev);
@@ -523,6 +540,7 @@ gen_write(FILE *fp, const struct gen_opts *o)
 	g.left = o->records;
 	g.next_pid = 300;
 	g.hostname = o->hostname != NULL ? o->hostname : "genhost";
+	g.jitter = o->jitter;
 	exw_init(&g.w);
 	exw_header(&g.w, "SunOS", g.hostname, EXW_HEADER_KERNEL);
 	g.error = exw_error(&g.w);

@@ -15,6 +15,7 @@ struct gen_opts {
 	uint64_t	 records;	/* exactly this many records */
 	uint64_t	 seed;
 	const char	*hostname;	/* in the header and task records */
+	int		 jitter;	/* snapshots at random times, not :00 */
 };
 
 /* Write a whole log to fp.  Returns EXR_OK, EXR_IO or EXR_NOMEM. */

@@ -25,7 +25,10 @@ static const struct command commands[] = {
 	{ "text", cmd_text, "text [-H] [-k proc|task|flow] FILE..." },
 	{ "check", cmd_check, "check FILE..." },
 	{ "gen", cmd_gen, "gen --kind proc|task|flow --records N [--seed S] "
-	    "[--host NAME] -o FILE" },
+	    "[--host NAME] [--jitter] -o FILE" },
+	{ "ingest", cmd_ingest, "ingest [--db FILE] [--outdir DIR] FILE..." },
+	{ "report", cmd_report, "report [--db FILE] [--by KEY] [--from T] "
+	    "[--to T] [--format table|csv|json] [--tz ZONE]" },
 };
 
 static void

@@ -43,7 +43,7 @@ test_skip() {
 
 # Compare expected and actual files; show the difference on failure.
 test_cmp() {
-	diff -u "$1" "$2"
+	diff -u "$1" "$2" >"$TRASH/.diff" || { head -n 40 "$TRASH/.diff"; return 1; }
 }
 
 # Run a command that must exit with the given code (not crash).

@@ -5,6 +5,11 @@
  *   extracct-test encode SPEC OUT     write exacct bytes from a text spec
  *   extracct-test roundtrip IN OUT    decode every object, encode it again
  *   extracct-test offsets IN          "offset length tag" per top-level object
+ *   extracct-test split IN N PREFIX   N files PREFIX.1..N: the header, then
+ *                                     consecutive runs of the records
+ *   extracct-test finals IN           "pid|start_ns|counters..." for each
+ *                                     final process record (absent: empty);
+ *                                     "taskid|start_ns|..." for tasks
  *
  * Spec lines (one object each; '#' starts a comment):
  *   header kernel|library CREATOR HOSTNAME
@@ -22,6 +27,7 @@
 #include <string.h>
 
 #include "../../parsers/exacct.h"
+#include "../../parsers/records.h"
 
 struct spec {
 	FILE		*fp;
@@ -263,6 +269,135 @@ cmd_offsets(const char *in)
 	return 0;
 }
 
+/* Every top-level object of IN, with a callback; 0 or 1. */
+static int
+each_object(const char *in, void (*fn)(void *, const struct ex_rec *),
+    void *arg)
+{
+	struct exacct_reader r;
+	struct ex_err err = { .path = in };
+	const struct ex_rec *rec;
+	int rc;
+
+	if (exacct_reader_open(&r, in, &err) != EXR_OK) {
+		fprintf(stderr, "extracct-test: %s: %s\n", in, err.reason);
+		return 1;
+	}
+	while ((rc = exacct_next(&r, &rec, &err)) != EXR_EOF)
+		if (rc == EXR_OK)
+			fn(arg, rec);
+	exacct_reader_release(&r);
+	return 0;
+}
+
+struct splitter {
+	struct exw	 header;
+	struct exw	 body;
+	size_t		 records, per, part, nparts;
+	const char	*prefix;
+	int		 rc;
+};
+
+static void
+split_flush(struct splitter *s)
+{
+	char path[4096];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s.%zu", s->prefix, ++s->part);
+	if ((fp = fopen(path, "wbe")) == NULL ||
+	    fwrite(s->header.buf, 1, s->header.len, fp) != s->header.len ||
+	    fwrite(s->body.buf, 1, s->body.len, fp) != s->body.len ||
+	    fclose(fp) != 0)
+		s->rc = 1;
+	exw_reset(&s->body);
+}
+
+static void
+split_one(void *arg, const struct ex_rec *rec)
+{
+	struct splitter *s = arg;
+
+	if (rec_kind(rec) == REC_HEADER) {
+		exw_rec(&s->header, rec);
+		return;
+	}
+	exw_rec(&s->body, rec);
+	if (++s->records % s->per == 0 && s->part + 1 < s->nparts)
+		split_flush(s);
+}
+
+static void
+count_one(void *arg, const struct ex_rec *rec)
+{
+	if (rec_kind(rec) != REC_HEADER)
+		(*(size_t *)arg)++;
+}
+
+static int
+cmd_split(const char *in, const char *n, const char *prefix)
+{
+	struct splitter s;
+	size_t total = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.nparts = strtoul(n, NULL, 10);
+	s.prefix = prefix;
+	if (s.nparts == 0 || each_object(in, count_one, &total) != 0)
+		return 1;
+	s.per = (total + s.nparts - 1) / s.nparts;
+	if (s.per == 0)
+		s.per = 1;
+	exw_init(&s.header);
+	exw_init(&s.body);
+	if (each_object(in, split_one, &s) != 0)
+		s.rc = 1;
+	while (s.part < s.nparts)
+		split_flush(&s);
+	exw_release(&s.header);
+	exw_release(&s.body);
+	return s.rc;
+}
+
+static void
+final_one(void *arg, const struct ex_rec *rec)
+{
+	struct ex_proc p;
+	struct rec_counts c = { 0 };
+	int f;
+
+	(void)arg;
+	if (rec_kind(rec) == REC_TASK && EX_ID(rec->items[0].tag) ==
+	    EXD_GROUP_TASK) {
+		struct ex_task t;
+
+		task_fill(&t, rec, &c);
+		printf("%llu|%llu", (unsigned long long)t.v[TASK_TASKID],
+		    (unsigned long long)t.v[TASK_START_NS]);
+		for (f = TASK_CPU_USER_NS; f <= TASK_SYSCALLS; f++) {
+			if (REC_HAS(&t, f))
+				printf("|%llu", (unsigned long long)t.v[f]);
+			else
+				printf("|");
+		}
+		printf("\n");
+		return;
+	}
+	if (rec_kind(rec) != REC_PROC || EX_ID(rec->items[0].tag) !=
+	    EXD_GROUP_PROC)
+		return;
+	proc_fill(&p, rec, &c);
+	printf("%llu|%llu", (unsigned long long)p.v[PROC_PID],
+	    (unsigned long long)p.v[PROC_START_NS]);
+	for (f = PROC_CPU_USER_NS; f <= PROC_SYSCALLS; f++) {
+		if (REC_HAS(&p, f))
+			printf("|%llu", (unsigned long long)p.v[f]);
+		else
+			printf("|");
+	}
+	printf("\n");
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -272,8 +407,14 @@ main(int argc, char *argv[])
 		return cmd_roundtrip(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "offsets") == 0)
 		return cmd_offsets(argv[2]);
+	if (argc == 5 && strcmp(argv[1], "split") == 0)
+		return cmd_split(argv[2], argv[3], argv[4]);
+	if (argc == 3 && strcmp(argv[1], "finals") == 0)
+		return each_object(argv[2], final_one, NULL);
 	fprintf(stderr, "usage: extracct-test encode SPEC OUT\n"
 	    "       extracct-test roundtrip IN OUT\n"
-	    "       extracct-test offsets IN\n");
+	    "       extracct-test offsets IN\n"
+	    "       extracct-test split IN N PREFIX\n"
+	    "       extracct-test finals IN\n");
 	return 2;
 }

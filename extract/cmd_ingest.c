@@ -1,0 +1,227 @@
+/*
+ * extracct ingest [--db FILE] [--outdir DIR] [--idle-rows heartbeat|always]
+ *     [--heartbeat-hours N] [--chunk N] FILE...
+ *
+ * Decode, difference, pair and store each log (store/ingest.c), exactly
+ * once.  With --outdir, also write each input's one-line text table
+ * (BASE.txt) and CSV (BASE.csv).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../reports/csv.h"
+#include "../reports/text.h"
+#include "../store/ingest.h"
+#include "extracct.h"
+#include "paths.h"
+
+static const char usage_ingest[] =
+    "usage: extracct ingest [--db FILE] [--outdir DIR] "
+    "[--idle-rows heartbeat|always] [--heartbeat-hours N] [--chunk N] "
+    "FILE...";
+
+struct outputs {
+	const char	*outdir;	/* NULL: no .txt/.csv */
+	const char	*input;		/* the log being read */
+	const struct ingest_stats *stats;
+	FILE		*txt;
+	FILE		*csv;
+	enum rec_kind	 csv_kind;	/* the kind BASE.csv holds */
+	int		 header_done[REC_FLOW + 1];
+	int		 failed;
+};
+
+/* Open DIR/BASE.EXT for writing, never through a symbolic link. */
+static FILE *
+open_output(const struct outputs *out, const char *ext, int append)
+{
+	char path[4096], base[4096];
+	int fd;
+	FILE *fp;
+
+	snprintf(base, sizeof(base), "%s", out->input);
+	snprintf(path, sizeof(path), "%s/%s.%s", out->outdir, basename(base),
+	    ext);
+	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
+	    (append ? O_APPEND : O_TRUNC), 0644);
+	if (fd == -1 || (fp = fdopen(fd, append ? "a" : "w")) == NULL) {
+		complain(EXR_IO, "%s: %s", path, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return NULL;
+	}
+	return fp;
+}
+
+static int
+write_record(void *arg, const char *host, enum rec_kind kind,
+    const void *rec)
+{
+	struct outputs *o = arg;
+	int append = o->stats->from > 0;
+
+	if (o->outdir == NULL)
+		return EXR_OK;
+	if (o->txt == NULL) {
+		if ((o->txt = open_output(o, "txt", append)) == NULL ||
+		    (o->csv = open_output(o, "csv", append)) == NULL) {
+			o->failed = 1;
+			return EXR_IO;
+		}
+		o->csv_kind = kind;
+		if (!append)
+			csv_header(o->csv, kind);
+	}
+	if (!o->header_done[kind] && !append) {
+		text_header(o->txt, kind);
+		o->header_done[kind] = 1;
+	}
+	switch (kind) {
+	case REC_PROC:
+		text_proc(o->txt, rec);
+		if (kind == o->csv_kind)
+			csv_proc(o->csv, host, rec);
+		break;
+	case REC_TASK:
+		text_task(o->txt, rec);
+		if (kind == o->csv_kind)
+			csv_task(o->csv, host, rec);
+		break;
+	default:
+		text_flow(o->txt, rec);
+		if (kind == o->csv_kind)
+			csv_flow(o->csv, host, rec);
+		break;
+	}
+	return ferror(o->txt) || ferror(o->csv) ? EXR_IO : EXR_OK;
+}
+
+static void
+report_damage(void *arg, const struct exacct_reader *r,
+    const struct ex_err *err, int tail)
+{
+	(void)arg;
+	fprintf(stderr, "extracct: %s: offset %" PRIu64 ": %s (%s %" PRIu64
+	    "-%" PRIu64 ")\n", r->path, err->off, err->reason, tail ?
+	    "incomplete tail, left for the next run: bytes" : "skipped bytes",
+	    r->skip_from, r->skip_to > r->skip_from ? r->skip_to - 1 :
+	    r->skip_to);
+}
+
+static int
+close_outputs(struct outputs *o)
+{
+	int rc = EXR_OK;
+
+	if (o->txt != NULL && fclose(o->txt) != 0)
+		rc = EXR_IO;
+	if (o->csv != NULL && fclose(o->csv) != 0)
+		rc = EXR_IO;
+	o->txt = o->csv = NULL;
+	memset(o->header_done, 0, sizeof(o->header_done));
+	return rc;
+}
+
+int
+cmd_ingest(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "outdir", required_argument, NULL, 'o' },
+		{ "idle-rows", required_argument, NULL, 'I' },
+		{ "heartbeat-hours", required_argument, NULL, 'B' },
+		{ "chunk", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct ingest_opts io = { 0, 24 * 3600 * 1000000000ull, 50000, NULL,
+	    report_damage, NULL };
+	struct outputs out;
+	struct ingest_stats st;
+	struct ex_err err;
+	struct store *s;
+	const char *db = PATH_DEFAULT_DB;
+	uint64_t n;
+	int ch, i, rc, status = EXR_OK;
+
+	(void)ctx;
+	memset(&out, 0, sizeof(out));
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'd':	/* the database */
+			db = optarg;
+			break;
+		case 'o':	/* where .txt and .csv go */
+			out.outdir = optarg;
+			break;
+		case 'I':	/* rows for idle intervals */
+			if (strcmp(optarg, "always") == 0)
+				io.idle_always = 1;
+			else if (strcmp(optarg, "heartbeat") != 0)
+				return complain(EXR_USAGE, "--idle-rows '%s': "
+				    "not heartbeat or always", optarg);
+			break;
+		case 'B':	/* an idle process's row at least this often */
+			if (parse_u64("--heartbeat-hours", optarg, 0, 87600,
+			    &n) != EXR_OK)
+				return EXR_USAGE;
+			io.heartbeat_ns = n * 3600 * 1000000000ull;
+			break;
+		case 'C':	/* records per transaction */
+			if (parse_u64("--chunk", optarg, 1, 10000000,
+			    &io.chunk_records) != EXR_OK)
+				return EXR_USAGE;
+			break;
+		case 'h':
+			puts(usage_ingest);
+			return EXR_OK;
+		default:
+			return complain(EXR_USAGE, "%s", usage_ingest);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0)
+		return complain(EXR_USAGE, "%s", usage_ingest);
+	io.on_record = write_record;
+	io.arg = &out;
+	out.stats = &st;
+
+	memset(&err, 0, sizeof(err));
+	if ((rc = store_open(&s, db, &err)) != EXR_OK)
+		return complain(rc, "%s: %s", db, err.reason);
+	for (i = 0; i < argc; i++) {
+		memset(&err, 0, sizeof(err));
+		err.path = argv[i];
+		out.input = argv[i];
+		rc = ingest_file(s, argv[i], &io, &st, &err);
+		if (close_outputs(&out) != EXR_OK && rc == EXR_OK)
+			rc = complain(EXR_IO, "%s: writing outputs failed",
+			    argv[i]);
+		/* Damaged ranges were reported as found; the rest here. */
+		if ((rc != EXR_OK && rc != EXR_DAMAGED) || st.empty)
+			report_err(&err);
+		status = worst(status, rc);
+		if (st.already) {
+			printf("%s: already ingested (%" PRIu64 " bytes)\n",
+			    argv[i], st.from);
+			continue;
+		}
+		if (rc != EXR_OK && rc != EXR_DAMAGED)
+			continue;
+		printf("%s: bytes %" PRIu64 "-%" PRIu64 ": %" PRIu64
+		    " records, %" PRIu64 " rows, %" PRIu64 " duplicates, %"
+		    PRIu64 " late, %" PRIu64 " idle, %" PRIu64 " flows, %"
+		    PRIu64 " damaged ranges\n", argv[i], st.from, st.to,
+		    st.records, st.rows, st.duplicates, st.late, st.idle,
+		    st.flows, st.damaged);
+	}
+	store_close(s);
+	return status;
+}

@@ -1,0 +1,161 @@
+/*
+ * extracct report [--db FILE] [--by user|command|project|zone|host|hour]
+ *     [--from TIME] [--to TIME] [--format table|csv|json] [--tz ZONE]
+ *
+ * Usage totals from the database (reports/report.c).  TIME is
+ * YYYY-MM-DD[THH:MM[:SS]] in the report's time zone, or @EPOCH seconds.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "../reports/report.h"
+#include "extracct.h"
+#include "paths.h"
+
+static const char usage_report[] =
+    "usage: extracct report [--db FILE] "
+    "[--by user|command|project|zone|host|hour] [--from TIME] [--to TIME] "
+    "[--format table|csv|json] [--tz ZONE]";
+
+/* Parse TIME (see above) in the current TZ into ns; 0 or -1. */
+static int
+parse_time(const char *flag, const char *s, int64_t *ns)
+{
+	static const char *const formats[] = { "%Y-%m-%dT%H:%M:%S",
+	    "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M",
+	    "%Y-%m-%d" };
+	struct tm tm;
+	uint64_t epoch;
+	size_t i;
+	const char *end;
+	time_t t;
+
+	if (s[0] == '@') {
+		if (parse_u64(flag, s + 1, 0, INT64_MAX / 1000000000,
+		    &epoch) != EXR_OK)
+			return -1;
+		*ns = (int64_t)epoch * 1000000000;
+		return 0;
+	}
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		memset(&tm, 0, sizeof(tm));
+		end = strptime(s, formats[i], &tm);
+		if (end == NULL || *end != '\0')
+			continue;
+		tm.tm_isdst = -1;
+		if ((t = mktime(&tm)) == (time_t)-1)
+			break;
+		*ns = (int64_t)t * 1000000000;
+		return 0;
+	}
+	complain(EXR_USAGE, "%s '%s': not YYYY-MM-DD[THH:MM[:SS]] or @EPOCH",
+	    flag, s);
+	return -1;
+}
+
+int
+cmd_report(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "by", required_argument, NULL, 'b' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "tz", required_argument, NULL, 'z' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct report_opts o = { BY_USER, FMT_TABLE, INT64_MIN, INT64_MAX,
+	    NULL };
+	const char *db = PATH_DEFAULT_DB, *from = NULL, *to = NULL;
+	const char *tz = NULL;
+	struct ex_err err;
+	sqlite3 *h = NULL;
+	char zone[64];
+	int ch, i, rc;
+
+	(void)ctx;
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'd':	/* the database */
+			db = optarg;
+			break;
+		case 'b':	/* what to total by */
+			for (i = 0; i <= BY_HOUR; i++)
+				if (strcmp(optarg, report_by_names[i]) == 0)
+					break;
+			if (i > BY_HOUR)
+				return complain(EXR_USAGE, "--by '%s': not one "
+				    "of user, command, project, zone, host, "
+				    "hour", optarg);
+			o.by = (enum report_by)i;
+			break;
+		case 'f':	/* window start (inclusive) */
+			from = optarg;
+			break;
+		case 't':	/* window end (exclusive) */
+			to = optarg;
+			break;
+		case 'F':	/* output format */
+			if (strcmp(optarg, "table") == 0)
+				o.format = FMT_TABLE;
+			else if (strcmp(optarg, "csv") == 0)
+				o.format = FMT_CSV;
+			else if (strcmp(optarg, "json") == 0)
+				o.format = FMT_JSON;
+			else
+				return complain(EXR_USAGE, "--format '%s': not "
+				    "table, csv or json", optarg);
+			break;
+		case 'z':	/* time zone: local, UTC or a zone name */
+			tz = optarg;
+			break;
+		case 'h':
+			puts(usage_report);
+			return EXR_OK;
+		default:
+			return complain(EXR_USAGE, "%s", usage_report);
+		}
+	}
+	if (optind != argc)
+		return complain(EXR_USAGE, "%s", usage_report);
+	/* Every time below, parsed or printed, is in this zone. */
+	if (tz != NULL && strcmp(tz, "local") != 0)
+		setenv("TZ", tz, 1);
+	tzset();
+	if (tz == NULL || strcmp(tz, "local") == 0) {
+		const char *env = getenv("TZ");
+
+		if (env != NULL && env[0] != '\0')
+			snprintf(zone, sizeof(zone), "%s", env);
+		else
+			snprintf(zone, sizeof(zone), "local (%s)", tzname[0]);
+		o.tz = zone;
+	} else
+		o.tz = tz;
+	if ((from != NULL && parse_time("--from", from, &o.from_ns) != 0) ||
+	    (to != NULL && parse_time("--to", to, &o.to_ns) != 0))
+		return EXR_USAGE;
+
+	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
+		rc = complain(EXR_DB, "%s: %s", db, h != NULL ?
+		    sqlite3_errmsg(h) : "cannot open");
+		sqlite3_close(h);
+		return rc;
+	}
+	sqlite3_busy_timeout(h, 10000);
+	memset(&err, 0, sizeof(err));
+	rc = report_run(h, stdout, &o, &err);
+	if (rc != EXR_OK)
+		complain(rc, "%s: %s", db, err.reason);
+	sqlite3_close(h);
+	return rc;
+}

@@ -1,0 +1,30 @@
+/*
+ * CSV for spreadsheets (RFC 4180, design.md §7): a header row with units
+ * in the column names, times as UTC ISO-8601 and epoch seconds, and a
+ * guard against formula injection (a field starting with = + - @ or a
+ * tab or carriage return is prefixed with ', so a spreadsheet shows it
+ * as text instead of running it).
+ */
+#ifndef CSV_H
+#define CSV_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../parsers/records.h"
+
+/* One field, quoted and guarded as needed (no separator written). */
+void	csv_field(FILE *fp, const char *s);
+
+/* "2005-03-03T01:33:37Z" (UTC) of an epoch second. */
+char	*csv_utc(char *dst, size_t n, int64_t epoch_s);
+
+/* Header row for a record kind. */
+void	csv_header(FILE *fp, enum rec_kind kind);
+
+/* One record; host is the log's host name. */
+void	csv_proc(FILE *fp, const char *host, const struct ex_proc *p);
+void	csv_task(FILE *fp, const char *host, const struct ex_task *t);
+void	csv_flow(FILE *fp, const char *host, const struct ex_flow *f);
+
+#endif

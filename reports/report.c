@@ -1,0 +1,271 @@
+/*
+ * The usage report (see report.h).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "csv.h"
+#include "fmt.h"
+#include "report.h"
+
+const char *const report_by_names[] = {
+	"user", "command", "project", "zone", "host", "hour"
+};
+
+/* The grouping expression for each --by. */
+static const char *const key_sql[] = {
+	[BY_USER] = "p.uid",
+	[BY_COMMAND] = "p.command",
+	[BY_PROJECT] = "p.projid",
+	[BY_ZONE] = "p.zone",
+	[BY_HOST] = "h.name",
+	[BY_HOUR] = "local_hour(i.t1_ns)",
+};
+
+static const char *const key_name[] = {
+	[BY_USER] = "uid", [BY_COMMAND] = "command", [BY_PROJECT] = "projid",
+	[BY_ZONE] = "zone", [BY_HOST] = "host", [BY_HOUR] = "hour_start",
+};
+
+struct row {
+	char		 key[128];	/* escaped text of the key */
+	int64_t		 hour_epoch;	/* BY_HOUR: start of the local hour */
+	int64_t		 calls;		/* distinct processes */
+	int64_t		 user_ns, sys_ns, real_ns;
+	int64_t		 chars, rss_max_kb, faults_major, syscalls;
+};
+
+/* SQL function local_hour(ns): epoch second of the local hour's start. */
+static void
+local_hour(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	time_t t;
+	struct tm tm;
+
+	(void)argc;
+	t = (time_t)(sqlite3_value_int64(argv[0]) / 1000000000);
+	if (localtime_r(&t, &tm) == NULL) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	tm.tm_min = tm.tm_sec = 0;
+	tm.tm_isdst = -1;
+	sqlite3_result_int64(ctx, (int64_t)mktime(&tm));
+}
+
+static void
+fmt_secs(char *b, size_t n, int64_t ns)
+{
+	fmt_fixed(b, n, ns < 0 ? 0 : (uint64_t)ns, 1000000000u, 3);
+}
+
+static void
+hour_text(char *b, size_t n, int64_t epoch)
+{
+	struct tm tm;
+	time_t t = (time_t)epoch;
+
+	if (localtime_r(&t, &tm) == NULL ||
+	    strftime(b, n, "%Y-%m-%d %H:00", &tm) == 0)
+		snprintf(b, n, "?");
+}
+
+static void
+print_table(FILE *fp, const struct report_opts *o, const struct row *r,
+    size_t n, int64_t cpu_total)
+{
+	char u[32], s[32], c[32], re[32], pct[16];
+	size_t i;
+
+	fprintf(fp, "%-24s %8s %12s %12s %12s %12s %6s %16s %12s %10s %12s\n",
+	    key_name[o->by], "calls", "cpu_user_s", "cpu_sys_s", "cpu_s",
+	    "real_s", "cpu%", "chars_rdwr_B", "rss_max_kb", "majflt",
+	    "syscalls");
+	for (i = 0; i < n; i++) {
+		fmt_secs(u, sizeof(u), r[i].user_ns);
+		fmt_secs(s, sizeof(s), r[i].sys_ns);
+		fmt_secs(c, sizeof(c), r[i].user_ns + r[i].sys_ns);
+		fmt_secs(re, sizeof(re), r[i].real_ns);
+		fmt_fixed(pct, sizeof(pct), cpu_total > 0 ? (uint64_t)
+		    (r[i].user_ns + r[i].sys_ns) * 100 : 0,
+		    cpu_total > 0 ? (uint64_t)cpu_total : 1, 2);
+		fprintf(fp, "%-24s %8" PRId64 " %12s %12s %12s %12s %6s %16"
+		    PRId64 " %12" PRId64 " %10" PRId64 " %12" PRId64 "\n",
+		    r[i].key, r[i].calls, u, s, c, re, pct, r[i].chars,
+		    r[i].rss_max_kb, r[i].faults_major, r[i].syscalls);
+	}
+}
+
+static void
+print_csv(FILE *fp, const struct report_opts *o, const struct row *r,
+    size_t n)
+{
+	char u[32], s[32], re[32], utc[40];
+	size_t i;
+
+	if (o->by == BY_HOUR)
+		fputs("hour_start_local,hour_start_utc,hour_start_epoch_s,", fp);
+	else
+		fprintf(fp, "%s,", key_name[o->by]);
+	fputs("tz,calls,cpu_user_s,cpu_sys_s,real_s,chars_rdwr_bytes,"
+	    "rss_max_kb,faults_major,syscalls\r\n", fp);
+	for (i = 0; i < n; i++) {
+		fmt_secs(u, sizeof(u), r[i].user_ns);
+		fmt_secs(s, sizeof(s), r[i].sys_ns);
+		fmt_secs(re, sizeof(re), r[i].real_ns);
+		csv_field(fp, r[i].key);
+		if (o->by == BY_HOUR)
+			fprintf(fp, ",%s,%" PRId64, csv_utc(utc, sizeof(utc),
+			    r[i].hour_epoch), r[i].hour_epoch);
+		fputc(',', fp);
+		csv_field(fp, o->tz);
+		fprintf(fp, ",%" PRId64 ",%s,%s,%s,%" PRId64 ",%" PRId64 ",%"
+		    PRId64 ",%" PRId64 "\r\n", r[i].calls, u, s, re,
+		    r[i].chars, r[i].rss_max_kb, r[i].faults_major,
+		    r[i].syscalls);
+	}
+}
+
+/* A JSON string: quotes, backslashes and control bytes escaped. */
+static void
+json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(fp, "\\u%04x", c);
+		else
+			fputc(c, fp);
+	}
+	fputc('"', fp);
+}
+
+static void
+print_json(FILE *fp, const struct report_opts *o, const struct row *r,
+    size_t n)
+{
+	char u[32], s[32], re[32];
+	size_t i;
+
+	fprintf(fp, "{\"by\": \"%s\", \"tz\": ", report_by_names[o->by]);
+	json_str(fp, o->tz);
+	fputs(", \"rows\": [", fp);
+	for (i = 0; i < n; i++) {
+		fmt_secs(u, sizeof(u), r[i].user_ns);
+		fmt_secs(s, sizeof(s), r[i].sys_ns);
+		fmt_secs(re, sizeof(re), r[i].real_ns);
+		fprintf(fp, "%s\n  {\"%s\": ", i > 0 ? "," : "",
+		    key_name[o->by]);
+		json_str(fp, r[i].key);
+		if (o->by == BY_HOUR)
+			fprintf(fp, ", \"hour_start_epoch_s\": %" PRId64,
+			    r[i].hour_epoch);
+		fprintf(fp, ", \"calls\": %" PRId64 ", \"cpu_user_s\": %s, "
+		    "\"cpu_sys_s\": %s, \"real_s\": %s, \"chars_rdwr_bytes\": %"
+		    PRId64 ", \"rss_max_kb\": %" PRId64 ", \"faults_major\": %"
+		    PRId64 ", \"syscalls\": %" PRId64 "}", r[i].calls, u, s, re,
+		    r[i].chars, r[i].rss_max_kb, r[i].faults_major,
+		    r[i].syscalls);
+	}
+	fputs("\n]}\n", fp);
+}
+
+int
+report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,
+    struct ex_err *err)
+{
+	char sql[1024], from[40], to[40];
+	sqlite3_stmt *st;
+	struct row *rows = NULL, *nr;
+	size_t n = 0, cap = 0;
+	int64_t cpu_total = 0;
+	int rc;
+
+	if (sqlite3_create_function(db, "local_hour", 1, SQLITE_UTF8, NULL,
+	    local_hour, NULL, NULL) != SQLITE_OK)
+		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+	snprintf(sql, sizeof(sql),
+	    "SELECT %s AS k, count(DISTINCT i.proc_id),"
+	    " sum(i.cpu_user_ns), sum(i.cpu_sys_ns), sum(i.t1_ns - i.t0_ns),"
+	    " sum(i.chars_rdwr), max(i.rss_max_kb), sum(i.faults_major),"
+	    " sum(i.syscalls)"
+	    " FROM proc_intervals i JOIN procs p USING (proc_id)"
+	    " JOIN hosts h USING (host_id)"
+	    " WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2"
+	    " GROUP BY k ORDER BY %s", key_sql[o->by],
+	    /* Hours read best in time order; everything else by CPU. */
+	    o->by == BY_HOUR ? "k" : "coalesce(sum(i.cpu_user_ns), 0) + "
+	    "coalesce(sum(i.cpu_sys_ns), 0) DESC, k");
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, o->from_ns);
+	sqlite3_bind_int64(st, 2, o->to_ns);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct row *r;
+		const unsigned char *k = sqlite3_column_text(st, 0);
+
+		if (n == cap) {
+			cap = cap == 0 ? 64 : cap * 2;
+			if ((nr = reallocarray(rows, cap, sizeof(*rows))) ==
+			    NULL) {
+				free(rows);
+				sqlite3_finalize(st);
+				return ex_fail(err, EXR_NOMEM, 0, "no memory");
+			}
+			rows = nr;
+		}
+		r = &rows[n++];
+		memset(r, 0, sizeof(*r));
+		if (o->by == BY_HOUR) {
+			r->hour_epoch = sqlite3_column_int64(st, 0);
+			hour_text(r->key, sizeof(r->key), r->hour_epoch);
+		} else
+			fmt_escape(r->key, sizeof(r->key), k != NULL ?
+			    (const char *)k : "-", ESC_SPACE);
+		r->calls = sqlite3_column_int64(st, 1);
+		r->user_ns = sqlite3_column_int64(st, 2);
+		r->sys_ns = sqlite3_column_int64(st, 3);
+		r->real_ns = sqlite3_column_int64(st, 4);
+		r->chars = sqlite3_column_int64(st, 5);
+		r->rss_max_kb = sqlite3_column_int64(st, 6);
+		r->faults_major = sqlite3_column_int64(st, 7);
+		r->syscalls = sqlite3_column_int64(st, 8);
+		cpu_total += r->user_ns + r->sys_ns;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(rows);
+		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+	}
+	switch (o->format) {
+	case FMT_TABLE:
+		fprintf(fp, "# usage by %s, ", report_by_names[o->by]);
+		if (o->from_ns == INT64_MIN)
+			fputs("from the start", fp);
+		else
+			fprintf(fp, "from %s", fmt_datetime(from, sizeof(from),
+			    o->from_ns / 1000000000));
+		if (o->to_ns == INT64_MAX)
+			fputs(" to the end", fp);
+		else
+			fprintf(fp, " to %s", fmt_datetime(to, sizeof(to),
+			    o->to_ns / 1000000000));
+		fprintf(fp, "; time zone %s\n", o->tz);
+		print_table(fp, o, rows, n, cpu_total);
+		break;
+	case FMT_CSV:
+		print_csv(fp, o, rows, n);
+		break;
+	case FMT_JSON:
+		print_json(fp, o, rows, n);
+		break;
+	}
+	free(rows);
+	return ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;
+}

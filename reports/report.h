@@ -1,0 +1,39 @@
+/*
+ * report: usage totals from the database, sa-style: by user, command,
+ * project, zone, host or hour, over a time window, sorted by CPU (hours
+ * in time order).
+ *
+ * An interval counts in the window when its end lies in [from, to).
+ * Columns carry their units; every output says its time zone.
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../parsers/exerr.h"
+
+enum report_by {
+	BY_USER, BY_COMMAND, BY_PROJECT, BY_ZONE, BY_HOST, BY_HOUR
+};
+
+enum report_format { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+struct report_opts {
+	enum report_by	 by;
+	enum report_format format;
+	int64_t		 from_ns;	/* INT64_MIN: open */
+	int64_t		 to_ns;		/* INT64_MAX: open */
+	const char	*tz;		/* name printed; TZ is already set */
+};
+
+/* Names for --by values, indexed by enum report_by. */
+extern const char *const report_by_names[];
+
+/* Run the report on db into fp.  EXR_OK, or EXR_DB/EXR_IO with err. */
+int	report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,
+	    struct ex_err *err);
+
+#endif

@@ -1,0 +1,295 @@
+/*
+ * Opening the store and migrating its schema (see db.h, docs/schema.md).
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "db.h"
+
+/*
+ * Migrations, oldest first: migrations[i] takes a database from version
+ * i to i + 1.  Never edit one that has shipped; add the next.
+ */
+static const char *const migrations[] = {
+	/* 0 -> 1: the first schema. */
+	"CREATE TABLE hosts ("
+	"  host_id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE);"
+
+	"CREATE TABLE files ("
+	"  file_id INTEGER PRIMARY KEY,"
+	"  host_id INTEGER REFERENCES hosts,"
+	"  kind TEXT NOT NULL,"
+	"  path TEXT NOT NULL,"
+	"  head_len INTEGER NOT NULL,"
+	"  head_hash INTEGER NOT NULL,"
+	"  tail_hash INTEGER NOT NULL,"
+	"  ingested_to INTEGER NOT NULL,"
+	"  size INTEGER NOT NULL,"
+	"  records INTEGER NOT NULL DEFAULT 0,"
+	"  duplicates INTEGER NOT NULL DEFAULT 0,"
+	"  late INTEGER NOT NULL DEFAULT 0,"
+	"  other_objects INTEGER NOT NULL DEFAULT 0,"
+	"  unknown_items INTEGER NOT NULL DEFAULT 0,"
+	"  bad_values INTEGER NOT NULL DEFAULT 0,"
+	"  damaged_ranges INTEGER NOT NULL DEFAULT 0,"
+	"  damaged_bytes INTEGER NOT NULL DEFAULT 0,"
+	"  first_ingest_ns INTEGER NOT NULL,"
+	"  last_ingest_ns INTEGER NOT NULL);"
+	"CREATE INDEX files_head ON files (head_hash);"
+
+	"CREATE TABLE damage ("
+	"  file_id INTEGER NOT NULL REFERENCES files,"
+	"  off_from INTEGER NOT NULL,"
+	"  off_to INTEGER NOT NULL,"
+	"  off_bad INTEGER NOT NULL,"
+	"  reason TEXT NOT NULL);"
+
+	"CREATE TABLE procs ("
+	"  proc_id INTEGER PRIMARY KEY,"
+	"  host_id INTEGER NOT NULL REFERENCES hosts,"
+	"  pid INTEGER NOT NULL,"
+	"  start_ns INTEGER NOT NULL,"
+	"  ppid INTEGER, uid INTEGER, gid INTEGER, projid INTEGER,"
+	"  taskid INTEGER, command TEXT, zone TEXT,"
+	"  finish_ns INTEGER, wait_status INTEGER, acctflags INTEGER,"
+	"  UNIQUE (host_id, pid, start_ns));"
+
+	"CREATE TABLE proc_intervals ("
+	"  proc_id INTEGER NOT NULL REFERENCES procs,"
+	"  t0_ns INTEGER NOT NULL,"
+	"  t1_ns INTEGER NOT NULL,"
+	"  final INTEGER NOT NULL,"
+	"  heartbeat INTEGER NOT NULL,"
+	"  cpu_user_ns INTEGER, cpu_sys_ns INTEGER,"
+	"  faults_major INTEGER, faults_minor INTEGER,"
+	"  msgs_snd INTEGER, msgs_rcv INTEGER,"
+	"  blocks_in INTEGER, blocks_out INTEGER, chars_rdwr INTEGER,"
+	"  ctxt_vol INTEGER, ctxt_inv INTEGER, signals INTEGER,"
+	"  swaps INTEGER, syscalls INTEGER,"
+	"  rss_avg_kb INTEGER, rss_max_kb INTEGER,"
+	"  anomalies INTEGER NOT NULL);"
+	"CREATE INDEX proc_intervals_t1 ON proc_intervals (t1_ns);"
+
+	"CREATE TABLE proc_last ("
+	"  proc_id INTEGER PRIMARY KEY REFERENCES procs,"
+	"  t_ns INTEGER NOT NULL,"
+	"  row_t_ns INTEGER NOT NULL,"
+	"  present INTEGER NOT NULL,"
+	"  cpu_user_ns INTEGER, cpu_sys_ns INTEGER,"
+	"  faults_major INTEGER, faults_minor INTEGER,"
+	"  msgs_snd INTEGER, msgs_rcv INTEGER,"
+	"  blocks_in INTEGER, blocks_out INTEGER, chars_rdwr INTEGER,"
+	"  ctxt_vol INTEGER, ctxt_inv INTEGER, signals INTEGER,"
+	"  swaps INTEGER, syscalls INTEGER,"
+	"  rss_avg_kb INTEGER, rss_max_kb INTEGER);"
+
+	"CREATE TABLE tasks ("
+	"  task_id INTEGER PRIMARY KEY,"
+	"  host_id INTEGER NOT NULL REFERENCES hosts,"
+	"  taskid INTEGER NOT NULL,"
+	"  start_ns INTEGER NOT NULL,"
+	"  projid INTEGER, anctaskid INTEGER, zone TEXT,"
+	"  finish_ns INTEGER,"
+	"  UNIQUE (host_id, taskid, start_ns));"
+
+	"CREATE TABLE task_intervals ("
+	"  task_id INTEGER NOT NULL REFERENCES tasks,"
+	"  t0_ns INTEGER NOT NULL,"
+	"  t1_ns INTEGER NOT NULL,"
+	"  kind TEXT NOT NULL,"
+	"  cpu_user_ns INTEGER, cpu_sys_ns INTEGER,"
+	"  faults_major INTEGER, faults_minor INTEGER,"
+	"  msgs_snd INTEGER, msgs_rcv INTEGER,"
+	"  blocks_in INTEGER, blocks_out INTEGER, chars_rdwr INTEGER,"
+	"  ctxt_vol INTEGER, ctxt_inv INTEGER, signals INTEGER,"
+	"  swaps INTEGER, syscalls INTEGER,"
+	"  anomalies INTEGER NOT NULL);"
+
+	"CREATE TABLE task_last ("
+	"  task_id INTEGER PRIMARY KEY REFERENCES tasks,"
+	"  t_ns INTEGER NOT NULL,"
+	"  present INTEGER NOT NULL,"
+	"  cpu_user_ns INTEGER, cpu_sys_ns INTEGER,"
+	"  faults_major INTEGER, faults_minor INTEGER,"
+	"  msgs_snd INTEGER, msgs_rcv INTEGER,"
+	"  blocks_in INTEGER, blocks_out INTEGER, chars_rdwr INTEGER,"
+	"  ctxt_vol INTEGER, ctxt_inv INTEGER, signals INTEGER,"
+	"  swaps INTEGER, syscalls INTEGER);"
+
+	"CREATE TABLE flow_records ("
+	"  host_id INTEGER NOT NULL REFERENCES hosts,"
+	"  protocol INTEGER NOT NULL,"
+	"  src_addr TEXT NOT NULL, src_port INTEGER NOT NULL,"
+	"  dst_addr TEXT NOT NULL, dst_port INTEGER NOT NULL,"
+	"  ctime_s INTEGER NOT NULL,"
+	"  uid_key INTEGER NOT NULL, projid_key INTEGER NOT NULL,"
+	"  uid INTEGER, projid INTEGER,"
+	"  lseen_s INTEGER NOT NULL,"
+	"  bytes INTEGER NOT NULL, packets INTEGER NOT NULL,"
+	"  dsfield INTEGER, action TEXT,"
+	"  ckey TEXT NOT NULL,"
+	"  PRIMARY KEY (host_id, protocol, src_addr, src_port, dst_addr,"
+	"    dst_port, ctime_s, uid_key, projid_key)) WITHOUT ROWID;"
+	"CREATE INDEX flow_records_ckey ON flow_records (ckey);"
+
+	"CREATE TABLE flows ("
+	"  host_id INTEGER NOT NULL REFERENCES hosts,"
+	"  protocol INTEGER NOT NULL,"
+	"  local_addr TEXT NOT NULL, local_port INTEGER NOT NULL,"
+	"  remote_addr TEXT NOT NULL, remote_port INTEGER NOT NULL,"
+	"  uid INTEGER, projid INTEGER,"
+	"  first_s INTEGER NOT NULL, last_s INTEGER NOT NULL,"
+	"  bytes_out INTEGER NOT NULL, packets_out INTEGER NOT NULL,"
+	"  bytes_in INTEGER NOT NULL, packets_in INTEGER NOT NULL,"
+	"  paired INTEGER NOT NULL,"
+	"  ckey TEXT NOT NULL);"
+	"CREATE INDEX flows_ckey ON flows (ckey);"
+
+	"CREATE VIEW v_proc_usage AS"
+	"  SELECT h.name AS host, p.pid, p.start_ns, p.uid, p.gid,"
+	"    p.projid, p.zone, p.command, i.*"
+	"  FROM proc_intervals i JOIN procs p USING (proc_id)"
+	"  JOIN hosts h USING (host_id);"
+	"CREATE VIEW v_usage_hourly AS"
+	"  SELECT host, (t1_ns / 3600000000000) * 3600 AS hour_epoch_s,"
+	"    count(DISTINCT proc_id) AS processes,"
+	"    sum(cpu_user_ns) / 1e9 AS cpu_user_s,"
+	"    sum(cpu_sys_ns) / 1e9 AS cpu_sys_s,"
+	"    sum(chars_rdwr) AS chars_rdwr"
+	"  FROM v_proc_usage GROUP BY host, hour_epoch_s;"
+	"CREATE VIEW v_by_user AS"
+	"  SELECT host, uid, count(DISTINCT proc_id) AS processes,"
+	"    sum(cpu_user_ns) / 1e9 AS cpu_user_s,"
+	"    sum(cpu_sys_ns) / 1e9 AS cpu_sys_s"
+	"  FROM v_proc_usage GROUP BY host, uid;",
+};
+
+#define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))
+
+int
+db_fail(sqlite3 *db, struct ex_err *err, const char *what)
+{
+	return ex_fail(err, EXR_DB, 0, "%s: %s", what,
+	    db != NULL ? sqlite3_errmsg(db) : "cannot open");
+}
+
+int
+db_exec(sqlite3 *db, const char *sql, struct ex_err *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		ex_fail(err, EXR_DB, 0, "%s", msg != NULL ? msg :
+		    sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return EXR_DB;
+	}
+	return EXR_OK;
+}
+
+int
+db_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st,
+    struct ex_err *err)
+{
+	if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st,
+	    NULL) != SQLITE_OK)
+		return db_fail(db, err, "prepare");
+	return EXR_OK;
+}
+
+static int
+user_version(sqlite3 *db, int *v, struct ex_err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (db_prepare(db, "PRAGMA user_version", &st, err) != EXR_OK)
+		return EXR_DB;
+	rc = sqlite3_step(st);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? EXR_OK : db_fail(db, err, "user_version");
+}
+
+int
+db_open(const char *path, sqlite3 **dbp, struct ex_err *err)
+{
+	struct stat st;
+	sqlite3 *db = NULL;
+	char sql[64];
+	int v, rc;
+
+	*dbp = NULL;
+	/* Never open a database through a link someone else planted. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return ex_fail(err, EXR_DB, 0, "%s: is a symbolic link; "
+		    "refusing to open it", path);
+	/* One connection, one thread: no SQLite mutexes. */
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
+	    NULL) != SQLITE_OK) {
+		rc = db_fail(db, err, path);
+		sqlite3_close(db);
+		return rc;
+	}
+	sqlite3_busy_timeout(db, 10000);
+	/*
+	 * WAL: readers (reports) never block the hourly ingest.  NORMAL
+	 * sync is crash safe in WAL mode (a power cut may lose the last
+	 * transaction, never corrupt the database); the ledger then
+	 * re-reads what that transaction had.
+	 */
+	/*
+	 * Large pages: ingest appends rows in time order, and each page is
+	 * one write(2) to the WAL and one to the database.  page_size only
+	 * takes effect on a new database (before WAL mode is set).
+	 */
+	if (db_exec(db, "PRAGMA page_size=65536;"
+	    "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+	    "PRAGMA foreign_keys=ON; PRAGMA cache_size=-65536;", err) !=
+	    EXR_OK)
+		goto fail;
+	/*
+	 * One migration per transaction; the version is read inside it, so
+	 * two runs opening a new database at once migrate it once.
+	 */
+	for (;;) {
+		if (db_exec(db, "BEGIN IMMEDIATE", err) != EXR_OK)
+			goto fail;
+		if (user_version(db, &v, err) != EXR_OK)
+			goto rollback;
+		if (v > (int)NMIGRATIONS) {
+			ex_fail(err, EXR_DB, 0, "%s: schema version %d is newer "
+			    "than this extracct knows (%d)", path, v,
+			    (int)NMIGRATIONS);
+			goto rollback;
+		}
+		if (v == (int)NMIGRATIONS) {
+			if (db_exec(db, "COMMIT", err) != EXR_OK)
+				goto rollback;
+			break;
+		}
+		snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", v + 1);
+		if (db_exec(db, migrations[v], err) != EXR_OK ||
+		    db_exec(db, sql, err) != EXR_OK ||
+		    db_exec(db, "COMMIT", err) != EXR_OK)
+			goto rollback;
+	}
+	*dbp = db;
+	return EXR_OK;
+rollback:
+	(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+fail:
+	sqlite3_close(db);
+	return EXR_DB;
+}
+
+void
+db_close(sqlite3 *db)
+{
+	sqlite3_close(db);
+}

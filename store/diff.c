@@ -1,0 +1,162 @@
+/*
+ * Differencing (see diff.h for the rules).
+ */
+#include <string.h>
+
+#include "diff.h"
+
+#define BIT(f)	(1ULL << (f))
+
+void
+proc_state_begin(struct proc_state *st, int64_t proc_id,
+    const struct ex_proc *obs)
+{
+	memset(st, 0, sizeof(*st));
+	st->proc_id = proc_id;
+	st->start_ns = obs->v[PROC_START_NS];
+	st->t_ns = st->row_t_ns = st->start_ns;
+	/* Every counter starts at zero at the start. */
+	for (int f = PROC_FIRST_COUNTER; f <= PROC_LAST_COUNTER; f++)
+		st->present |= BIT(f);
+}
+
+/* Time-weighted interval mean of a since-start mean (design.md §4). */
+static uint64_t
+interval_mean(uint64_t a_prev, uint64_t t_prev, uint64_t a_now,
+    uint64_t t_now)
+{
+	unsigned __int128 now = (unsigned __int128)a_now * t_now;
+	unsigned __int128 prev = (unsigned __int128)a_prev * t_prev;
+
+	if (t_now <= t_prev || now < prev)
+		return a_now;
+	return (uint64_t)((now - prev + (t_now - t_prev) / 2) /
+	    (t_now - t_prev));
+}
+
+enum diff_result
+proc_diff(struct proc_state *st, const struct ex_proc *obs,
+    const struct diff_opts *o, struct proc_interval *out)
+{
+	uint64_t t = obs->v[PROC_FINISH_NS], moved = 0;
+	int f, final = obs->group == EXD_GROUP_PROC;
+
+	if (!REC_HAS(obs, PROC_FINISH_NS))
+		return DIFF_UNTIMED;
+	if (t < st->t_ns)
+		return DIFF_LATE;
+	if (t == st->t_ns && st->t_ns != st->start_ns) {
+		for (f = PROC_FIRST_COUNTER; f <= PROC_RSS_MAX_KB; f++)
+			if (REC_HAS(obs, f) != ((st->present >> f) & 1) ||
+			    (REC_HAS(obs, f) && obs->v[f] != st->v[f]))
+				return DIFF_LATE;
+		return DIFF_DUP;
+	}
+
+	memset(out, 0, sizeof(*out));
+	out->t0_ns = st->t_ns;
+	out->t1_ns = t;
+	out->final = final;
+	for (f = PROC_FIRST_COUNTER; f <= PROC_LAST_COUNTER; f++) {
+		uint64_t prev;
+
+		if (!REC_HAS(obs, f))
+			continue;
+		prev = (st->present >> f) & 1 ? st->v[f] : 0;
+		if (obs->v[f] < prev) {
+			out->anomalies |= BIT(f);
+			continue;
+		}
+		out->d[f] = obs->v[f] - prev;
+		out->present |= BIT(f);
+		moved |= out->d[f];
+	}
+	if (REC_HAS(obs, PROC_RSS_MAX_KB)) {
+		out->d[PROC_RSS_MAX_KB] = obs->v[PROC_RSS_MAX_KB];
+		out->present |= BIT(PROC_RSS_MAX_KB);
+	}
+	if (REC_HAS(obs, PROC_RSS_AVG_KB)) {
+		uint64_t a_prev = (st->present >> PROC_RSS_AVG_KB) & 1 ?
+		    st->v[PROC_RSS_AVG_KB] : 0;
+
+		out->d[PROC_RSS_AVG_KB] = interval_mean(a_prev,
+		    st->t_ns - st->start_ns, obs->v[PROC_RSS_AVG_KB],
+		    t - st->start_ns);
+		out->present |= BIT(PROC_RSS_AVG_KB);
+	}
+
+	/* The new baseline: this observation. */
+	st->t_ns = t;
+	st->present = obs->present;
+	memcpy(st->v, obs->v, sizeof(st->v));
+
+	if (!final && moved == 0 && out->anomalies == 0 && !o->idle_always) {
+		if (o->heartbeat_ns == 0 || t - st->row_t_ns < o->heartbeat_ns)
+			return DIFF_IDLE;
+		out->heartbeat = 1;
+	}
+	st->row_t_ns = t;
+	return DIFF_ROW;
+}
+
+void
+task_state_begin(struct task_state *st, int64_t task_id, uint64_t start_ns)
+{
+	memset(st, 0, sizeof(*st));
+	st->task_id = task_id;
+	st->t_ns = start_ns;
+	for (int f = TASK_FIRST_COUNTER; f <= TASK_LAST_COUNTER; f++)
+		st->present |= BIT(f);
+}
+
+enum diff_result
+task_diff(struct task_state *st, const struct ex_task *obs,
+    struct task_interval *out)
+{
+	uint64_t t = obs->v[TASK_FINISH_NS];
+	int f, delta = obs->group == EXD_GROUP_TASK_INTERVAL;
+
+	if (!REC_HAS(obs, TASK_FINISH_NS))
+		return DIFF_UNTIMED;
+	if (t < st->t_ns)
+		return DIFF_LATE;
+	if (t == st->t_ns && delta)
+		return DIFF_DUP;	/* an interval repeated */
+	if (t == st->t_ns) {
+		for (f = TASK_FIRST_COUNTER; f <= TASK_LAST_COUNTER; f++)
+			if (REC_HAS(obs, f) && obs->v[f] != st->v[f])
+				return DIFF_LATE;
+		return DIFF_DUP;
+	}
+	memset(out, 0, sizeof(*out));
+	out->group = obs->group;
+	out->t0_ns = delta && REC_HAS(obs, TASK_START_NS) ?
+	    obs->v[TASK_START_NS] : st->t_ns;
+	out->t1_ns = t;
+	for (f = TASK_FIRST_COUNTER; f <= TASK_LAST_COUNTER; f++) {
+		uint64_t prev = (st->present >> f) & 1 ? st->v[f] : 0;
+
+		if (!REC_HAS(obs, f))
+			continue;
+		if (delta) {
+			/* Already a delta: store it, and keep the total. */
+			out->d[f] = obs->v[f];
+			out->present |= BIT(f);
+			if (st->v[f] > UINT64_MAX - obs->v[f])
+				out->anomalies |= BIT(f);
+			else
+				st->v[f] = prev + obs->v[f];
+			continue;
+		}
+		if (obs->v[f] < prev) {
+			out->anomalies |= BIT(f);
+			st->v[f] = obs->v[f];
+			continue;
+		}
+		out->d[f] = obs->v[f] - prev;
+		out->present |= BIT(f);
+		st->v[f] = obs->v[f];
+	}
+	st->t_ns = t;
+	return DIFF_ROW;
+}

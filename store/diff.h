@@ -1,0 +1,107 @@
+/*
+ * Differencing cumulative observations into intervals (design.md §4).
+ *
+ * Pure logic, no SQL: the state of one live process (or task) and one new
+ * observation in; the interval row and the updated state out.  The ingest
+ * loop (ingest.c) owns the states and writes the rows.
+ *
+ * Rules:
+ *   - an observation is a partial (snapshot) or the final (exit) record,
+ *     placed at its finish time; the first interval runs from the start;
+ *   - counters: interval = this - previous; a counter lower than before is
+ *     an anomaly: NULL in the row, a bit in `anomalies`, and the new value
+ *     becomes the baseline (never a negative or made-up value);
+ *   - a counter absent now is NULL; absent before but present now counts
+ *     from the start (the earlier rows had NULL for it);
+ *   - rss_max_kb is a high-water mark, taken as it is; rss_avg_kb is a
+ *     time-weighted mean since start, so the interval mean is
+ *     (A_i T_i - A_(i-1) T_(i-1)) / (T_i - T_(i-1)), T = time since start;
+ *   - an identical repeat of the last observation is a duplicate, an
+ *     observation older than the last is late: both make no row;
+ *   - a partial whose counters did not move makes no row (idle), unless
+ *     idle_always, or heartbeat_ns has passed since the last row.
+ */
+#ifndef DIFF_H
+#define DIFF_H
+
+#include <stdint.h>
+
+#include "../parsers/records.h"
+
+#define PROC_FIRST_COUNTER	PROC_CPU_USER_NS
+#define PROC_LAST_COUNTER	PROC_SYSCALLS
+#define TASK_FIRST_COUNTER	TASK_CPU_USER_NS
+#define TASK_LAST_COUNTER	TASK_SYSCALLS
+
+/* The last cumulative observation of a live process (table proc_last). */
+struct proc_state {
+	int64_t		 proc_id;
+	uint64_t	 start_ns;
+	uint64_t	 t_ns;		/* time of the last observation */
+	uint64_t	 row_t_ns;	/* end of the last stored row */
+	uint64_t	 present;	/* fields present in it (REC_HAS bits) */
+	uint64_t	 v[PROC_NFIELDS];	/* its cumulative values */
+};
+
+/* One proc_intervals row. */
+struct proc_interval {
+	uint64_t	 t0_ns, t1_ns;
+	int		 final;
+	int		 heartbeat;
+	uint64_t	 present;	/* bit f: d[f] is not NULL */
+	uint64_t	 anomalies;	/* bit f: counter f went backwards */
+	uint64_t	 d[PROC_NFIELDS];	/* deltas; levels for RSS */
+};
+
+enum diff_result {
+	DIFF_ROW,		/* *out holds a row to store */
+	DIFF_IDLE,		/* counters did not move: no row */
+	DIFF_DUP,		/* identical to the last observation */
+	DIFF_LATE,		/* older than the last observation */
+	DIFF_UNTIMED		/* no finish time: cannot be placed */
+};
+
+struct diff_opts {
+	int		 idle_always;	/* idle_rows: always */
+	uint64_t	 heartbeat_ns;	/* heartbeat_hours, in ns */
+};
+
+/*
+ * Start the state of a process first seen in obs (no earlier
+ * observation): baseline zero at its start time.
+ */
+void	proc_state_begin(struct proc_state *st, int64_t proc_id,
+	    const struct ex_proc *obs);
+
+/* Apply obs to st; see the rules above.  st is updated unless DUP/LATE. */
+enum diff_result proc_diff(struct proc_state *st, const struct ex_proc *obs,
+	    const struct diff_opts *o, struct proc_interval *out);
+
+/* The last cumulative observation of a live task (table task_last). */
+struct task_state {
+	int64_t		 task_id;
+	uint64_t	 t_ns;
+	uint64_t	 present;
+	uint64_t	 v[TASK_NFIELDS];	/* cumulative since creation */
+};
+
+struct task_interval {
+	uint64_t	 t0_ns, t1_ns;
+	uint32_t	 group;		/* the record's group id */
+	uint64_t	 present;
+	uint64_t	 anomalies;
+	uint64_t	 d[TASK_NFIELDS];
+};
+
+void	task_state_begin(struct task_state *st, int64_t task_id,
+	    uint64_t start_ns);
+
+/*
+ * Tasks: partial and final records are cumulative (differenced against
+ * the state); interval records are already deltas (stored as they are,
+ * and added to the state's totals).
+ */
+enum diff_result task_diff(struct task_state *st, const struct ex_task *obs,
+	    struct task_interval *out);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * ingest: decode a log, difference and pair its records, and store the
+ * results and the ledger in SQLite, exactly once and crash safe.
+ *
+ * Records are applied in chunks; each chunk's interval rows, proc_last
+ * and task_last changes, flow conversations and the ledger's new offset
+ * commit in one transaction.  A run killed at any moment leaves the
+ * database at the end of its last chunk, and the next run resumes from
+ * the ledger's offset with the state that chunk left: the same database
+ * as one uninterrupted run.
+ */
+#ifndef INGEST_H
+#define INGEST_H
+
+#include <stdint.h>
+
+#include "../parsers/exacct.h"
+#include "../parsers/records.h"
+
+struct store;
+
+struct ingest_opts {
+	int		 idle_always;	/* idle_rows: always */
+	uint64_t	 heartbeat_ns;	/* heartbeat_hours in ns; 0: none */
+	uint64_t	 chunk_records;	/* records per transaction */
+	/* Each record as decoded (for .txt/.csv outputs); may be NULL. */
+	int		(*on_record)(void *arg, const char *host,
+			    enum rec_kind kind, const void *rec);
+	/* Each damaged range; may be NULL. */
+	void		(*on_damage)(void *arg, const struct exacct_reader *r,
+			    const struct ex_err *err, int tail);
+	void		*arg;
+};
+
+struct ingest_stats {
+	int		 already;	/* the ledger says nothing is new */
+	int		 empty;		/* an empty file: nothing to read */
+	uint64_t	 from, to;	/* byte range read this time */
+	uint64_t	 records;	/* proc, task and flow records */
+	uint64_t	 rows;		/* interval rows stored */
+	uint64_t	 duplicates;	/* identical repeats dropped */
+	uint64_t	 late;		/* older than what is stored: dropped */
+	uint64_t	 idle;		/* idle intervals not stored */
+	uint64_t	 untimed;	/* no pid, start or finish: dropped */
+	uint64_t	 anomalies;	/* counters that went backwards */
+	uint64_t	 other;		/* other objects, skipped */
+	uint64_t	 flows;		/* one-way flow records */
+	struct rec_counts counts;	/* unknown items, bad values */
+	uint64_t	 damaged, damaged_bytes;
+};
+
+/* Open the store (creating it). EXR_OK, or EXR_DB with err. */
+int	store_open(struct store **sp, const char *path, struct ex_err *err);
+void	store_close(struct store *s);
+
+/*
+ * Ingest path into the store.  Returns EXR_OK, EXR_DAMAGED (some bytes
+ * skipped, reported through on_damage; everything else stored), EXR_IO,
+ * EXR_DB or EXR_NOMEM (err filled; what was committed stays).
+ */
+int	ingest_file(struct store *s, const char *path,
+	    const struct ingest_opts *o, struct ingest_stats *st,
+	    struct ex_err *err);
+
+#endif

@@ -1,0 +1,200 @@
+#!/bin/sh
+# Interval semantics (design.md §4), each on a hand-made log: pid reuse,
+# identical duplicates, a counter going backwards, a process that never
+# exits, a partial and its final record in separate runs, idle intervals.
+. "$(dirname "$0")/../lib.sh"
+
+# rec KIND PID START_S FINISH_S CPU_NS CHARS [COMMAND]: one process record
+# (KIND final or partial) as an extracct-test spec.
+rec() {
+	if [ "$1" = final ]; then echo "group 0xf0000100"; else echo "group 0xf0000106"; fi
+	echo "  uint 0x30001000 $2"
+	echo "  uint 0x40001007 $3"
+	echo "  uint 0x40001008 0"
+	echo "  uint 0x40001009 $4"
+	echo "  uint 0x4000100a 0"
+	echo "  uint 0x4000100b $(($5 / 1000000000))"
+	echo "  uint 0x4000100c $(($5 % 1000000000))"
+	echo "  uint 0x40001017 $6"
+	echo "  string 0x60001006 ${7:-cmd}"
+	echo "end"
+}
+
+log() {
+	out=$1
+	shift
+	{ echo "header kernel SunOS hostA"; cat "$@"; } >"$out.spec" &&
+	extracct_test encode "$out.spec" "$out"
+}
+
+# pid|t0_s|t1_s|final|cpu_user_ns|chars_rdwr|anomalies, in order.
+rows() {
+	sqlite3 "$1" "SELECT p.pid, i.t0_ns / 1000000000, i.t1_ns / 1000000000,
+	    i.final, i.cpu_user_ns, i.chars_rdwr, i.anomalies
+	    FROM proc_intervals i JOIN procs p USING (proc_id)
+	    ORDER BY p.pid, p.start_ns, i.t1_ns"
+}
+
+test_expect_success 'a process born and dead between snapshots: one interval' '
+	rec final 10 1000 1005 3000000000 500 >r &&
+	log a.exacct r &&
+	extracct ingest --db a.db a.exacct >out &&
+	echo "10|1000|1005|1|3000000000|500|0" >expect &&
+	rows a.db >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'pid reuse: two processes, never merged' '
+	{ rec final 20 1000 1010 1000000000 10 first &&
+	  rec final 20 1010 1020 2000000000 20 second; } >r &&
+	log b.exacct r &&
+	extracct ingest --db b.db b.exacct >out &&
+	printf "20|1000|1010|1|1000000000|10|0\n20|1010|1020|1|2000000000|20|0\n" >expect &&
+	rows b.db >actual &&
+	test_cmp expect actual &&
+	test "$(sqlite3 b.db "SELECT count(*) FROM procs WHERE pid = 20")" -eq 2
+'
+
+test_expect_success 'exact duplicates (sched three times): dropped and counted' '
+	{ rec partial 0 100 3600 5000000000 0 sched &&
+	  rec partial 0 100 3600 5000000000 0 sched &&
+	  rec partial 0 100 3600 5000000000 0 sched &&
+	  rec partial 0 100 7200 9000000000 0 sched; } >r &&
+	log c.exacct r &&
+	extracct ingest --db c.db c.exacct >out &&
+	grep "4 records, 2 rows, 2 duplicates" out &&
+	printf "0|100|3600|0|5000000000|0|0\n0|3600|7200|0|4000000000|0|0\n" >expect &&
+	rows c.db >actual &&
+	test_cmp expect actual &&
+	test "$(sqlite3 c.db "SELECT duplicates FROM files")" -eq 2
+'
+
+test_expect_success 'a counter going backwards: NULL and a flag, never negative' '
+	{ rec partial 30 1000 2000 5000000000 900 &&
+	  rec partial 30 1000 3000 7000000000 400 &&
+	  rec final 30 1000 4000 8000000000 600; } >r &&
+	log d.exacct r &&
+	extracct ingest --db d.db d.exacct >out &&
+	bit=$((1 << 16)) &&
+	printf "30|1000|2000|0|5000000000|900|0\n30|2000|3000|0|2000000000||$bit\n30|3000|4000|1|1000000000|200|0\n" >expect &&
+	rows d.db >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a process that never exits: rows per snapshot, kept live' '
+	{ rec partial 40 1000 2000 1000000000 10 daemon &&
+	  rec partial 40 1000 3000 3000000000 30 daemon; } >r &&
+	log e.exacct r &&
+	extracct ingest --db e.db e.exacct >out &&
+	printf "40|1000|2000|0|1000000000|10|0\n40|2000|3000|0|2000000000|20|0\n" >expect &&
+	rows e.db >actual &&
+	test_cmp expect actual &&
+	test "$(sqlite3 e.db "SELECT count(*) FROM proc_last")" -eq 1 &&
+	test -z "$(sqlite3 e.db "SELECT finish_ns FROM procs")"
+'
+
+test_expect_success 'partial in one run, final in a later run (another file)' '
+	rec partial 50 1000 3600 2000000000 100 job >r1 &&
+	rec final 50 1000 18000 9000000000 700 job >r2 &&
+	log f1.exacct r1 && log f5.exacct r2 &&
+	extracct ingest --db f.db f1.exacct >out &&
+	extracct ingest --db f.db f5.exacct >out &&
+	printf "50|1000|3600|0|2000000000|100|0\n50|3600|18000|1|7000000000|600|0\n" >expect &&
+	rows f.db >actual &&
+	test_cmp expect actual &&
+	test "$(sqlite3 f.db "SELECT count(*) FROM proc_last")" -eq 0 &&
+	test "$(sqlite3 f.db "SELECT finish_ns / 1000000000 FROM procs")" -eq 18000
+'
+
+test_expect_success 'start times a little apart still match (within 1 s)' '
+	{ echo "group 0xf0000106" &&
+	  echo "  uint 0x30001000 60" && echo "  uint 0x40001007 1000" &&
+	  echo "  uint 0x40001008 100" && echo "  uint 0x40001009 2000" &&
+	  echo "  uint 0x4000100b 1" && echo "end" &&
+	  echo "group 0xf0000100" &&
+	  echo "  uint 0x30001000 60" && echo "  uint 0x40001007 1000" &&
+	  echo "  uint 0x40001008 900000" && echo "  uint 0x40001009 3000" &&
+	  echo "  uint 0x4000100b 4" && echo "end"; } >r &&
+	log g.exacct r &&
+	extracct ingest --db g.db g.exacct >out &&
+	test "$(sqlite3 g.db "SELECT count(*) FROM procs")" -eq 1 &&
+	test "$(sqlite3 g.db "SELECT sum(cpu_user_ns) FROM proc_intervals")" -eq 4000000000
+'
+
+test_expect_success 'idle intervals: no row, except a heartbeat; --idle-rows always' '
+	{ rec partial 70 0 3600 1000000000 5 idle &&
+	  rec partial 70 0 7200 1000000000 5 idle &&
+	  rec partial 70 0 90000 1000000000 5 idle &&
+	  rec partial 70 0 93600 1000000000 5 idle; } >r &&
+	log h.exacct r &&
+	extracct ingest --db h.db h.exacct >out &&
+	grep "2 rows, 0 duplicates, 0 late, 2 idle" out &&
+	test "$(sqlite3 h.db "SELECT group_concat((t1_ns / 1000000000) || \":\" || heartbeat) FROM proc_intervals")" = "3600:0,90000:1" &&
+	extracct ingest --db h2.db --idle-rows always h.exacct >out &&
+	grep "4 rows, 0 duplicates, 0 late, 0 idle" out
+'
+
+test_expect_success 'a record older than what is stored is late: dropped' '
+	{ rec partial 80 0 7200 2000000000 5 &&
+	  rec partial 80 0 3600 1000000000 3; } >r &&
+	log l.exacct r &&
+	extracct ingest --db l.db l.exacct >out &&
+	grep "1 rows, 0 duplicates, 1 late" out
+'
+
+test_expect_success 'tasks: partials differenced, intervals stored, final closes' '
+	cat >t.spec <<-\EOS &&
+	header kernel SunOS hostA
+	group 0xf0000107
+	  uint 0x30002000 7
+	  uint 0x40002003 1000
+	  uint 0x40002005 2000
+	  uint 0x40002007 10
+	end
+	group 0xf0000107
+	  uint 0x30002000 7
+	  uint 0x40002003 1000
+	  uint 0x40002005 3000
+	  uint 0x40002007 25
+	end
+	group 0xf0000101
+	  uint 0x30002000 7
+	  uint 0x40002003 1000
+	  uint 0x40002005 3500
+	  uint 0x40002007 30
+	end
+	group 0xf0000108
+	  uint 0x30002000 8
+	  uint 0x40002003 1000
+	  uint 0x40002005 2000
+	  uint 0x40002007 10
+	end
+	group 0xf0000108
+	  uint 0x30002000 8
+	  uint 0x40002003 2000
+	  uint 0x40002005 3000
+	  uint 0x40002007 4
+	end
+	group 0xf0000101
+	  uint 0x30002000 8
+	  uint 0x40002003 1000
+	  uint 0x40002005 3500
+	  uint 0x40002007 20
+	end
+	EOS
+	extracct_test encode t.spec t.exacct &&
+	extracct ingest --db t.db t.exacct >out &&
+	sqlite3 t.db "SELECT t.taskid, i.kind, i.t0_ns / 1000000000, i.t1_ns / 1000000000, i.cpu_user_ns / 1000000000
+	    FROM task_intervals i JOIN tasks t USING (task_id) ORDER BY t.taskid, i.t1_ns" >actual &&
+	cat >expect <<-\EOS &&
+	7|partial|1000|2000|10
+	7|partial|2000|3000|15
+	7|final|3000|3500|5
+	8|interval|1000|2000|10
+	8|interval|2000|3000|4
+	8|final|3000|3500|6
+	EOS
+	test_cmp expect actual
+'
+
+test_done
