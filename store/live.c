@@ -93,6 +93,7 @@ live_add(struct live *t, uint64_t key)
 			t->capslots = ncap;
 		}
 		i = t->nslots++;
+		HEAD(t, i)->in_use = 0;	/* not in a chain yet: rehash skips it */
 	}
 	if (t->count + 1 > t->nbuckets / 2 &&
 	    rehash(t, t->nbuckets == 0 ? 2048 : t->nbuckets * 2) != 0) {
