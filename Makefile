@@ -76,24 +76,28 @@ check: $(B)/extracct $(B)/extracct-test $(B)/unit \
 	$(S)/extracct $(S)/extracct-test $(S)/unit
 	@sh tests/run.sh $(B) $(S)
 
-# The demo: what extracct makes of the bundled sample logs.
+# The demo: ingest the bundled sample logs into out/extracct.db, with the
+# .txt and .csv of each log beside it, and report on them.
 run: $(B)/extracct
-	@echo "== extracct check: validate the sample logs"
-	@$(B)/extracct check sample-data/*.exacct sample-data/real/*.exacct
+	@mkdir -p out/real
+	@echo "== extracct ingest: the sample logs into out/extracct.db"
+	@$(B)/extracct ingest --db out/extracct.db --outdir out \
+	    sample-data/proc.exacct sample-data/task.exacct \
+	    sample-data/flow.exacct
+	@$(B)/extracct ingest --db out/extracct.db --outdir out/real \
+	    sample-data/real/*.exacct
 	@echo
-	@echo "== extracct text: the real Solaris 10 records (crun, 2005)"
-	@TZ=PST8PDT,M4.1.0,M10.5.0 $(B)/extracct text sample-data/real/*.exacct
+	@echo "== written beside it"
+	@ls out out/real | sed 's/^/   /'
 	@echo
-	@echo "== extracct text -k proc: generated process log (first 12)"
-	@TZ=UTC $(B)/extracct text -k proc sample-data/proc.exacct | head -n 13
+	@TZ=UTC $(B)/extracct report --db out/extracct.db --by user
 	@echo
-	@echo "== extracct dump -v: one real record"
-	@TZ=PST8PDT,M4.1.0,M10.5.0 $(B)/extracct dump -v \
-	    --passwd sample-data/real/passwd --group sample-data/real/group \
-	    --project sample-data/real/project sample-data/real/task.exacct
+	@TZ=UTC $(B)/extracct report --db out/extracct.db --by command
 
 bench: $(B)/extracct
 	@sh bench/run.sh $(B)/extracct
+	@echo
+	@sh bench/ingest.sh $(B)/extracct
 
 FUZZ_SECONDS ?= 60
 fuzz: $(B)/fuzz_exacct

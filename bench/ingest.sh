@@ -1,0 +1,101 @@
+#!/bin/sh
+# bench/ingest.sh: full ingest (decode, difference, SQLite) against
+# sqlite3's own .import of the same interval rows as CSV, and peak memory
+# at two input sizes with the same number of live processes.
+#
+# Usage: sh bench/ingest.sh PATH/TO/extracct      (make bench does this)
+#   BENCH_INGEST_RECORDS  records in the big log (default 1000000)
+#   BENCH_REPS            timed repetitions (default 3)
+#
+# Side by side in one run on one machine; medians.  Reports, never fails
+# the build (exit 0), except when the bench itself cannot run.
+
+set -eu
+
+EXTRACCT=${1:?usage: sh bench/ingest.sh PATH/TO/extracct}
+RECORDS=${BENCH_INGEST_RECORDS:-1000000}
+REPS=${BENCH_REPS:-3}
+HALF=$((RECORDS / 2))
+
+if ! command -v sqlite3 >/dev/null 2>&1; then
+	echo "bench ingest: sqlite3 is not installed (apt-get install sqlite3); skipped"
+	exit 0
+fi
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/extracct-ingest.XXXXXX")
+trap 'rm -rf "$DIR"' EXIT
+trap 'exit 130' INT TERM
+
+# A mixed log: short-lived commands, and long-lived daemons with an hourly
+# partial record each (gen caps daemons at 2000, so both sizes have the
+# same number of live processes).
+"$EXTRACCT" gen --kind proc --records "$RECORDS" --seed 1 -o "$DIR/big.exacct"
+"$EXTRACCT" gen --kind proc --records "$HALF" --seed 1 -o "$DIR/half.exacct"
+cat "$DIR/big.exacct" "$DIR/half.exacct" >/dev/null	# into the page cache
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f\n", b - a }'; }
+median() {
+	sort -n "$1" | awk '{ v[NR] = $1 }
+	    END { m = int((NR + 1) / 2); print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'
+}
+
+# The baseline's input: our interval rows as CSV, into an equivalent table
+# (same columns, same index, same page size and journal mode).
+"$EXTRACCT" ingest --db "$DIR/ref.db" "$DIR/big.exacct" >/dev/null
+sqlite3 -csv "$DIR/ref.db" "SELECT * FROM proc_intervals" >"$DIR/rows.csv"
+ROWS=$(wc -l <"$DIR/rows.csv" | tr -d ' ')
+SCHEMA=$(sqlite3 "$DIR/ref.db" ".schema proc_intervals")
+
+i=0
+while [ "$i" -lt "$REPS" ]; do
+	i=$((i + 1))
+	rm -f "$DIR"/run.db*
+	t0=$(now)
+	"$EXTRACCT" ingest --db "$DIR/run.db" "$DIR/big.exacct" >/dev/null
+	t1=$(now)
+	elapsed "$t0" "$t1" >>"$DIR/t.ingest"
+
+	rm -f "$DIR"/imp.db*
+	sqlite3 "$DIR/imp.db" "PRAGMA page_size=65536; PRAGMA journal_mode=WAL;" \
+	    >/dev/null
+	sqlite3 "$DIR/imp.db" "$SCHEMA"
+	t0=$(now)
+	sqlite3 "$DIR/imp.db" "PRAGMA synchronous=NORMAL;" ".mode csv" \
+	    ".import $DIR/rows.csv proc_intervals"
+	t1=$(now)
+	elapsed "$t0" "$t1" >>"$DIR/t.import"
+done
+
+# Peak resident memory (kB) of an ingest of each size, if GNU time is here.
+peak() {
+	rm -f "$DIR"/mem.db*
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f %M "$EXTRACCT" ingest --db "$DIR/mem.db" "$1" \
+		    2>&1 >/dev/null | tail -n 1
+	else
+		echo "n/a"
+	fi
+}
+RSS_HALF=$(peak "$DIR/half.exacct")
+RSS_BIG=$(peak "$DIR/big.exacct")
+LIVE=$(sqlite3 "$DIR/ref.db" "SELECT count(*) FROM proc_last")
+
+awk -v records="$RECORDS" -v rows="$ROWS" -v reps="$REPS" \
+    -v t_ing="$(median "$DIR/t.ingest")" -v t_imp="$(median "$DIR/t.import")" \
+    -v rss_half="$RSS_HALF" -v rss_big="$RSS_BIG" -v half="$HALF" \
+    -v live="$LIVE" '
+function verdict(ok, what) { printf "  %-48s %s\n", what, ok ? "target met" : "target NOT met" }
+BEGIN {
+	printf "extracct ingest bench: %d proc records -> %d interval rows; %d reps, medians\n\n", records, rows, reps
+	printf "  %-34s %10s %14s\n", "", "median s", "records/s"
+	printf "  %-34s %10.3f %14.0f\n", "extracct ingest (fresh database)", t_ing, records / t_ing
+	printf "  %-34s %10.3f %14.0f\n", "sqlite3 .import of the rows (CSV)", t_imp, rows / t_imp
+	printf "  %-34s %10.2f\n\n", "ratio (import time / ingest time)", t_imp / t_ing
+	printf "  peak RSS: %s kB for %d records, %s kB for %d (%d processes live at the end)\n\n", rss_half, half, rss_big, records, live
+	print "targets:"
+	verdict(records / t_ing >= 500000, sprintf("ingest >= 500k records/s (%.0f)", records / t_ing))
+	verdict(t_ing < t_imp, sprintf("ingest faster than .import (%.2fx)", t_imp / t_ing))
+	if (rss_half + 0 > 0)
+		verdict(rss_big <= rss_half * 1.25, sprintf("memory bounded: %s kB vs %s kB", rss_big, rss_half))
+}'
+exit 0
