@@ -91,6 +91,9 @@ pair_conversation(const struct flow_half *h, size_t n, struct flow_conv *out)
 		out_dir = owned[1];
 	else if (owned[0] && bytes[0] != bytes[1])
 		out_dir = bytes[1] > bytes[0];
+	else if (!owned[0] && (count[0] == 0 || count[1] == 0))
+		/* One ownerless direction: an inbound half, most likely. */
+		out_dir = count[0] == 0 ? 0 : 1;
 	else	/* the side that spoke first (h is in time order) */
 		out_dir = endpoint_cmp(h[0].src, h[0].sport, lo, lo_port) != 0;
 

@@ -24,5 +24,6 @@ void	suite_bytes(void);
 void	suite_exacct(void);
 void	suite_records(void);
 void	suite_fmt(void);
+void	suite_diff(void);
 
 #endif

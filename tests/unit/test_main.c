@@ -12,6 +12,7 @@ main(void)
 	suite_exacct();
 	suite_records();
 	suite_fmt();
+	suite_diff();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,165 @@
+/*
+ * Differencing and flow pairing on hand-made observations.
+ */
+#include <string.h>
+
+#include "../../store/diff.h"
+#include "../../store/flows.h"
+#include "check.h"
+
+#define S	1000000000ull
+
+static void
+obs(struct ex_proc *p, uint32_t group, uint64_t start_s, uint64_t t_s,
+    uint64_t cpu_ns, uint64_t avg_kb)
+{
+	memset(p, 0, sizeof(*p));
+	p->group = group;
+	p->v[PROC_START_NS] = start_s * S;
+	p->v[PROC_FINISH_NS] = t_s * S;
+	p->v[PROC_CPU_USER_NS] = cpu_ns;
+	p->v[PROC_RSS_AVG_KB] = avg_kb;
+	p->present = 1ULL << PROC_START_NS | 1ULL << PROC_FINISH_NS |
+	    1ULL << PROC_CPU_USER_NS | 1ULL << PROC_RSS_AVG_KB;
+}
+
+static void
+test_proc_diff(void)
+{
+	struct diff_opts o = { 0, 24 * 3600 * S };
+	struct proc_state st;
+	struct proc_interval iv;
+	struct ex_proc p;
+
+	obs(&p, EXD_GROUP_PROC_PARTIAL, 100, 200, 5 * S, 1000);
+	proc_state_begin(&st, 1, &p);
+	CHECK("first row", proc_diff(&st, &p, &o, &iv) == DIFF_ROW &&
+	    iv.t0_ns == 100 * S && iv.t1_ns == 200 * S &&
+	    iv.d[PROC_CPU_USER_NS] == 5 * S && iv.d[PROC_RSS_AVG_KB] == 1000);
+	CHECK("only present counters", (iv.present >> PROC_CPU_SYS_NS & 1) == 0);
+	CHECK("duplicate", proc_diff(&st, &p, &o, &iv) == DIFF_DUP);
+	obs(&p, EXD_GROUP_PROC_PARTIAL, 100, 150, 1 * S, 1000);
+	CHECK("late", proc_diff(&st, &p, &o, &iv) == DIFF_LATE);
+	/* RSS mean 1000 over 100 s, then 2000 over 200 s: 3000 in the
+	 * second 100 s. */
+	obs(&p, EXD_GROUP_PROC_PARTIAL, 100, 300, 7 * S, 2000);
+	CHECK("second row", proc_diff(&st, &p, &o, &iv) == DIFF_ROW &&
+	    iv.t0_ns == 200 * S && iv.d[PROC_CPU_USER_NS] == 2 * S &&
+	    iv.d[PROC_RSS_AVG_KB] == 3000);
+	obs(&p, EXD_GROUP_PROC_PARTIAL, 100, 400, 7 * S, 2000);
+	CHECK("idle", proc_diff(&st, &p, &o, &iv) == DIFF_IDLE);
+	obs(&p, EXD_GROUP_PROC_PARTIAL, 100, 400 + 24 * 3600, 7 * S, 2000);
+	CHECK("heartbeat", proc_diff(&st, &p, &o, &iv) == DIFF_ROW &&
+	    iv.heartbeat && iv.d[PROC_CPU_USER_NS] == 0);
+	obs(&p, EXD_GROUP_PROC_PARTIAL, 100, 500 + 24 * 3600, 6 * S, 2000);
+	CHECK("backwards", proc_diff(&st, &p, &o, &iv) == DIFF_ROW &&
+	    (iv.anomalies >> PROC_CPU_USER_NS & 1) &&
+	    !(iv.present >> PROC_CPU_USER_NS & 1));
+	obs(&p, EXD_GROUP_PROC, 100, 600 + 24 * 3600, 6 * S, 2000);
+	CHECK("final without change still a row",
+	    proc_diff(&st, &p, &o, &iv) == DIFF_ROW && iv.final &&
+	    iv.d[PROC_CPU_USER_NS] == 0);
+	p.present &= ~(1ULL << PROC_FINISH_NS);
+	CHECK("untimed", proc_diff(&st, &p, &o, &iv) == DIFF_UNTIMED);
+}
+
+static void
+test_task_diff(void)
+{
+	struct task_state st;
+	struct task_interval iv;
+	struct ex_task t;
+
+	memset(&t, 0, sizeof(t));
+	t.present = 1ULL << TASK_START_NS | 1ULL << TASK_FINISH_NS |
+	    1ULL << TASK_CPU_USER_NS;
+	task_state_begin(&st, 1, 10 * S);
+	t.group = EXD_GROUP_TASK_INTERVAL;
+	t.v[TASK_START_NS] = 10 * S;
+	t.v[TASK_FINISH_NS] = 20 * S;
+	t.v[TASK_CPU_USER_NS] = 4;
+	CHECK("interval 1", task_diff(&st, &t, &iv) == DIFF_ROW &&
+	    iv.d[TASK_CPU_USER_NS] == 4 && iv.t0_ns == 10 * S);
+	t.v[TASK_START_NS] = 20 * S;
+	t.v[TASK_FINISH_NS] = 30 * S;
+	t.v[TASK_CPU_USER_NS] = 3;
+	CHECK("interval 2 is a delta", task_diff(&st, &t, &iv) == DIFF_ROW &&
+	    iv.d[TASK_CPU_USER_NS] == 3 && iv.t0_ns == 20 * S);
+	CHECK("interval repeated", task_diff(&st, &t, &iv) == DIFF_DUP);
+	t.group = EXD_GROUP_TASK;
+	t.v[TASK_START_NS] = 10 * S;
+	t.v[TASK_FINISH_NS] = 40 * S;
+	t.v[TASK_CPU_USER_NS] = 9;
+	CHECK("final minus totals", task_diff(&st, &t, &iv) == DIFF_ROW &&
+	    iv.d[TASK_CPU_USER_NS] == 2 && iv.t0_ns == 30 * S);
+}
+
+static void
+half(struct flow_half *h, const char *src, uint32_t sp, const char *dst,
+    uint32_t dp, uint64_t bytes, int uid)
+{
+	memset(h, 0, sizeof(*h));
+	h->protocol = 6;
+	snprintf(h->src, sizeof(h->src), "%s", src);
+	snprintf(h->dst, sizeof(h->dst), "%s", dst);
+	h->sport = sp;
+	h->dport = dp;
+	h->ctime_s = 100;
+	h->lseen_s = 102;
+	h->bytes = bytes;
+	h->packets = 1;
+	if (uid >= 0) {
+		h->has_uid = h->has_projid = 1;
+		h->uid = (uint32_t)uid;
+		h->projid = 10;
+	}
+}
+
+static void
+test_flows(void)
+{
+	struct flow_half h[4];
+	struct flow_conv c[4];
+	char k1[160], k2[160];
+	size_t n;
+
+	half(&h[0], "192.0.2.80", 80, "198.51.100.7", 43727, 3447, -1);
+	half(&h[1], "198.51.100.7", 43727, "192.0.2.80", 80, 4561, 100);
+	flow_ckey(&h[0], k1, sizeof(k1));
+	flow_ckey(&h[1], k2, sizeof(k2));
+	CHECK("same key both ways", strcmp(k1, k2) == 0);
+	n = flow_pair(h, 2, c);
+	CHECK("one conversation", n == 1 && c[0].paired &&
+	    c[0].uid == 100 && c[0].bytes_out == 4561 &&
+	    c[0].bytes_in == 3447 && c[0].local_port == 43727);
+
+	/* Two owners outbound: inbound to the bigger one only. */
+	half(&h[0], "192.0.2.80", 80, "198.51.100.7", 5, 4148, -1);
+	half(&h[1], "198.51.100.7", 5, "192.0.2.80", 80, 15082, 100);
+	half(&h[2], "198.51.100.7", 5, "192.0.2.80", 80, 240, 0);
+	n = flow_pair(h, 3, c);
+	CHECK("two rows", n == 2);
+	CHECK("bytes once", c[0].bytes_in + c[1].bytes_in == 4148 &&
+	    c[0].bytes_out + c[1].bytes_out == 15322);
+	CHECK("inbound to the dominant owner",
+	    (c[0].uid == 100 ? c[0].bytes_in : c[1].bytes_in) == 4148);
+
+	/* Not overlapping in time: two conversations, one-sided each. */
+	half(&h[0], "192.0.2.80", 80, "198.51.100.7", 6, 10, -1);
+	half(&h[1], "198.51.100.7", 6, "192.0.2.80", 80, 20, 7);
+	h[1].ctime_s = 500;
+	h[1].lseen_s = 510;
+	n = flow_pair(h, 2, c);
+	CHECK("apart in time", n == 2 && !c[0].paired && !c[1].paired);
+	CHECK("inbound only: host is the destination",
+	    strcmp(c[0].local, "198.51.100.7") == 0 && c[0].bytes_in == 10 &&
+	    !c[0].has_uid);
+}
+
+void
+suite_diff(void)
+{
+	test_proc_diff();
+	test_task_diff();
+	test_flows();
+}
