@@ -106,11 +106,12 @@ fuzz: $(B)/fuzz_exacct
 	$(B)/fuzz_exacct -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	    -artifact_prefix=$(B)/ $(B)/fuzz-corpus
 
-$(B)/fuzz_exacct: tests/fuzz/fuzz_exacct.c $(PARSERS) $(REPORTS) $(HEADERS)
+FUZZ_SRC = tests/fuzz/fuzz_exacct.c $(PARSERS) reports/fmt.c \
+	reports/idnames.c reports/dump.c
+$(B)/fuzz_exacct: $(FUZZ_SRC) $(HEADERS)
 	@mkdir -p $(@D)
 	clang -std=c11 -D_GNU_SOURCE -g -O1 \
-	    -fsanitize=fuzzer,address,undefined -o $@ \
-	    tests/fuzz/fuzz_exacct.c $(PARSERS) $(REPORTS)
+	    -fsanitize=fuzzer,address,undefined -o $@ $(FUZZ_SRC)
 
 install: $(B)/extracct
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)

@@ -13,6 +13,8 @@
 
 #define SOURCE_CHUNK	(256 * 1024)	/* read size; fits in L2 */
 
+size_t source_test_max_read;
+
 void
 source_init_mem(struct source *s, const char *path, const uint8_t *p,
     size_t n)
@@ -114,7 +116,9 @@ source_get(struct source *s, uint64_t at, size_t n, const uint8_t **p)
 		if (s->off < at)
 			goto done;
 	}
-	want = n > SOURCE_CHUNK ? n : SOURCE_CHUNK;
+	want = source_test_max_read != 0 ? source_test_max_read : SOURCE_CHUNK;
+	if (want < n)
+		want = n;
 	if (s->cap < want) {
 		uint8_t *nbuf = realloc(s->buf, want);
 
@@ -128,7 +132,11 @@ source_get(struct source *s, uint64_t at, size_t n, const uint8_t **p)
 	 * full (fewer, larger reads); a short read is not the end.
 	 */
 	while (s->len < s->cap) {
-		got = read(s->fd, s->buf + s->len, s->cap - s->len);
+		size_t ask = s->cap - s->len;
+
+		if (source_test_max_read != 0 && ask > source_test_max_read)
+			ask = source_test_max_read;
+		got = read(s->fd, s->buf + s->len, ask);
 		if (got == -1 && errno == EINTR)
 			continue;
 		if (got <= 0) {

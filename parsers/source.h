@@ -29,6 +29,14 @@ struct source {
 	int		 sys_errno;	/* first read error, 0 if none */
 };
 
+/*
+ * Test hook (fault injection, the sqlite3FaultSim habit): when not 0,
+ * every read(2) asks for at most this many bytes and the window starts
+ * this small, so tests and the fuzzer drive the refill and short-read
+ * paths with small inputs.  Never set outside tests.
+ */
+extern size_t source_test_max_read;
+
 /* Bytes the caller owns (tests, fuzzing); must outlive the source. */
 void	source_init_mem(struct source *s, const char *path, const uint8_t *p,
 	    size_t n);

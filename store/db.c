@@ -9,6 +9,15 @@
 
 #include "db.h"
 
+/* The cumulative counters, as columns of the interval and state tables. */
+#define COUNTER_COLUMNS \
+	"  cpu_user_ns INTEGER, cpu_sys_ns INTEGER," \
+	"  faults_major INTEGER, faults_minor INTEGER," \
+	"  msgs_snd INTEGER, msgs_rcv INTEGER," \
+	"  blocks_in INTEGER, blocks_out INTEGER, chars_rdwr INTEGER," \
+	"  ctxt_vol INTEGER, ctxt_inv INTEGER, signals INTEGER," \
+	"  swaps INTEGER, syscalls INTEGER,"
+
 /*
  * Migrations, oldest first: migrations[i] takes a database from version
  * i to i + 1.  Never edit one that has shipped; add the next.
@@ -65,12 +74,7 @@ static const char *const migrations[] = {
 	"  t1_ns INTEGER NOT NULL,"
 	"  final INTEGER NOT NULL,"
 	"  heartbeat INTEGER NOT NULL,"
-	"  cpu_user_ns INTEGER, cpu_sys_ns INTEGER,"
-	"  faults_major INTEGER, faults_minor INTEGER,"
-	"  msgs_snd INTEGER, msgs_rcv INTEGER,"
-	"  blocks_in INTEGER, blocks_out INTEGER, chars_rdwr INTEGER,"
-	"  ctxt_vol INTEGER, ctxt_inv INTEGER, signals INTEGER,"
-	"  swaps INTEGER, syscalls INTEGER,"
+	COUNTER_COLUMNS
 	"  rss_avg_kb INTEGER, rss_max_kb INTEGER,"
 	"  anomalies INTEGER NOT NULL);"
 	"CREATE INDEX proc_intervals_t1 ON proc_intervals (t1_ns);"
@@ -80,12 +84,7 @@ static const char *const migrations[] = {
 	"  t_ns INTEGER NOT NULL,"
 	"  row_t_ns INTEGER NOT NULL,"
 	"  present INTEGER NOT NULL,"
-	"  cpu_user_ns INTEGER, cpu_sys_ns INTEGER,"
-	"  faults_major INTEGER, faults_minor INTEGER,"
-	"  msgs_snd INTEGER, msgs_rcv INTEGER,"
-	"  blocks_in INTEGER, blocks_out INTEGER, chars_rdwr INTEGER,"
-	"  ctxt_vol INTEGER, ctxt_inv INTEGER, signals INTEGER,"
-	"  swaps INTEGER, syscalls INTEGER,"
+	COUNTER_COLUMNS
 	"  rss_avg_kb INTEGER, rss_max_kb INTEGER);"
 
 	"CREATE TABLE tasks ("
@@ -102,12 +101,7 @@ static const char *const migrations[] = {
 	"  t0_ns INTEGER NOT NULL,"
 	"  t1_ns INTEGER NOT NULL,"
 	"  kind TEXT NOT NULL,"
-	"  cpu_user_ns INTEGER, cpu_sys_ns INTEGER,"
-	"  faults_major INTEGER, faults_minor INTEGER,"
-	"  msgs_snd INTEGER, msgs_rcv INTEGER,"
-	"  blocks_in INTEGER, blocks_out INTEGER, chars_rdwr INTEGER,"
-	"  ctxt_vol INTEGER, ctxt_inv INTEGER, signals INTEGER,"
-	"  swaps INTEGER, syscalls INTEGER,"
+	COUNTER_COLUMNS
 	"  anomalies INTEGER NOT NULL);"
 
 	"CREATE TABLE task_last ("

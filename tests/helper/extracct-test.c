@@ -359,43 +359,42 @@ cmd_split(const char *in, const char *n, const char *prefix)
 	return s.rc;
 }
 
+/* "id|start|v[f0]|...|v[f1]", absent values empty. */
 static void
-final_one(void *arg, const struct ex_rec *rec)
+print_final(uint64_t id, uint64_t start, uint64_t present,
+    const uint64_t *v, int f0, int f1)
 {
-	struct ex_proc p;
-	struct rec_counts c = { 0 };
 	int f;
 
-	(void)arg;
-	if (rec_kind(rec) == REC_TASK && EX_ID(rec->items[0].tag) ==
-	    EXD_GROUP_TASK) {
-		struct ex_task t;
-
-		task_fill(&t, rec, &c);
-		printf("%llu|%llu", (unsigned long long)t.v[TASK_TASKID],
-		    (unsigned long long)t.v[TASK_START_NS]);
-		for (f = TASK_CPU_USER_NS; f <= TASK_SYSCALLS; f++) {
-			if (REC_HAS(&t, f))
-				printf("|%llu", (unsigned long long)t.v[f]);
-			else
-				printf("|");
-		}
-		printf("\n");
-		return;
-	}
-	if (rec_kind(rec) != REC_PROC || EX_ID(rec->items[0].tag) !=
-	    EXD_GROUP_PROC)
-		return;
-	proc_fill(&p, rec, &c);
-	printf("%llu|%llu", (unsigned long long)p.v[PROC_PID],
-	    (unsigned long long)p.v[PROC_START_NS]);
-	for (f = PROC_CPU_USER_NS; f <= PROC_SYSCALLS; f++) {
-		if (REC_HAS(&p, f))
-			printf("|%llu", (unsigned long long)p.v[f]);
+	printf("%llu|%llu", (unsigned long long)id, (unsigned long long)start);
+	for (f = f0; f <= f1; f++) {
+		if ((present >> f) & 1)
+			printf("|%llu", (unsigned long long)v[f]);
 		else
 			printf("|");
 	}
 	printf("\n");
+}
+
+static void
+final_one(void *arg, const struct ex_rec *rec)
+{
+	struct rec_counts c = { 0 };
+	struct ex_proc p;
+	struct ex_task t;
+
+	(void)arg;
+	if (rec_kind(rec) == REC_TASK && EX_ID(rec->items[0].tag) ==
+	    EXD_GROUP_TASK) {
+		task_fill(&t, rec, &c);
+		print_final(t.v[TASK_TASKID], t.v[TASK_START_NS], t.present,
+		    t.v, TASK_CPU_USER_NS, TASK_SYSCALLS);
+	} else if (rec_kind(rec) == REC_PROC && EX_ID(rec->items[0].tag) ==
+	    EXD_GROUP_PROC) {
+		proc_fill(&p, rec, &c);
+		print_final(p.v[PROC_PID], p.v[PROC_START_NS], p.present,
+		    p.v, PROC_CPU_USER_NS, PROC_SYSCALLS);
+	}
 }
 
 int
