@@ -19,7 +19,7 @@ LDLIBS = $(PKG_LIBS)
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
-PARSERS = parsers/exerr.c parsers/source.c parsers/exacct_read.c \
+PARSERS = parsers/exerr.c parsers/source.c parsers/pacct.c parsers/sniff.c parsers/exacct_read.c \
 	parsers/exacct_write.c parsers/exacct_names.c parsers/records.c
 STORE = store/db.c store/diff.c store/flows.c store/ledger.c store/live.c \
 	store/ingest.c

@@ -49,17 +49,28 @@ check_object(void *arg, const struct ex_rec *rec)
 	return EXR_OK;
 }
 
+static int
+check_pacct(void *arg, const struct pacct_reader *r, const struct ex_proc *p)
+{
+	struct check_state *s = arg;
+
+	(void)r;
+	(void)p;
+	s->records++;
+	return EXR_OK;
+}
+
 static void
-check_damage(void *arg, const struct exacct_reader *r,
+check_damage(void *arg, const char *path, uint64_t from, uint64_t to,
     const struct ex_err *err)
 {
 	(void)arg;
-	if (r->skip_to > r->skip_from)
+	if (to > from)
 		printf("%s: bytes %" PRIu64 "-%" PRIu64 " damaged: offset %"
-		    PRIu64 ": %s\n", r->path, r->skip_from, r->skip_to - 1,
-		    err->off, err->reason);
+		    PRIu64 ": %s\n", path, from, to - 1, err->off,
+		    err->reason);
 	else
-		printf("%s: offset %" PRIu64 ": %s\n", r->path, err->off,
+		printf("%s: offset %" PRIu64 ": %s\n", path, err->off,
 		    err->reason);
 }
 
@@ -70,7 +81,7 @@ cmd_check(int argc, char **argv, struct ctx *ctx)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct walk_ops ops = { check_object, check_damage };
+	struct walk_ops ops = { check_object, check_pacct, check_damage };
 	struct check_state s;
 	struct ex_counts c;
 	int ch, i, rc, status = EXR_OK;

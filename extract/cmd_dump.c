@@ -22,6 +22,15 @@ dump_object(void *arg, const struct ex_rec *rec)
 	return dump_rec(stdout, rec, o) == 0 ? EXR_OK : EXR_IO;
 }
 
+static int
+dump_pacct(void *arg, const struct pacct_reader *r, const struct ex_proc *p)
+{
+	const struct dump_opts *o = arg;
+
+	return dump_proc_fields(stdout, p, r->version, r->big_endian, o) ==
+	    0 ? EXR_OK : EXR_IO;
+}
+
 int
 cmd_dump(int argc, char **argv, struct ctx *ctx)
 {
@@ -35,7 +44,7 @@ cmd_dump(int argc, char **argv, struct ctx *ctx)
 	};
 	struct idnames names;
 	struct dump_opts o = { 0, &names };
-	struct walk_ops ops = { dump_object, NULL };
+	struct walk_ops ops = { dump_object, dump_pacct, NULL };
 	struct ex_err err = { 0 };
 	const char *files[ID_NKINDS] = { NULL };
 	int ch, i, k, status = EXR_OK;

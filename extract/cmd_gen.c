@@ -17,8 +17,9 @@
 #include "gen.h"
 
 static const char usage_gen[] =
-    "usage: extracct gen --kind proc|task|flow --records N [--seed S] "
-    "[--host NAME] [--jitter] -o FILE";
+    "usage: extracct gen --kind proc|task|flow|pacct --records N "
+    "[--seed S] [--host NAME] [--jitter] [--pacct-version 3|2|0] "
+    "[--big-endian] -o FILE";
 
 int
 cmd_gen(int argc, char **argv, struct ctx *ctx)
@@ -29,12 +30,14 @@ cmd_gen(int argc, char **argv, struct ctx *ctx)
 		{ "seed", required_argument, NULL, 's' },
 		{ "host", required_argument, NULL, 'H' },
 		{ "jitter", no_argument, NULL, 'J' },
+		{ "pacct-version", required_argument, NULL, 'V' },
+		{ "big-endian", no_argument, NULL, 'E' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static char buf[1 << 20];
-	struct gen_opts o = { GEN_PROC, 0, 1, NULL, 0 };
+	struct gen_opts o = { GEN_PROC, 0, 1, NULL, 0, 3, 0 };
 	const char *out = NULL;
 	int ch, fd, rc, saved, to_stdout, have_kind = 0, have_n = 0;
 	FILE *fp;
@@ -51,9 +54,11 @@ cmd_gen(int argc, char **argv, struct ctx *ctx)
 				o.kind = GEN_TASK;
 			else if (strcmp(optarg, "flow") == 0)
 				o.kind = GEN_FLOW;
+			else if (strcmp(optarg, "pacct") == 0)
+				o.kind = GEN_PACCT;
 			else
 				return complain(EXR_USAGE, "--kind '%s': not "
-				    "one of proc, task, flow", optarg);
+				    "one of proc, task, flow, pacct", optarg);
 			break;
 		case 'n':	/* how many records */
 			if (parse_u64("--records", optarg, 1, 100000000,
@@ -68,6 +73,16 @@ cmd_gen(int argc, char **argv, struct ctx *ctx)
 			break;
 		case 'H':	/* host name in the header */
 			o.hostname = optarg;
+			break;
+		case 'V':	/* pacct record version */
+			if (strcmp(optarg, "3") != 0 && strcmp(optarg, "2") !=
+			    0 && strcmp(optarg, "0") != 0)
+				return complain(EXR_USAGE, "--pacct-version "
+				    "'%s': not 3, 2 or 0", optarg);
+			o.pacct_version = optarg[0] - '0';
+			break;
+		case 'E':	/* pacct as a big-endian kernel writes it */
+			o.big_endian = 1;
 			break;
 		case 'J':	/* snapshots at random times */
 			o.jitter = 1;

@@ -1,6 +1,6 @@
 /*
  * extracct ingest [--db FILE] [--outdir DIR] [--idle-rows heartbeat|always]
- *     [--heartbeat-hours N] [--chunk N] FILE...
+ *     [--heartbeat-hours N] [--chunk N] [--host NAME] FILE...
  *
  * Decode, difference, pair and store each log (store/ingest.c), exactly
  * once.  With --outdir, also write each input's one-line text table
@@ -24,7 +24,7 @@
 static const char usage_ingest[] =
     "usage: extracct ingest [--db FILE] [--outdir DIR] "
     "[--idle-rows heartbeat|always] [--heartbeat-hours N] [--chunk N] "
-    "FILE...";
+    "[--host NAME] FILE...";
 
 struct outputs {
 	const char	*outdir;	/* NULL: no .txt/.csv */
@@ -103,15 +103,14 @@ write_record(void *arg, const char *host, enum rec_kind kind,
 }
 
 static void
-report_damage(void *arg, const struct exacct_reader *r,
+report_damage(void *arg, const char *path, uint64_t from, uint64_t to,
     const struct ex_err *err, int tail)
 {
 	(void)arg;
 	fprintf(stderr, "extracct: %s: offset %" PRIu64 ": %s (%s %" PRIu64
-	    "-%" PRIu64 ")\n", r->path, err->off, err->reason, tail ?
+	    "-%" PRIu64 ")\n", path, err->off, err->reason, tail ?
 	    "incomplete tail, left for the next run: bytes" : "skipped bytes",
-	    r->skip_from, r->skip_to > r->skip_from ? r->skip_to - 1 :
-	    r->skip_to);
+	    from, to > from ? to - 1 : to);
 }
 
 static int
@@ -137,11 +136,13 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		{ "idle-rows", required_argument, NULL, 'I' },
 		{ "heartbeat-hours", required_argument, NULL, 'B' },
 		{ "chunk", required_argument, NULL, 'C' },
+		{ "host", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ingest_opts io = { 0, 24 * 3600 * 1000000000ull, 50000, NULL,
-	    report_damage, NULL };
+	    report_damage, NULL, NULL };
+	char hostname[256];
 	struct outputs out;
 	struct ingest_stats st;
 	struct ex_err err;
@@ -178,6 +179,9 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 			    &io.chunk_records) != EXR_OK)
 				return EXR_USAGE;
 			break;
+		case 'H':	/* host of logs that name none (pacct) */
+			io.host = optarg;
+			break;
 		case 'h':
 			puts(usage_ingest);
 			return EXR_OK;
@@ -189,6 +193,12 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 	argv += optind;
 	if (argc == 0)
 		return complain(EXR_USAGE, "%s", usage_ingest);
+	if (io.host == NULL) {
+		if (gethostname(hostname, sizeof(hostname)) != 0)
+			snprintf(hostname, sizeof(hostname), "unknown");
+		hostname[sizeof(hostname) - 1] = '\0';
+		io.host = hostname;
+	}
 	io.on_record = write_record;
 	io.arg = &out;
 	out.stats = &st;
@@ -208,6 +218,8 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		if ((rc != EXR_OK && rc != EXR_DAMAGED) || st.empty)
 			report_err(&err);
 		status = worst(status, rc);
+		if (st.empty)
+			continue;
 		if (st.already) {
 			printf("%s: already ingested (%" PRIu64 " bytes)\n",
 			    argv[i], st.from);
@@ -218,9 +230,10 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		printf("%s: bytes %" PRIu64 "-%" PRIu64 ": %" PRIu64
 		    " records, %" PRIu64 " rows, %" PRIu64 " duplicates, %"
 		    PRIu64 " late, %" PRIu64 " idle, %" PRIu64 " flows, %"
-		    PRIu64 " damaged ranges\n", argv[i], st.from, st.to,
-		    st.records, st.rows, st.duplicates, st.late, st.idle,
-		    st.flows, st.damaged);
+		    PRIu64 " damaged ranges, %" PRIu64 " without pid or "
+		    "time\n", argv[i], st.from, st.to, st.records, st.rows,
+		    st.duplicates, st.late, st.idle, st.flows, st.damaged,
+		    st.untimed);
 	}
 	store_close(s);
 	return status;

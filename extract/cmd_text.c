@@ -58,6 +58,22 @@ text_object(void *arg, const struct ex_rec *rec)
 	return ferror(stdout) ? EXR_IO : EXR_OK;
 }
 
+static int
+text_pacct(void *arg, const struct pacct_reader *r, const struct ex_proc *p)
+{
+	struct text_state *s = arg;
+
+	(void)r;
+	if (s->only != REC_OTHER && s->only != REC_PROC)
+		return EXR_OK;
+	if (s->headers && !s->header_done[REC_PROC]) {
+		text_header(stdout, REC_PROC);
+		s->header_done[REC_PROC] = 1;
+	}
+	text_proc(stdout, p);
+	return ferror(stdout) ? EXR_IO : EXR_OK;
+}
+
 int
 cmd_text(int argc, char **argv, struct ctx *ctx)
 {
@@ -68,7 +84,7 @@ cmd_text(int argc, char **argv, struct ctx *ctx)
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct text_state s;	/* large: keep it off the stack */
-	struct walk_ops ops = { text_object, NULL };
+	struct walk_ops ops = { text_object, text_pacct, NULL };
 	int ch, i, status = EXR_OK;
 
 	(void)ctx;

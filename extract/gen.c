@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../parsers/exacct.h"
+#include "../parsers/pacct.h"
 #include "gen.h"
 
 #define T0_S		1699999200u	/* 2023-11-14 22:00:00 UTC, on the hour */
@@ -529,6 +530,110 @@ gen_flow(struct gen *g)
 	}
 }
 
+static void
+put16(uint8_t *p, uint16_t v, int be)
+{
+	p[be ? 0 : 1] = (uint8_t)(v >> 8);
+	p[be ? 1 : 0] = (uint8_t)v;
+}
+
+static void
+put32(uint8_t *p, uint32_t v, int be)
+{
+	put16(p + (be ? 0 : 2), (uint16_t)(v >> 16), be);
+	put16(p + (be ? 2 : 0), (uint16_t)v, be);
+}
+
+/*
+ * Linux process accounting records (pacct.h has the layouts): short
+ * commands, a few long ones, some killed by signals, in exit order.
+ */
+static void
+gen_pacct(struct gen *g, int version, int be)
+{
+	uint64_t t = (uint64_t)T0_S * 100;	/* exit time, 1/100 s ticks */
+	uint32_t ahz = version == 2 ? 1000 : 100;	/* v2 says its AHZ */
+
+	while (g->left > 0) {
+		uint8_t r[64];
+		uint64_t etime, utime, stime;
+		const char *cmd = commands[between(g, 0, sizeof(commands) /
+		    sizeof(commands[0]) - 1)];
+		uint32_t uid = chance(g, 30) ? 0 : (uint32_t)between(g, 1000,
+		    1010), exitcode, btime;
+		uint8_t flag = (uint8_t)((uid == 0 ? 0x02 : 0) |
+		    (chance(g, 10) ? 0x01 : 0));
+
+		t += between(g, 0, 50);
+		etime = chance(g, 5) ? between(g, 100, 360000) :
+		    between(g, 0, 300);
+		utime = between(g, 0, etime);
+		stime = between(g, 0, etime - utime);
+		btime = (uint32_t)((t - etime) / 100);
+		if (chance(g, 5)) {
+			exitcode = (uint32_t)between(g, 1, 15);
+			flag |= 0x10;
+		} else
+			exitcode = chance(g, 90) ? 0 :
+			    (uint32_t)between(g, 1, 255) << 8;
+		memset(r, 0, sizeof(r));
+		r[0] = flag;
+		r[1] = (uint8_t)(version | (be ? 0x80 : 0));
+		if (version == 3) {
+			float fe = (float)etime;
+			uint32_t bits;
+
+			memcpy(&bits, &fe, sizeof(bits));
+			put16(r + 2, chance(g, 20) ? 0x8801 : 0, be);
+			put32(r + 4, exitcode, be);
+			put32(r + 8, uid, be);
+			put32(r + 12, uid == 0 ? 0 : 100, be);
+			put32(r + 16, new_pid(g), be);
+			put32(r + 20, (uint32_t)between(g, 1, 29999), be);
+			put32(r + 24, btime, be);
+			put32(r + 28, bits, be);
+			put16(r + 32, pacct_encode_comp_t(utime), be);
+			put16(r + 34, pacct_encode_comp_t(stime), be);
+			put16(r + 36, pacct_encode_comp_t(between(g, 1000,
+			    900000)), be);
+			put16(r + 42, pacct_encode_comp_t(between(g, 50,
+			    90000)), be);
+			put16(r + 44, pacct_encode_comp_t(between(g, 0, 40)),
+			    be);
+			memcpy(r + 48, cmd, strnlen(cmd, 16));
+		} else {
+			uint64_t scale = version == 2 ? ahz / 100 : 1;
+			uint32_t e2 = pacct_encode_comp2_t(etime * scale);
+
+			put16(r + 2, (uint16_t)uid, be);
+			put16(r + 4, uid == 0 ? 0 : 100, be);
+			put16(r + 6, chance(g, 20) ? 0x8801 : 0, be);
+			put32(r + 8, btime, be);
+			put16(r + 12, pacct_encode_comp_t(utime * scale), be);
+			put16(r + 14, pacct_encode_comp_t(stime * scale), be);
+			put16(r + 16, pacct_encode_comp_t(etime * scale), be);
+			put16(r + 18, pacct_encode_comp_t(between(g, 1000,
+			    900000)), be);
+			put16(r + 24, pacct_encode_comp_t(between(g, 50,
+			    90000)), be);
+			put16(r + 26, pacct_encode_comp_t(between(g, 0, 40)),
+			    be);
+			put32(r + 32, exitcode, be);
+			memcpy(r + 36, cmd, strnlen(cmd, 16));
+			if (version == 2) {
+				put16(r + 30, (uint16_t)ahz, be);
+				r[53] = (uint8_t)(e2 >> 16);
+				put16(r + 54, (uint16_t)e2, be);
+				put32(r + 56, uid, be);
+				put32(r + 60, uid == 0 ? 0 : 100, be);
+			}
+		}
+		if (fwrite(r, 1, sizeof(r), g->fp) != sizeof(r))
+			g->error = EXR_IO;
+		g->left--;
+	}
+}
+
 int
 gen_write(FILE *fp, const struct gen_opts *o)
 {
@@ -541,6 +646,11 @@ gen_write(FILE *fp, const struct gen_opts *o)
 	g.next_pid = 300;
 	g.hostname = o->hostname != NULL ? o->hostname : "genhost";
 	g.jitter = o->jitter;
+	if (o->kind == GEN_PACCT) {
+		/* No header: a pacct file is records from its first byte. */
+		gen_pacct(&g, o->pacct_version, o->big_endian);
+		return g.error;
+	}
 	exw_init(&g.w);
 	exw_header(&g.w, "SunOS", g.hostname, EXW_HEADER_KERNEL);
 	g.error = exw_error(&g.w);
@@ -557,6 +667,8 @@ gen_write(FILE *fp, const struct gen_opts *o)
 		break;
 	case GEN_FLOW:
 		gen_flow(&g);
+		break;
+	case GEN_PACCT:
 		break;
 	}
 	exw_release(&g.w);

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum gen_kind { GEN_PROC, GEN_TASK, GEN_FLOW };
+enum gen_kind { GEN_PROC, GEN_TASK, GEN_FLOW, GEN_PACCT };
 
 struct gen_opts {
 	enum gen_kind	 kind;
@@ -16,6 +16,8 @@ struct gen_opts {
 	uint64_t	 seed;
 	const char	*hostname;	/* in the header and task records */
 	int		 jitter;	/* snapshots at random times, not :00 */
+	int		 pacct_version;	/* GEN_PACCT: 3, 2 or 0 */
+	int		 big_endian;	/* GEN_PACCT: as a big-endian kernel */
 };
 
 /* Write a whole log to fp.  Returns EXR_OK, EXR_IO or EXR_NOMEM. */

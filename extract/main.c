@@ -24,8 +24,9 @@ static const struct command commands[] = {
 	    "[--project F] FILE..." },
 	{ "text", cmd_text, "text [-H] [-k proc|task|flow] FILE..." },
 	{ "check", cmd_check, "check FILE..." },
-	{ "gen", cmd_gen, "gen --kind proc|task|flow --records N [--seed S] "
-	    "[--host NAME] [--jitter] -o FILE" },
+	{ "gen", cmd_gen, "gen --kind proc|task|flow|pacct --records N "
+	    "[--seed S] [--host NAME] [--jitter] [--pacct-version 3|2|0] "
+	    "[--big-endian] -o FILE" },
 	{ "ingest", cmd_ingest, "ingest [--db FILE] [--outdir DIR] FILE..." },
 	{ "report", cmd_report, "report [--db FILE] [--by KEY] [--from T] "
 	    "[--to T] [--format table|csv|json] [--tz ZONE]" },

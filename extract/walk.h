@@ -1,22 +1,26 @@
 /*
- * Walk one input file object by object: open (mmap), decode, hand each
- * object to a callback, report damage and go on.  The loop every reading
- * command shares.
+ * Walk one input file record by record: detect its format (exacct or
+ * pacct, by content), decode, hand each object or record to a callback,
+ * report damage and go on.  The loop every reading command shares.
  */
 #ifndef WALK_H
 #define WALK_H
 
 #include "../parsers/exacct.h"
+#include "../parsers/pacct.h"
 
 struct walk_ops {
-	/* Each decoded top-level object; return EXR_OK to go on. */
+	/* Each decoded top-level exacct object; EXR_OK to go on. */
 	int	(*object)(void *arg, const struct ex_rec *rec);
+	/* Each pacct record, normalised; EXR_OK to go on. */
+	int	(*pacct)(void *arg, const struct pacct_reader *r,
+		    const struct ex_proc *p);
 	/*
-	 * A damaged range [r->skip_from, r->skip_to) with its reason.
-	 * NULL: print the standard message on stderr.
+	 * A damaged range [from, to) of path with its reason.  NULL: print
+	 * the standard message on stderr.
 	 */
-	void	(*damage)(void *arg, const struct exacct_reader *r,
-		    const struct ex_err *err);
+	void	(*damage)(void *arg, const char *path, uint64_t from,
+		    uint64_t to, const struct ex_err *err);
 };
 
 /*

@@ -132,6 +132,59 @@ value_text(char *buf, size_t n, const struct ex_item *it)
 		snprintf(buf + o, n - o, " ...");
 }
 
+int
+dump_proc_fields(FILE *fp, const struct ex_proc *p, int version,
+    int big_endian, const struct dump_opts *o)
+{
+	char dec[256], esc[4 * sizeof(p->command)];
+	int f;
+
+	fprintf(fp, "pacct record at offset %llu: version %d, %s-endian\n",
+	    (unsigned long long)p->off, version, big_endian ? "big" :
+	    "little");
+	for (f = 0; f < PROC_NFIELDS; f++) {
+		const char *name = proc_fields[f].name;
+
+		if (!REC_HAS(p, f))
+			continue;
+		dec[0] = '\0';
+		if (f == PROC_COMMAND) {
+			fprintf(fp, "\t%-20s\t\"%s\"\n", name,
+			    fmt_escape(esc, sizeof(esc), p->command, ESC_QUOTE));
+			continue;
+		}
+		if (o->verbose) {
+			const char *nm = NULL;
+
+			if (f == PROC_UID)
+				nm = idnames_get(o->names, ID_USER,
+				    (uint32_t)p->v[f]);
+			else if (f == PROC_GID)
+				nm = idnames_get(o->names, ID_GROUP,
+				    (uint32_t)p->v[f]);
+			else if (f == PROC_START_NS || f == PROC_FINISH_NS)
+				fmt_datetime(dec, sizeof(dec),
+				    (int64_t)(p->v[f] / 1000000000u));
+			else if (f == PROC_ACCTFLAGS)
+				acctflags_text(dec, sizeof(dec), p->v[f]);
+			else if (f == PROC_WAIT_STATUS)
+				wait_text(dec, sizeof(dec), p->v[f]);
+			else if ((f == PROC_TTY_MAJOR || f == PROC_TTY_MINOR) &&
+			    p->v[f] == 0xffffffffu)
+				nm = "none";
+			if (nm != NULL)
+				fmt_escape(dec, sizeof(dec), nm, ESC_SPACE);
+		}
+		if (dec[0] != '\0')
+			fprintf(fp, "\t%-20s\t%-15llu %s\n", name,
+			    (unsigned long long)p->v[f], dec);
+		else
+			fprintf(fp, "\t%-20s\t%llu\n", name,
+			    (unsigned long long)p->v[f]);
+	}
+	return ferror(fp) ? -1 : 0;
+}
+
 /* The -v column: meaning of well-known values. */
 static void
 decoded_text(char *buf, size_t n, const struct ex_item *it, int partial,

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "../parsers/exacct.h"
+#include "../parsers/records.h"
 #include "idnames.h"
 
 struct dump_opts {
@@ -22,6 +23,14 @@ struct dump_opts {
 /* Print every item of rec.  Returns 0, or -1 if the stream failed. */
 int	dump_rec(FILE *fp, const struct ex_rec *rec,
 	    const struct dump_opts *o);
+
+/*
+ * A normalised record (from a format without tagged objects: pacct) as
+ * a block of "field value [decoded]" lines, headed by its offset and
+ * format.  Returns 0, or -1 if the stream failed.
+ */
+int	dump_proc_fields(FILE *fp, const struct ex_proc *p, int version,
+	    int big_endian, const struct dump_opts *o);
 
 /* Protocol name for an IP protocol number ("tcp"), or NULL. */
 const char *dump_proto_name(unsigned proto);

@@ -23,6 +23,7 @@
 #include "flows.h"
 #include "ingest.h"
 #include "ledger.h"
+#include "../parsers/sniff.h"
 #include "live.h"
 
 #define NS	1000000000ull
@@ -84,7 +85,7 @@ static const char *const stmt_sql[S_NSTMTS] = {
 	    "ckey) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_INS_FILE] = "INSERT INTO files (kind, path, head_len, head_hash, "
 	    "tail_hash, ingested_to, size, first_ingest_ns, last_ingest_ns) "
-	    "VALUES ('exacct', ?, ?, ?, 0, 0, ?, ?, ?)",
+	    "VALUES (?7, ?1, ?2, ?3, 0, 0, ?4, ?5, ?6)",
 	[S_UPD_FILE] = "UPDATE files SET host_id = ?, path = ?, size = ?, "
 	    "head_len = ?, head_hash = ?, tail_hash = ?, ingested_to = ?, "
 	    "records = records + ?, duplicates = duplicates + ?, "
@@ -885,14 +886,14 @@ commit_chunk(struct run *r, uint64_t upto, uint64_t size, int more)
 }
 
 static int
-store_damage(struct run *r, const struct exacct_reader *rd,
+store_damage(struct run *r, uint64_t from, uint64_t to,
     const struct ex_err *e)
 {
 	sqlite3_stmt *st = r->s->st[S_INS_DAMAGE];
 
 	sqlite3_bind_int64(st, 1, r->file_id);
-	sqlite3_bind_int64(st, 2, (int64_t)rd->skip_from);
-	sqlite3_bind_int64(st, 3, (int64_t)rd->skip_to);
+	sqlite3_bind_int64(st, 2, (int64_t)from);
+	sqlite3_bind_int64(st, 3, (int64_t)to);
 	sqlite3_bind_int64(st, 4, (int64_t)e->off);
 	sqlite3_bind_text(st, 5, e->reason, -1, SQLITE_TRANSIENT);
 	return step(r->s, S_INS_DAMAGE, r->err);
@@ -918,7 +919,7 @@ on_object(struct run *r, const struct exacct_reader *rd,
 	}
 	if (r->host_id == 0) {
 		r->host = rd->hdr.hostname[0] != '\0' ? rd->hdr.hostname :
-		    "unknown";
+		    r->o->host != NULL ? r->o->host : "unknown";
 		if ((rc = host_id(r, r->host)) != EXR_OK)
 			return rc;
 	}
@@ -950,15 +951,101 @@ on_object(struct run *r, const struct exacct_reader *rd,
 	}
 }
 
+/* One pacct record: always a final process record. */
+static int
+on_pacct(struct run *r, const struct ex_proc *p)
+{
+	int rc;
+
+	if (r->host_id == 0) {
+		/* pacct names no host: it is the one it was written on. */
+		r->host = r->o->host != NULL ? r->o->host : "unknown";
+		if ((rc = host_id(r, r->host)) != EXR_OK)
+			return rc;
+	}
+	r->stats->records++;
+	if (r->o->on_record != NULL &&
+	    (rc = r->o->on_record(r->o->arg, r->host, REC_PROC, p)) != EXR_OK)
+		return ex_fail(r->err, rc, p->off, "writing outputs");
+	return on_proc(r, p);
+}
+
+/* Either reader, behind one next(). */
+struct input {
+	enum input_kind	 kind;
+	struct exacct_reader ex;
+	struct pacct_reader pa;
+	uint64_t	 off;		/* after the last record */
+	uint64_t	 skip_from, skip_to;
+};
+
+static int
+input_open(struct input *in, const char *path, struct ex_err *err)
+{
+	int rc;
+
+	memset(in, 0, sizeof(*in));
+	if ((rc = sniff_file(path, &in->kind, err)) != EXR_OK)
+		return rc;
+	if (in->kind == INPUT_PACCT)
+		return pacct_reader_open(&in->pa, path, err);
+	return exacct_reader_open(&in->ex, path, err);
+}
+
+static int
+input_fd(const struct input *in)
+{
+	return in->kind == INPUT_PACCT ? in->pa.src.fd : in->ex.src.fd;
+}
+
+static void
+input_seek(struct input *in, uint64_t off)
+{
+	if (in->kind == INPUT_PACCT)
+		in->pa.off = off;
+	else
+		in->ex.off = off;	/* the header is still read first */
+}
+
+static void
+input_release(struct input *in)
+{
+	if (in->kind == INPUT_PACCT)
+		pacct_reader_release(&in->pa);
+	else
+		exacct_reader_release(&in->ex);
+}
+
+/* Read the next record and apply it; EXR_OK, EXR_EOF, EXR_DAMAGED... */
+static int
+input_next(struct input *in, struct run *r, struct ex_err *err)
+{
+	static struct ex_proc p;
+	const struct ex_rec *rec;
+	int rc;
+
+	if (in->kind == INPUT_PACCT) {
+		rc = pacct_next(&in->pa, &p, err);
+		in->off = in->pa.off;
+		in->skip_from = in->pa.skip_from;
+		in->skip_to = in->pa.skip_to;
+		return rc == EXR_OK ? on_pacct(r, &p) : rc;
+	}
+	rc = exacct_next(&in->ex, &rec, err);
+	in->off = in->ex.off;
+	in->skip_from = in->ex.skip_from;
+	in->skip_to = in->ex.skip_to;
+	return rc == EXR_OK ? on_object(r, &in->ex, rec) : rc;
+}
+
 int
 ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
     struct ingest_stats *stats, struct ex_err *err)
 {
-	struct exacct_reader rd;
+	struct input in;
 	struct ledger_entry le;
 	struct run r;
 	struct stat sb;
-	const struct ex_rec *rec;
 	uint64_t upto;
 	int rc, status = EXR_OK, first = 1;
 
@@ -972,17 +1059,17 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 	r.dopts.idle_always = o->idle_always;
 	r.dopts.heartbeat_ns = o->heartbeat_ns;
 
-	if ((rc = exacct_reader_open(&rd, path, err)) != EXR_OK)
+	if ((rc = input_open(&in, path, err)) != EXR_OK)
 		return rc;
-	r.fd = rd.src.fd;
+	r.fd = input_fd(&in);
 	if (fstat(r.fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
-		exacct_reader_release(&rd);
+		input_release(&in);
 		return ex_fail(err, EXR_IO, 0, "%s", S_ISREG(sb.st_mode) ?
 		    strerror(errno) : "not a regular file (the ledger needs "
 		    "one to know what was read)");
 	}
 	if (sb.st_size == 0) {
-		exacct_reader_release(&rd);
+		input_release(&in);
 		stats->empty = 1;
 		return ex_fail(err, EXR_DAMAGED, 0,
 		    "empty file: no exacct header");
@@ -1008,50 +1095,52 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		sqlite3_bind_int64(st, 4, (int64_t)sb.st_size);
 		sqlite3_bind_int64(st, 5, (int64_t)t);
 		sqlite3_bind_int64(st, 6, (int64_t)t);
+		sqlite3_bind_text(st, 7, in.kind == INPUT_PACCT ? "pacct" :
+		    "exacct", -1, SQLITE_STATIC);
 		if ((rc = step(s, S_INS_FILE, err)) != EXR_OK)
 			goto rollback;
 		r.file_id = sqlite3_last_insert_rowid(s->db);
 	}
-	rd.off = le.ingested_to;	/* resume; the header is still read */
+	input_seek(&in, le.ingested_to);
 	upto = (uint64_t)sb.st_size;
 	for (;;) {
-		rc = exacct_next(&rd, &rec, err);
+		rc = input_next(&in, &r, err);
 		if (rc == EXR_EOF)
 			break;
 		if (rc == EXR_OK) {
-			if ((rc = on_object(&r, &rd, rec)) != EXR_OK)
-				goto rollback;
 			if (++r.since_commit >= o->chunk_records &&
-			    (rc = commit_chunk(&r, rd.off, upto, 1)) != EXR_OK)
+			    (rc = commit_chunk(&r, in.off, upto, 1)) != EXR_OK)
 				goto rollback;
 			first = 0;
 			continue;
 		}
 		if (rc != EXR_DAMAGED)
 			goto rollback;
-		if (first && le.ingested_to > 0 && rd.skip_to == rd.skip_from) {
+		if (first && le.ingested_to > 0 && in.skip_to == in.skip_from) {
 			first = 0;	/* a header problem, reported before */
 			continue;
 		}
 		first = 0;
 		status = EXR_DAMAGED;
-		if (rd.skip_to >= upto && rd.skip_from > 0 &&
-		    rd.skip_to > rd.skip_from) {
+		if (in.skip_to >= upto && in.skip_to > in.skip_from) {
 			/*
 			 * Damage that runs to the end of the file may be a
 			 * record still being written: do not move past it;
 			 * the next run reads it again.
 			 */
 			if (o->on_damage != NULL)
-				o->on_damage(o->arg, &rd, err, 1);
-			upto = rd.skip_from;
+				o->on_damage(o->arg, path, in.skip_from,
+				    in.skip_to, err, 1);
+			upto = in.skip_from;
 			break;
 		}
 		stats->damaged++;
-		stats->damaged_bytes += rd.skip_to - rd.skip_from;
+		stats->damaged_bytes += in.skip_to - in.skip_from;
 		if (o->on_damage != NULL)
-			o->on_damage(o->arg, &rd, err, 0);
-		if ((rc = store_damage(&r, &rd, err)) != EXR_OK)
+			o->on_damage(o->arg, path, in.skip_from, in.skip_to,
+			    err, 0);
+		if ((rc = store_damage(&r, in.skip_from, in.skip_to, err)) !=
+		    EXR_OK)
 			goto rollback;
 	}
 	if ((rc = commit_chunk(&r, upto, (uint64_t)sb.st_size, 0)) != EXR_OK)
@@ -1069,6 +1158,6 @@ rollback:
 	s->npending = 0;
 	(void)load_live(s, NULL);
 out:
-	exacct_reader_release(&rd);
+	input_release(&in);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /*
- * ingest: decode a log, difference and pair its records, and store the
- * results and the ledger in SQLite, exactly once and crash safe.
+ * ingest: decode a log (exacct or pacct, told apart by content),
+ * difference and pair its records, and store the results and the ledger
+ * in SQLite, exactly once and crash safe.
  *
  * Records are applied in chunks; each chunk's interval rows, proc_last
  * and task_last changes, flow conversations and the ledger's new offset
@@ -15,6 +16,7 @@
 #include <stdint.h>
 
 #include "../parsers/exacct.h"
+#include "../parsers/pacct.h"
 #include "../parsers/records.h"
 
 struct store;
@@ -26,9 +28,11 @@ struct ingest_opts {
 	/* Each record as decoded (for .txt/.csv outputs); may be NULL. */
 	int		(*on_record)(void *arg, const char *host,
 			    enum rec_kind kind, const void *rec);
-	/* Each damaged range; may be NULL. */
-	void		(*on_damage)(void *arg, const struct exacct_reader *r,
-			    const struct ex_err *err, int tail);
+	/* Each damaged range [from, to); tail: left for the next run. */
+	void		(*on_damage)(void *arg, const char *path, uint64_t from,
+			    uint64_t to, const struct ex_err *err, int tail);
+	/* Host of logs that do not name one (pacct): gethostname(). */
+	const char	*host;
 	void		*arg;
 };
 

@@ -1,0 +1,73 @@
+/*
+ * Linux process accounting files (pacct): 64-byte records written by the
+ * kernel at each process exit (accton(8), acct(2)).
+ *
+ * Format facts: ../shared/docs/linux-sources.md §5 and the kernel's
+ * include/uapi/linux/acct.h.  Versions 3 (struct acct_v3), 2 (struct
+ * acct) and 0 (the pre-2.6.8 layout: version 2 without ac_ahz, the 24-bit
+ * elapsed time and the 32-bit ids) are read, in either byte order: the
+ * version byte's 0x80 bit says the writer was big-endian, per record.
+ *
+ * Each record is normalised into a final struct ex_proc.  Fields the
+ * kernel never fills (ac_io, ac_rw, ac_swaps) and fields a version lacks
+ * (pid and ppid before v3) are absent, not zero.  CPU and elapsed times
+ * are in AHZ ticks: 100 for v3, ac_ahz for v2, 100 assumed for v0.
+ *
+ * Framing: a file is read on the 64-byte grid from offset 0.  A record
+ * with an unknown version byte is reported and skipped (the grid holds);
+ * bytes after the last whole record (a torn tail, a copy in progress)
+ * are reported, never decoded.
+ */
+#ifndef PACCT_H
+#define PACCT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exacct.h"
+#include "records.h"
+#include "source.h"
+
+#define PACCT_RECORD_SIZE	64
+
+struct pacct_reader {
+	const char	*path;		/* not owned */
+	struct source	 src;
+	uint64_t	 off;		/* offset of the next record */
+	struct ex_counts counts;
+	uint64_t	 skip_from;	/* last damaged range, [from, to) */
+	uint64_t	 skip_to;
+	int		 version;	/* of the last record: 0, 2 or 3 */
+	int		 big_endian;	/* of the last record */
+};
+
+int	pacct_reader_open(struct pacct_reader *r, const char *path,
+	    struct ex_err *err);
+void	pacct_reader_init_mem(struct pacct_reader *r, const char *path,
+	    const uint8_t *bytes, size_t len);
+void	pacct_reader_release(struct pacct_reader *r);
+
+/*
+ * The next record into *p (a final record: group EXD_GROUP_PROC).
+ * Returns EXR_OK, EXR_EOF, EXR_DAMAGED (err and [skip_from, skip_to) say
+ * what was skipped; call again to go on), or EXR_IO/EXR_NOMEM.
+ */
+int	pacct_next(struct pacct_reader *r, struct ex_proc *p,
+	    struct ex_err *err);
+
+/* Decode one 64-byte record; EXR_OK or EXR_DAMAGED (bad version). */
+int	pacct_decode(const uint8_t *rec, struct ex_proc *p, int *version,
+	    int *big_endian);
+
+/* comp_t: 3-bit base-8 exponent, 13-bit mantissa. */
+uint64_t pacct_comp_t(uint16_t c);
+/* comp2_t: 5-bit base-2 exponent, 19 stored mantissa bits + implied 1. */
+uint64_t pacct_comp2_t(uint32_t c);
+/* The encoders, as the kernel writes them (for gen and tests). */
+uint16_t pacct_encode_comp_t(uint64_t v);
+uint32_t pacct_encode_comp2_t(uint64_t v);
+
+/* Does this look like a pacct file (a plausible first record)? */
+int	pacct_sniff(const uint8_t *p, size_t n);
+
+#endif

@@ -1,0 +1,23 @@
+/*
+ * Which format is this file?  Decided by content, never by name: an
+ * exacct file starts with its header group tag (or, headerless, with a
+ * valid exacct type code); a pacct file is 64-byte records whose version
+ * byte is one we read and whose flags use only the low five bits.
+ */
+#ifndef SNIFF_H
+#define SNIFF_H
+
+#include "exerr.h"
+
+enum input_kind {
+	INPUT_EXACCT,	/* also the answer for anything unrecognised */
+	INPUT_PACCT
+};
+
+/*
+ * Look at the start of path ("-" is standard input, taken as exacct: a
+ * pipe cannot be read twice).  Returns EXR_OK with *kind set, or EXR_IO.
+ */
+int	sniff_file(const char *path, enum input_kind *kind, struct ex_err *err);
+
+#endif
