@@ -20,14 +20,16 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
 PARSERS = parsers/exerr.c parsers/source.c parsers/pacct.c parsers/sniff.c parsers/exacct_read.c \
-	parsers/exacct_write.c parsers/exacct_names.c parsers/records.c
+	parsers/exacct_write.c parsers/exacct_names.c parsers/records.c \
+	parsers/recwrite.c
 STORE = store/db.c store/diff.c store/flows.c store/ledger.c store/live.c \
 	store/ingest.c
 REPORTS = reports/fmt.c reports/idnames.c reports/dump.c reports/text.c \
 	reports/csv.c reports/report.c
 EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_dump.c extract/cmd_text.c extract/cmd_check.c \
-	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c
+	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c \
+	extract/cmd_snap.c extract/procfs.c
 LIB_SRC = $(PARSERS) $(STORE) $(REPORTS) $(EXTRACT)
 MAIN_SRC = extract/main.c
 HELPER_SRC = tests/helper/extracct-test.c

@@ -21,7 +21,7 @@
 static const char usage_report[] =
     "usage: extracct report [--db FILE] "
     "[--by user|command|project|zone|host|hour] [--from TIME] [--to TIME] "
-    "[--format table|csv|json] [--tz ZONE]";
+    "[--format table|csv|json] [--tz ZONE] [--capture]";
 
 /* Parse TIME (see above) in the current TZ into ns; 0 or -1. */
 static int
@@ -69,6 +69,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		{ "to", required_argument, NULL, 't' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "tz", required_argument, NULL, 'z' },
+		{ "capture", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -79,7 +80,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	struct ex_err err;
 	sqlite3 *h = NULL;
 	char zone[64];
-	int ch, i, rc;
+	int ch, i, rc, capture = 0;
 
 	(void)ctx;
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -113,6 +114,9 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 			else
 				return complain(EXR_USAGE, "--format '%s': not "
 				    "table, csv or json", optarg);
+			break;
+		case 'c':	/* the capture ratio instead of usage */
+			capture = 1;
 			break;
 		case 'z':	/* time zone: local, UTC or a zone name */
 			tz = optarg;
@@ -153,7 +157,8 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	}
 	sqlite3_busy_timeout(h, 10000);
 	memset(&err, 0, sizeof(err));
-	rc = report_run(h, stdout, &o, &err);
+	rc = capture ? report_capture(h, stdout, &o, &err) :
+	    report_run(h, stdout, &o, &err);
 	if (rc != EXR_OK)
 		complain(rc, "%s: %s", db, err.reason);
 	sqlite3_close(h);

@@ -24,6 +24,14 @@ int	cmd_check(int argc, char **argv, struct ctx *ctx);
 int	cmd_gen(int argc, char **argv, struct ctx *ctx);
 int	cmd_ingest(int argc, char **argv, struct ctx *ctx);
 int	cmd_report(int argc, char **argv, struct ctx *ctx);
+int	cmd_snap(int argc, char **argv, struct ctx *ctx);
+
+/*
+ * Append one snapshot (a system record, then a partial record for every
+ * process under proc_root) to path; *nprocs gets the count.  Messages
+ * are printed; returns EXR_OK or EXR_IO.
+ */
+int	snap_write(const char *path, const char *proc_root, uint64_t *nprocs);
 
 /* Worse of two EXR_* codes for the exit status (EXR_EOF counts as OK). */
 int	worst(int a, int b);

@@ -28,6 +28,7 @@ static const struct command commands[] = {
 	    "[--seed S] [--host NAME] [--jitter] [--pacct-version 3|2|0] "
 	    "[--big-endian] -o FILE" },
 	{ "ingest", cmd_ingest, "ingest [--db FILE] [--outdir DIR] FILE..." },
+	{ "snap", cmd_snap, "snap [-o FILE]" },
 	{ "report", cmd_report, "report [--db FILE] [--by KEY] [--from T] "
 	    "[--to T] [--format table|csv|json] [--tz ZONE]" },
 };

@@ -5,5 +5,6 @@
 #define PATHS_H
 
 #define PATH_DEFAULT_DB		"extracct.db"	/* in the current directory */
+#define PATH_PROC		"/proc"
 
 #endif

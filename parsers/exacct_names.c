@@ -4,11 +4,12 @@
  * FMA) get names built from their macro names, lower case.
  *
  * Lookup is by the data id within the default catalog; local-catalog ids
- * (EXC_LOCAL) belong to their writer and have no names here.
+ * (EXC_LOCAL) are extracct's own (local.h).
  */
 #include <stddef.h>
 
 #include "exacct.h"
+#include "local.h"
 
 struct idname {
 	uint32_t	 id;
@@ -155,6 +156,29 @@ static const struct idname default_names[] = {
 	{ 0x006007, "net-stats-oerrpkts" },
 };
 
+/* extracct's local catalog (local.h), sorted by id. */
+static const struct idname local_names[] = {
+	{ EXL_GROUP_SYSLOAD, "group-sysload" },
+	{ EXL_PROC_READ_BYTES, "read-bytes" },
+	{ EXL_PROC_WRITE_BYTES, "write-bytes" },
+	{ EXL_PROC_SYSCALLS_R, "syscalls-read" },
+	{ EXL_PROC_SYSCALLS_W, "syscalls-write" },
+	{ EXL_PROC_THREADS, "threads" },
+	{ EXL_PROC_RSS_K, "memory-rss-k" },
+	{ EXL_SYS_TIME_NS, "snapshot-time-ns" },
+	{ EXL_SYS_USER, "cpu-user-ticks" },
+	{ EXL_SYS_NICE, "cpu-nice-ticks" },
+	{ EXL_SYS_SYSTEM, "cpu-system-ticks" },
+	{ EXL_SYS_IDLE, "cpu-idle-ticks" },
+	{ EXL_SYS_IOWAIT, "cpu-iowait-ticks" },
+	{ EXL_SYS_IRQ, "cpu-irq-ticks" },
+	{ EXL_SYS_SOFTIRQ, "cpu-softirq-ticks" },
+	{ EXL_SYS_STEAL, "cpu-steal-ticks" },
+	{ EXL_SYS_CLK_TCK, "clk-tck" },
+	{ EXL_SYS_BTIME, "boot-time" },
+	{ EXL_SYS_NCPU, "cpus" },
+};
+
 static const char *
 lookup(const struct idname *t, size_t n, uint32_t id)
 {
@@ -174,8 +198,17 @@ lookup(const struct idname *t, size_t n, uint32_t id)
 }
 
 const char *
+local_id_name(uint32_t id)
+{
+	return lookup(local_names, sizeof(local_names) /
+	    sizeof(local_names[0]), id);
+}
+
+const char *
 exacct_id_name(uint32_t tag)
 {
+	if (EX_CATALOG(tag) == EXC_LOCAL)
+		return local_id_name(EX_ID(tag));
 	if (EX_CATALOG(tag) != EXC_DEFAULT)
 		return NULL;
 	return lookup(default_names,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "exacct.h"
+#include "local.h"
 #include "records.h"
 
 enum part { WHOLE = 1, SEC, NSEC, STR, ADDR4, ADDR6 };
@@ -42,8 +43,14 @@ const struct field_info proc_fields[PROC_NFIELDS] = {
 	[PROC_SIGNALS] = { "signals", FK_COUNTER },
 	[PROC_SWAPS] = { "swaps", FK_COUNTER },
 	[PROC_SYSCALLS] = { "syscalls", FK_COUNTER },
+	[PROC_READ_BYTES] = { "read_bytes", FK_COUNTER },
+	[PROC_WRITE_BYTES] = { "write_bytes", FK_COUNTER },
+	[PROC_SYSCALLS_R] = { "syscalls_r", FK_COUNTER },
+	[PROC_SYSCALLS_W] = { "syscalls_w", FK_COUNTER },
 	[PROC_RSS_AVG_KB] = { "rss_avg_kb", FK_LEVEL },
 	[PROC_RSS_MAX_KB] = { "rss_max_kb", FK_LEVEL },
+	[PROC_RSS_KB] = { "rss_kb", FK_LEVEL },
+	[PROC_THREADS] = { "threads", FK_LEVEL },
 	[PROC_TTY_MAJOR] = { "tty_major", FK_ID },
 	[PROC_TTY_MINOR] = { "tty_minor", FK_ID },
 	[PROC_ACCTFLAGS] = { "acctflags", FK_ID },
@@ -180,6 +187,25 @@ static const struct idmap flow_map[] = {
 	[0x0e] = { FLOW_ACTION, STR },
 };
 
+/* extracct's local items inside process groups (local.h). */
+static const struct idmap proc_local_map[] = {
+	[EXL_PROC_READ_BYTES - EXL_PROC_READ_BYTES] = { PROC_READ_BYTES, WHOLE },
+	[EXL_PROC_WRITE_BYTES - EXL_PROC_READ_BYTES] = { PROC_WRITE_BYTES,
+	    WHOLE },
+	[EXL_PROC_SYSCALLS_R - EXL_PROC_READ_BYTES] = { PROC_SYSCALLS_R, WHOLE },
+	[EXL_PROC_SYSCALLS_W - EXL_PROC_READ_BYTES] = { PROC_SYSCALLS_W, WHOLE },
+	[EXL_PROC_THREADS - EXL_PROC_READ_BYTES] = { PROC_THREADS, WHOLE },
+	[EXL_PROC_RSS_K - EXL_PROC_READ_BYTES] = { PROC_RSS_KB, WHOLE },
+};
+
+/* The system record's items (local catalog). */
+static const struct idmap sys_map[] = {
+	{ SYS_TIME_NS, WHOLE }, { SYS_USER, WHOLE }, { SYS_NICE, WHOLE },
+	{ SYS_SYSTEM, WHOLE }, { SYS_IDLE, WHOLE }, { SYS_IOWAIT, WHOLE },
+	{ SYS_IRQ, WHOLE }, { SYS_SOFTIRQ, WHOLE }, { SYS_STEAL, WHOLE },
+	{ SYS_CLK_TCK, WHOLE }, { SYS_BTIME, WHOLE }, { SYS_NCPU, WHOLE },
+};
+
 /* Where a string field goes. */
 struct strdst {
 	char		*buf;
@@ -194,9 +220,13 @@ struct addrdst {
 
 /* Everything the generic filler needs to know about one record kind. */
 struct fillspec {
+	uint32_t		 catalog;	/* of the ids in map */
 	uint32_t		 base;		/* first data id */
 	const struct idmap	*map;
 	size_t			 nmap;
+	uint32_t		 lbase;		/* local-catalog extras, or 0 */
+	const struct idmap	*lmap;
+	size_t			 nlmap;
 	uint64_t		*v;
 	uint64_t		*present;
 	const struct strdst	*str;		/* indexed by field */
@@ -215,6 +245,8 @@ rec_kind(const struct ex_rec *rec)
 	if (rec->nitems == 0)
 		return REC_OTHER;
 	tag = rec->items[0].tag;
+	if (tag == (EXT_GROUP | EXC_LOCAL | EXL_GROUP_SYSLOAD))
+		return REC_SYSLOAD;
 	if (EX_TYPE(tag) != EXT_GROUP || EX_CATALOG(tag) != EXC_DEFAULT)
 		return REC_OTHER;
 	switch (EX_ID(tag)) {
@@ -241,9 +273,10 @@ proc_fill(struct ex_proc *p, const struct ex_rec *rec, struct rec_counts *c)
 		[PROC_HOSTNAME] = { p->hostname, sizeof(p->hostname) },
 		[PROC_ZONE] = { p->zone, sizeof(p->zone) },
 	};
-	struct fillspec s = { 0x1000, proc_map,
-	    sizeof(proc_map) / sizeof(proc_map[0]), p->v, &p->present, str,
-	    NULL };
+	struct fillspec s = { EXC_DEFAULT, 0x1000, proc_map,
+	    sizeof(proc_map) / sizeof(proc_map[0]), EXL_PROC_READ_BYTES,
+	    proc_local_map, sizeof(proc_local_map) / sizeof(proc_local_map[0]),
+	    p->v, &p->present, str, NULL };
 
 	p->group = EX_ID(rec->items[0].tag);
 	p->off = rec->off;
@@ -258,9 +291,9 @@ task_fill(struct ex_task *t, const struct ex_rec *rec, struct rec_counts *c)
 		[TASK_HOSTNAME] = { t->hostname, sizeof(t->hostname) },
 		[TASK_ZONE] = { t->zone, sizeof(t->zone) },
 	};
-	struct fillspec s = { 0x2000, task_map,
-	    sizeof(task_map) / sizeof(task_map[0]), t->v, &t->present, str,
-	    NULL };
+	struct fillspec s = { EXC_DEFAULT, 0x2000, task_map,
+	    sizeof(task_map) / sizeof(task_map[0]), 0, NULL, 0, t->v,
+	    &t->present, str, NULL };
 
 	t->group = EX_ID(rec->items[0].tag);
 	t->off = rec->off;
@@ -275,15 +308,28 @@ flow_fill(struct ex_flow *f, const struct ex_rec *rec, struct rec_counts *c)
 		[FLOW_ACTION] = { f->action, sizeof(f->action) },
 	};
 	struct addrdst addr = { { f->saddr, f->daddr }, &f->family };
-	struct fillspec s = { 0x3000, flow_map,
-	    sizeof(flow_map) / sizeof(flow_map[0]), f->v, &f->present, str,
-	    &addr };
+	struct fillspec s = { EXC_DEFAULT, 0x3000, flow_map,
+	    sizeof(flow_map) / sizeof(flow_map[0]), 0, NULL, 0, f->v,
+	    &f->present, str, &addr };
 
 	f->off = rec->off;
 	f->family = 0;
 	f->action[0] = '\0';
 	memset(f->saddr, 0, sizeof(f->saddr));
 	memset(f->daddr, 0, sizeof(f->daddr));
+	fill(&s, rec, c);
+}
+
+void
+sysload_fill(struct ex_sysload *sl, const struct ex_rec *rec,
+    struct rec_counts *c)
+{
+	struct strdst str[1] = { { NULL, 0 } };
+	struct fillspec s = { EXC_LOCAL, EXL_SYS_TIME_NS, sys_map,
+	    sizeof(sys_map) / sizeof(sys_map[0]), 0, NULL, 0, sl->v,
+	    &sl->present, str, NULL };
+
+	sl->off = rec->off;
 	fill(&s, rec, c);
 }
 
@@ -322,13 +368,19 @@ fill(const struct fillspec *s, const struct ex_rec *rec,
 			c->unknown_groups++;
 			continue;
 		}
-		if (EX_CATALOG(it->tag) != EXC_DEFAULT ||
-		    EX_ID(it->tag) < s->base || id >= s->nmap ||
-		    s->map[id].part == 0) {
+		if (EX_CATALOG(it->tag) == s->catalog &&
+		    EX_ID(it->tag) >= s->base && id < s->nmap &&
+		    s->map[id].part != 0)
+			m = &s->map[id];
+		else if (EX_CATALOG(it->tag) == EXC_LOCAL && s->lmap != NULL &&
+		    EX_ID(it->tag) >= s->lbase &&
+		    EX_ID(it->tag) - s->lbase < s->nlmap &&
+		    s->lmap[EX_ID(it->tag) - s->lbase].part != 0)
+			m = &s->lmap[EX_ID(it->tag) - s->lbase];
+		else {
 			c->unknown_items++;
 			continue;
 		}
-		m = &s->map[id];
 		switch (m->part) {
 		case WHOLE:
 		case SEC:

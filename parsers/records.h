@@ -25,7 +25,8 @@ enum rec_kind {
 	REC_HEADER,
 	REC_PROC,		/* group-proc, group-proc-partial */
 	REC_TASK,		/* group-task, -partial, -interval */
-	REC_FLOW		/* group-flow */
+	REC_FLOW,		/* group-flow */
+	REC_SYSLOAD		/* extracct's group-sysload (local.h) */
 };
 
 enum field_kind {
@@ -48,7 +49,10 @@ enum proc_field {
 	PROC_FAULTS_MAJOR, PROC_FAULTS_MINOR, PROC_MSGS_SND, PROC_MSGS_RCV,
 	PROC_BLOCKS_IN, PROC_BLOCKS_OUT, PROC_CHARS_RDWR, PROC_CTXT_VOL,
 	PROC_CTXT_INV, PROC_SIGNALS, PROC_SWAPS, PROC_SYSCALLS,
+	/* Linux extras (local catalog, docs/formats.md), counters too: */
+	PROC_READ_BYTES, PROC_WRITE_BYTES, PROC_SYSCALLS_R, PROC_SYSCALLS_W,
 	PROC_RSS_AVG_KB, PROC_RSS_MAX_KB,
+	PROC_RSS_KB, PROC_THREADS,	/* levels at the observation */
 	PROC_TTY_MAJOR, PROC_TTY_MINOR, PROC_ACCTFLAGS, PROC_WAIT_STATUS,
 	PROC_COMMAND, PROC_HOSTNAME, PROC_ZONE,
 	PROC_NFIELDS
@@ -70,6 +74,12 @@ enum flow_field {
 	FLOW_DSFIELD, FLOW_CTIME_S, FLOW_LSEEN_S, FLOW_NBYTES, FLOW_NPKTS,
 	FLOW_PROJID, FLOW_UID, FLOW_ACTION,
 	FLOW_NFIELDS
+};
+
+enum sys_field {
+	SYS_TIME_NS, SYS_USER, SYS_NICE, SYS_SYSTEM, SYS_IDLE, SYS_IOWAIT,
+	SYS_IRQ, SYS_SOFTIRQ, SYS_STEAL, SYS_CLK_TCK, SYS_BTIME, SYS_NCPU,
+	SYS_NFIELDS
 };
 
 #define REC_HAS(r, f)	(((r)->present >> (f)) & 1)
@@ -103,6 +113,13 @@ struct ex_flow {
 	uint64_t	 off;
 };
 
+/* A system snapshot: /proc/stat's cpu line, in ticks of clk_tck. */
+struct ex_sysload {
+	uint64_t	 present;
+	uint64_t	 v[SYS_NFIELDS];
+	uint64_t	 off;
+};
+
 /* Skipped while filling: counted per file. */
 struct rec_counts {
 	uint64_t	 unknown_items;	/* ids we do not know, or mistyped */
@@ -126,6 +143,8 @@ void	proc_fill(struct ex_proc *p, const struct ex_rec *rec,
 void	task_fill(struct ex_task *t, const struct ex_rec *rec,
 	    struct rec_counts *c);
 void	flow_fill(struct ex_flow *f, const struct ex_rec *rec,
+	    struct rec_counts *c);
+void	sysload_fill(struct ex_sysload *s, const struct ex_rec *rec,
 	    struct rec_counts *c);
 
 /*

@@ -44,6 +44,7 @@ dump_rec(FILE *fp, const struct ex_rec *rec, const struct dump_opts *o)
 {
 	char name[NAME_WIDTH + 64], value[512], dec[512];
 	const char *nm;
+	uint32_t id;
 	size_t i;
 	/* A partial record's process is still running (§6.2). */
 	int partial = rec->nitems > 0 &&
@@ -62,12 +63,13 @@ dump_rec(FILE *fp, const struct ex_rec *rec, const struct dump_opts *o)
 		dec[0] = '\0';
 		if (o->verbose)
 			decoded_text(dec, sizeof(dec), it, partial, o);
+		/* The id with its catalog: a local id reads 1000106. */
+		id = it->tag & (EXC_CATALOG_MASK | EXD_DATA_MASK);
 		if (dec[0] != '\0')
-			fprintf(fp, "%6" PRIx32 "\t%-*s\t%-*s %s\n",
-			    EX_ID(it->tag), NAME_WIDTH, name, VALUE_WIDTH,
-			    value, dec);
+			fprintf(fp, "%6" PRIx32 "\t%-*s\t%-*s %s\n", id,
+			    NAME_WIDTH, name, VALUE_WIDTH, value, dec);
 		else
-			fprintf(fp, "%6" PRIx32 "\t%-*s\t%s\n", EX_ID(it->tag),
+			fprintf(fp, "%6" PRIx32 "\t%-*s\t%s\n", id,
 			    NAME_WIDTH, name, value);
 	}
 	return ferror(fp) ? -1 : 0;

@@ -176,6 +176,87 @@ print_json(FILE *fp, const struct report_opts *o, const struct row *r,
 	fputs("\n]}\n", fp);
 }
 
+/* "a/b" as a ratio with 3 places, or "-" when b is 0. */
+static void
+ratio_text(char *buf, size_t n, int64_t a, int64_t b)
+{
+	if (b <= 0 || a < 0)
+		snprintf(buf, n, "-");
+	else
+		fmt_fixed(buf, n, (uint64_t)a, (uint64_t)b, 3);
+}
+
+int
+report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
+    struct ex_err *err)
+{
+	static const char sql[] =
+	    "SELECT h.name, c.t0_ns, c.t1_ns, c.proc_cpu_ns, c.busy_ns,"
+	    " (SELECT group_concat(DISTINCT kind) FROM files f"
+	    "   WHERE f.host_id = c.host_id)"
+	    " FROM capture c JOIN hosts h USING (host_id)"
+	    " WHERE c.t1_ns > ?1 AND c.t0_ns >= ?1 AND c.t1_ns <= ?2"
+	    " ORDER BY h.name, c.t0_ns";
+	char t0[40], t1[40], cpu[32], busy[32], ratio[16], last[256] = "";
+	int64_t sum_cpu = 0, sum_busy = 0;
+	sqlite3_stmt *st;
+	int rc, csv = o->format == FMT_CSV;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, o->from_ns);
+	sqlite3_bind_int64(st, 2, o->to_ns);
+	if (csv)
+		fputs("host,t0_utc,t0_epoch_s,t1_utc,t1_epoch_s,tz,"
+		    "proc_cpu_s,busy_cpu_s,capture_ratio,exit_sources\r\n", fp);
+	else
+		fprintf(fp, "# capture ratio: process CPU / busy CPU "
+		    "(user+nice+system); time zone %s\n%-16s %-19s %-19s "
+		    "%12s %12s %7s %s\n", o->tz, "host", "from", "to",
+		    "proc_cpu_s", "busy_cpu_s", "ratio", "exit_sources");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *host = (const char *)sqlite3_column_text(st, 0);
+		const unsigned char *src = sqlite3_column_text(st, 5);
+		int64_t a = sqlite3_column_int64(st, 1) / 1000000000;
+		int64_t b = sqlite3_column_int64(st, 2) / 1000000000;
+		int64_t pc = sqlite3_column_int64(st, 3);
+		int64_t bu = sqlite3_column_int64(st, 4);
+
+		fmt_secs(cpu, sizeof(cpu), pc);
+		fmt_secs(busy, sizeof(busy), bu);
+		ratio_text(ratio, sizeof(ratio), pc, bu);
+		if (csv) {
+			csv_field(fp, host);
+			fprintf(fp, ",%s,%" PRId64 ",", csv_utc(t0, sizeof(t0),
+			    a), a);
+			fprintf(fp, "%s,%" PRId64 ",", csv_utc(t1, sizeof(t1),
+			    b), b);
+			csv_field(fp, o->tz);
+			fprintf(fp, ",%s,%s,%s,", cpu, busy, ratio);
+			csv_field(fp, src != NULL ? (const char *)src : "");
+			fputs("\r\n", fp);
+		} else
+			fprintf(fp, "%-16s %-19s %-19s %12s %12s %7s %s\n",
+			    host, fmt_datetime(t0, sizeof(t0), a),
+			    fmt_datetime(t1, sizeof(t1), b), cpu, busy, ratio,
+			    src != NULL ? (const char *)src : "-");
+		snprintf(last, sizeof(last), "%s", host);
+		sum_cpu += pc;
+		sum_busy += bu;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+	if (!csv) {
+		fmt_secs(cpu, sizeof(cpu), sum_cpu);
+		fmt_secs(busy, sizeof(busy), sum_busy);
+		ratio_text(ratio, sizeof(ratio), sum_cpu, sum_busy);
+		fprintf(fp, "%-16s %-19s %-19s %12s %12s %7s\n", "total", "", "",
+		    cpu, busy, ratio);
+	}
+	return ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;
+}
+
 int
 report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)

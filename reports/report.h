@@ -32,6 +32,14 @@ struct report_opts {
 /* Names for --by values, indexed by enum report_by. */
 extern const char *const report_by_names[];
 
+/*
+ * The capture ratio per snapshot interval and over the whole window, per
+ * host: process CPU over the busy CPU /proc/stat counted (the view
+ * capture in docs/schema.md), with the sources of exit records.
+ */
+int	report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
+	    struct ex_err *err);
+
 /* Run the report on db into fp.  EXR_OK, or EXR_DB/EXR_IO with err. */
 int	report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,
 	    struct ex_err *err);

@@ -161,9 +161,57 @@ static const char *const migrations[] = {
 	"    sum(cpu_user_ns) / 1e9 AS cpu_user_s,"
 	"    sum(cpu_sys_ns) / 1e9 AS cpu_sys_s"
 	"  FROM v_proc_usage GROUP BY host, uid;",
+
+	/* 1 -> 2: Linux extras from snapshots (and later acctd). */
+	"ALTER TABLE proc_intervals ADD COLUMN read_bytes INTEGER;"
+	"ALTER TABLE proc_intervals ADD COLUMN write_bytes INTEGER;"
+	"ALTER TABLE proc_intervals ADD COLUMN syscalls_r INTEGER;"
+	"ALTER TABLE proc_intervals ADD COLUMN syscalls_w INTEGER;"
+	"ALTER TABLE proc_intervals ADD COLUMN rss_kb INTEGER;"
+	"ALTER TABLE proc_intervals ADD COLUMN threads INTEGER;"
+	"ALTER TABLE proc_last ADD COLUMN read_bytes INTEGER;"
+	"ALTER TABLE proc_last ADD COLUMN write_bytes INTEGER;"
+	"ALTER TABLE proc_last ADD COLUMN syscalls_r INTEGER;"
+	"ALTER TABLE proc_last ADD COLUMN syscalls_w INTEGER;"
+	"ALTER TABLE proc_last ADD COLUMN rss_kb INTEGER;"
+	"ALTER TABLE proc_last ADD COLUMN threads INTEGER;"
+
+	"CREATE TABLE sysload ("
+	"  host_id INTEGER NOT NULL REFERENCES hosts,"
+	"  t_ns INTEGER NOT NULL,"
+	"  user_ticks INTEGER, nice_ticks INTEGER, system_ticks INTEGER,"
+	"  idle_ticks INTEGER, iowait_ticks INTEGER, irq_ticks INTEGER,"
+	"  softirq_ticks INTEGER, steal_ticks INTEGER,"
+	"  clk_tck INTEGER NOT NULL, btime_s INTEGER, ncpu INTEGER,"
+	"  PRIMARY KEY (host_id, t_ns)) WITHOUT ROWID;"
+
+	/*
+	 * Capture ratio per snapshot interval: the CPU of the process
+	 * intervals that end inside it over the busy CPU (user + nice +
+	 * system) /proc/stat counted in it.  An interval that starts
+	 * before the window (the first observation of a process that was
+	 * already running) belongs to no window; 1 s of slack lets in the
+	 * pacct exit records, whose start is cut to whole seconds.
+	 */
+	"CREATE VIEW capture AS"
+	"  WITH s AS (SELECT host_id, t_ns,"
+	"      user_ticks + nice_ticks + system_ticks AS busy, clk_tck,"
+	"      lag(t_ns) OVER w AS prev_t,"
+	"      lag(user_ticks + nice_ticks + system_ticks) OVER w AS prev_busy"
+	"    FROM sysload WINDOW w AS (PARTITION BY host_id ORDER BY t_ns))"
+	"  SELECT s.host_id, s.prev_t AS t0_ns, s.t_ns AS t1_ns,"
+	"    (SELECT coalesce(sum(coalesce(i.cpu_user_ns, 0) +"
+	"        coalesce(i.cpu_sys_ns, 0)), 0)"
+	"      FROM proc_intervals i JOIN procs p USING (proc_id)"
+	"      WHERE p.host_id = s.host_id AND i.t1_ns > s.prev_t"
+	"        AND i.t1_ns <= s.t_ns"
+	"        AND i.t0_ns >= s.prev_t - 1000000000) AS proc_cpu_ns,"
+	"    (s.busy - s.prev_busy) * 1000000000 / s.clk_tck AS busy_ns"
+	"  FROM s WHERE s.prev_t IS NOT NULL;",
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))
+_Static_assert(NMIGRATIONS == DB_SCHEMA_VERSION, "one migration a version");
 
 int
 db_fail(sqlite3 *db, struct ex_err *err, const char *what)

@@ -46,7 +46,7 @@ proc_diff(struct proc_state *st, const struct ex_proc *obs,
 	if (t < st->t_ns)
 		return DIFF_LATE;
 	if (t == st->t_ns && st->t_ns != st->start_ns) {
-		for (f = PROC_FIRST_COUNTER; f <= PROC_RSS_MAX_KB; f++)
+		for (f = PROC_FIRST_COUNTER; f <= PROC_LAST_LEVEL; f++)
 			if (REC_HAS(obs, f) != ((st->present >> f) & 1) ||
 			    (REC_HAS(obs, f) && obs->v[f] != st->v[f]))
 				return DIFF_LATE;
@@ -71,10 +71,12 @@ proc_diff(struct proc_state *st, const struct ex_proc *obs,
 		out->present |= BIT(f);
 		moved |= out->d[f];
 	}
-	if (REC_HAS(obs, PROC_RSS_MAX_KB)) {
-		out->d[PROC_RSS_MAX_KB] = obs->v[PROC_RSS_MAX_KB];
-		out->present |= BIT(PROC_RSS_MAX_KB);
-	}
+	/* Levels and high-water marks: taken as they are. */
+	for (f = PROC_RSS_MAX_KB; f <= PROC_LAST_LEVEL; f++)
+		if (REC_HAS(obs, f)) {
+			out->d[f] = obs->v[f];
+			out->present |= BIT(f);
+		}
 	if (REC_HAS(obs, PROC_RSS_AVG_KB)) {
 		uint64_t a_prev = (st->present >> PROC_RSS_AVG_KB) & 1 ?
 		    st->v[PROC_RSS_AVG_KB] : 0;

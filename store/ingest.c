@@ -32,7 +32,7 @@ enum {
 	S_INS_HOST, S_SEL_HOST, S_INS_PROC, S_UPD_PROC, S_INS_PINT,
 	S_PUT_PLAST, S_DEL_PLAST, S_INS_TASK, S_UPD_TASK, S_INS_TINT,
 	S_PUT_TLAST, S_DEL_TLAST, S_UPS_FLOW, S_SEL_FLOWS, S_DEL_FLOWS,
-	S_INS_FLOWS, S_INS_FILE, S_UPD_FILE, S_INS_DAMAGE,
+	S_INS_FLOWS, S_INS_FILE, S_UPD_FILE, S_INS_DAMAGE, S_INS_SYSLOAD,
 	S_NSTMTS
 };
 
@@ -40,6 +40,10 @@ enum {
 	"msgs_snd, msgs_rcv, blocks_in, blocks_out, chars_rdwr, ctxt_vol, " \
 	"ctxt_inv, signals, swaps, syscalls"
 #define Q14 "?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+/* Process counters and levels, in enum order (PROC_FIRST_COUNTER on). */
+#define PROC_COLUMNS COUNTERS ", read_bytes, write_bytes, syscalls_r, " \
+	"syscalls_w, rss_avg_kb, rss_max_kb, rss_kb, threads"
+#define Q22 Q14 ",?,?,?,?,?,?,?,?"
 
 static const char *const stmt_sql[S_NSTMTS] = {
 	[S_INS_HOST] = "INSERT OR IGNORE INTO hosts (name) VALUES (?)",
@@ -51,11 +55,10 @@ static const char *const stmt_sql[S_NSTMTS] = {
 	[S_UPD_PROC] = "UPDATE procs SET finish_ns = ?, wait_status = ?, "
 	    "acctflags = ? WHERE proc_id = ?",
 	[S_INS_PINT] = "INSERT INTO proc_intervals (proc_id, t0_ns, t1_ns, "
-	    "final, heartbeat, " COUNTERS ", rss_avg_kb, rss_max_kb, "
-	    "anomalies) VALUES (?,?,?,?,?," Q14 ",?,?,?)",
+	    "final, heartbeat, " PROC_COLUMNS ", anomalies) "
+	    "VALUES (?,?,?,?,?," Q22 ",?)",
 	[S_PUT_PLAST] = "INSERT OR REPLACE INTO proc_last (proc_id, t_ns, "
-	    "row_t_ns, present, " COUNTERS ", rss_avg_kb, rss_max_kb) "
-	    "VALUES (?,?,?,?," Q14 ",?,?)",
+	    "row_t_ns, present, " PROC_COLUMNS ") VALUES (?,?,?,?," Q22 ")",
 	[S_DEL_PLAST] = "DELETE FROM proc_last WHERE proc_id = ?",
 	[S_INS_TASK] = "INSERT OR IGNORE INTO tasks (task_id, host_id, "
 	    "taskid, start_ns, projid, anctaskid, zone) "
@@ -97,6 +100,10 @@ static const char *const stmt_sql[S_NSTMTS] = {
 	    "WHERE file_id = ?",
 	[S_INS_DAMAGE] = "INSERT INTO damage (file_id, off_from, off_to, "
 	    "off_bad, reason) VALUES (?,?,?,?,?)",
+	[S_INS_SYSLOAD] = "INSERT OR IGNORE INTO sysload (host_id, t_ns, "
+	    "user_ticks, nice_ticks, system_ticks, idle_ticks, iowait_ticks, "
+	    "irq_ticks, softirq_ticks, steal_ticks, clk_tck, btime_s, ncpu) "
+	    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 struct task_live {
@@ -114,7 +121,7 @@ struct flow_key {
  * less than PINT_BATCH statements (measured: ~15% of ingest time).
  */
 #define PINT_BATCH	32
-#define PINT_COLS	22
+#define PINT_COLS	28
 
 struct pint_row {
 	int64_t		 proc_id;
@@ -252,7 +259,7 @@ load_live(struct store *s, struct ex_err *err)
 {
 	static const char procs_sql[] =
 	    "SELECT l.proc_id, p.host_id, p.pid, p.start_ns, l.t_ns, "
-	    "l.row_t_ns, l.present, " COUNTERS ", rss_avg_kb, rss_max_kb "
+	    "l.row_t_ns, l.present, " PROC_COLUMNS " "
 	    "FROM proc_last l JOIN procs p USING (proc_id) ORDER BY proc_id";
 	static const char tasks_sql[] =
 	    "SELECT l.task_id, t.host_id, t.taskid, t.start_ns, l.t_ns, "
@@ -277,7 +284,7 @@ load_live(struct store *s, struct ex_err *err)
 		p->t_ns = (uint64_t)sqlite3_column_int64(st, 4);
 		p->row_t_ns = (uint64_t)sqlite3_column_int64(st, 5);
 		p->present = (uint64_t)sqlite3_column_int64(st, 6);
-		for (f = PROC_FIRST_COUNTER; f <= PROC_RSS_MAX_KB; f++)
+		for (f = PROC_FIRST_COUNTER; f <= PROC_LAST_LEVEL; f++)
 			p->v[f] = (uint64_t)sqlite3_column_int64(st,
 			    7 + f - PROC_FIRST_COUNTER);
 	}
@@ -336,6 +343,20 @@ host_id(struct run *r, const char *name)
 	return r->host_id > 0 ? EXR_OK : db_fail(s->db, r->err, "hosts");
 }
 
+/*
+ * The host of the records being read: the log's own name for it, else
+ * --host (the machine ingesting), else "unknown".
+ */
+static int
+ensure_host(struct run *r, const char *from_log)
+{
+	if (r->host_id != 0)
+		return EXR_OK;
+	r->host = from_log[0] != '\0' ? from_log :
+	    r->o->host != NULL ? r->o->host : "unknown";
+	return host_id(r, r->host);
+}
+
 /* Bind counters f0..f1 of v/present starting at column i. */
 static void
 bind_counters(sqlite3_stmt *st, int i, int f0, int f1, uint64_t present,
@@ -352,9 +373,9 @@ static int
 prepare_batch(struct store *s, struct ex_err *err)
 {
 	static const char head[] = "INSERT INTO proc_intervals (proc_id, "
-	    "t0_ns, t1_ns, final, heartbeat, " COUNTERS ", rss_avg_kb, "
-	    "rss_max_kb, anomalies) VALUES ";
-	static const char row[] = "(?,?,?,?,?," Q14 ",?,?,?)";
+	    "t0_ns, t1_ns, final, heartbeat, " PROC_COLUMNS ", anomalies) "
+	    "VALUES ";
+	static const char row[] = "(?,?,?,?,?," Q22 ",?)";
 	char sql[sizeof(head) + PINT_BATCH * sizeof(row)];
 	size_t i, o;
 
@@ -375,9 +396,9 @@ bind_pint(sqlite3_stmt *st, int base, const struct pint_row *p)
 	sqlite3_bind_int64(st, base + 3, (int64_t)iv->t1_ns);
 	sqlite3_bind_int(st, base + 4, iv->final);
 	sqlite3_bind_int(st, base + 5, iv->heartbeat);
-	bind_counters(st, base + 6, PROC_FIRST_COUNTER, PROC_RSS_MAX_KB,
+	bind_counters(st, base + 6, PROC_FIRST_COUNTER, PROC_LAST_LEVEL,
 	    iv->present, iv->d);
-	sqlite3_bind_int64(st, base + 22, (int64_t)iv->anomalies);
+	sqlite3_bind_int64(st, base + PINT_COLS, (int64_t)iv->anomalies);
 }
 
 /* Write the pending interval rows: a full batch, or one by one. */
@@ -438,6 +459,7 @@ static int
 on_proc(struct run *r, const struct ex_proc *p)
 {
 	struct store *s = r->s;
+	static struct ex_proc shifted;
 	struct proc_state *st = NULL, *e, fresh;
 	struct proc_interval iv;
 	enum diff_result d;
@@ -464,6 +486,20 @@ on_proc(struct run *r, const struct ex_proc *p)
 		}
 	}
 	if (st != NULL) {
+		/*
+		 * What the kernel measured is the elapsed time; a pacct start
+		 * is cut to whole seconds.  Place the record on the start
+		 * the process is known by, so its finish is not up to a
+		 * second early (and older than the last snapshot).
+		 */
+		if (st->start_ns != start && REC_HAS(p, PROC_FINISH_NS) &&
+		    p->v[PROC_FINISH_NS] >= start) {
+			shifted = *p;
+			shifted.v[PROC_START_NS] = st->start_ns;
+			shifted.v[PROC_FINISH_NS] = st->start_ns +
+			    (p->v[PROC_FINISH_NS] - start);
+			p = &shifted;
+		}
 		d = proc_diff(st, p, &r->dopts, &iv);
 		if (d == DIFF_ROW || d == DIFF_IDLE)
 			*live_dirty(st) = 1;
@@ -809,7 +845,7 @@ flush_live(struct run *r)
 		sqlite3_bind_int64(st, 2, (int64_t)p->t_ns);
 		sqlite3_bind_int64(st, 3, (int64_t)p->row_t_ns);
 		sqlite3_bind_int64(st, 4, (int64_t)p->present);
-		bind_counters(st, 5, PROC_FIRST_COUNTER, PROC_RSS_MAX_KB,
+		bind_counters(st, 5, PROC_FIRST_COUNTER, PROC_LAST_LEVEL,
 		    p->present, p->v);
 		if ((rc = step(s, S_PUT_PLAST, r->err)) != EXR_OK)
 			return rc;
@@ -899,6 +935,28 @@ store_damage(struct run *r, uint64_t from, uint64_t to,
 	return step(r->s, S_INS_DAMAGE, r->err);
 }
 
+/* A system record from snap: kept as it is, for the capture ratio. */
+static int
+on_sysload(struct run *r, const struct exacct_reader *rd,
+    const struct ex_rec *rec)
+{
+	struct ex_sysload sl;
+	sqlite3_stmt *st = r->s->st[S_INS_SYSLOAD];
+	int f, rc;
+
+	memset(&sl, 0, sizeof(sl));
+	sysload_fill(&sl, rec, &r->stats->counts);
+	if (!REC_HAS(&sl, SYS_TIME_NS) || !REC_HAS(&sl, SYS_CLK_TCK) ||
+	    sl.v[SYS_CLK_TCK] == 0)
+		return count_result(r, DIFF_UNTIMED);
+	if ((rc = ensure_host(r, rd->hdr.hostname)) != EXR_OK)
+		return rc;
+	sqlite3_bind_int64(st, 1, r->host_id);
+	for (f = 0; f < SYS_NFIELDS; f++)
+		bind_opt(st, 2 + f, REC_HAS(&sl, f), sl.v[f]);
+	return step(r->s, S_INS_SYSLOAD, r->err);
+}
+
 /* One decoded object: fill its record and apply it. */
 static int
 on_object(struct run *r, const struct exacct_reader *rd,
@@ -913,16 +971,14 @@ on_object(struct run *r, const struct exacct_reader *rd,
 
 	if (k == REC_HEADER)
 		return EXR_OK;
+	if (k == REC_SYSLOAD)
+		return on_sysload(r, rd, rec);
 	if (k == REC_OTHER) {
 		r->stats->other++;
 		return EXR_OK;
 	}
-	if (r->host_id == 0) {
-		r->host = rd->hdr.hostname[0] != '\0' ? rd->hdr.hostname :
-		    r->o->host != NULL ? r->o->host : "unknown";
-		if ((rc = host_id(r, r->host)) != EXR_OK)
-			return rc;
-	}
+	if ((rc = ensure_host(r, rd->hdr.hostname)) != EXR_OK)
+		return rc;
 	r->stats->records++;
 	switch (k) {
 	case REC_PROC:
@@ -957,12 +1013,9 @@ on_pacct(struct run *r, const struct ex_proc *p)
 {
 	int rc;
 
-	if (r->host_id == 0) {
-		/* pacct names no host: it is the one it was written on. */
-		r->host = r->o->host != NULL ? r->o->host : "unknown";
-		if ((rc = host_id(r, r->host)) != EXR_OK)
-			return rc;
-	}
+	/* pacct names no host: it is the one it was written on. */
+	if ((rc = ensure_host(r, "")) != EXR_OK)
+		return rc;
 	r->stats->records++;
 	if (r->o->on_record != NULL &&
 	    (rc = r->o->on_record(r->o->arg, r->host, REC_PROC, p)) != EXR_OK)

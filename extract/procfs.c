@@ -1,0 +1,191 @@
+/*
+ * /proc readers (see procfs.h).  Each file is read whole with one read(2)
+ * into a stack buffer: they are small, and one read is the closest /proc
+ * gives to a consistent view of a process.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "procfs.h"
+
+#define NS	1000000000ull
+
+/* Read root/rel into buf (NUL-terminated); length or -1. */
+static ssize_t
+slurp(const char *root, const char *rel, char *buf, size_t n)
+{
+	char path[256];
+	ssize_t got, total = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	while ((size_t)total < n - 1) {
+		got = read(fd, buf + total, n - 1 - (size_t)total);
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		total += got;
+	}
+	close(fd);
+	buf[total] = '\0';
+	return total;
+}
+
+/* The number after "key" at a line start in buf; 0 if found. */
+static int
+field(const char *buf, const char *key, uint64_t *v)
+{
+	size_t kl = strlen(key);
+	const char *p = buf;
+
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p, key, kl) == 0) {
+			*v = strtoull(p + kl, NULL, 10);
+			return 0;
+		}
+		if ((p = strchr(p, '\n')) != NULL)
+			p++;
+	}
+	return -1;
+}
+
+int
+procfs_init(struct procfs *pf, const char *root, struct ex_err *err)
+{
+	char buf[8192];
+
+	pf->root = root;
+	pf->clk_tck = sysconf(_SC_CLK_TCK);
+	pf->ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (pf->clk_tck <= 0)
+		pf->clk_tck = 100;
+	if (slurp(root, "stat", buf, sizeof(buf)) <= 0 ||
+	    field(buf, "btime ", &pf->btime_s) != 0)
+		return ex_fail(err, EXR_IO, 0, "%s/stat: no btime line", root);
+	return EXR_OK;
+}
+
+int
+procfs_sysload(const struct procfs *pf, uint64_t now_ns,
+    struct ex_sysload *s, struct ex_err *err)
+{
+	char buf[8192];
+	unsigned long long t[8];
+	int f;
+
+	if (slurp(pf->root, "stat", buf, sizeof(buf)) <= 0 ||
+	    sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &t[0],
+	    &t[1], &t[2], &t[3], &t[4], &t[5], &t[6], &t[7]) != 8)
+		return ex_fail(err, EXR_IO, 0, "%s/stat: no cpu line",
+		    pf->root);
+	memset(s, 0, sizeof(*s));
+	s->v[SYS_TIME_NS] = now_ns;
+	for (f = 0; f < 8; f++)
+		s->v[SYS_USER + f] = t[f];
+	s->v[SYS_CLK_TCK] = (uint64_t)pf->clk_tck;
+	s->v[SYS_BTIME] = pf->btime_s;
+	s->v[SYS_NCPU] = (uint64_t)pf->ncpu;
+	s->present = (1ULL << SYS_NFIELDS) - 1;
+	return EXR_OK;
+}
+
+static void
+set(struct ex_proc *p, int f, uint64_t v)
+{
+	p->v[f] = v;
+	p->present |= 1ULL << f;
+}
+
+int
+procfs_proc(const struct procfs *pf, const char *pid, uint64_t now_ns,
+    struct ex_proc *p)
+{
+	char rel[64], buf[4096], *open_paren, *close_paren, *rest;
+	unsigned long long ppid, tty, minflt, majflt, utime, stime, threads,
+	    start;
+	uint64_t v, tck = (uint64_t)pf->clk_tck;
+	size_t n;
+
+	memset(p, 0, sizeof(*p));
+	p->group = EXD_GROUP_PROC_PARTIAL;
+	snprintf(rel, sizeof(rel), "%s/stat", pid);
+	if (slurp(pf->root, rel, buf, sizeof(buf)) <= 0)
+		return -1;
+	/* The command may hold spaces and parentheses: it ends at the
+	 * last ')'. */
+	if ((open_paren = strchr(buf, '(')) == NULL ||
+	    (close_paren = strrchr(buf, ')')) == NULL ||
+	    close_paren < open_paren)
+		return -1;
+	n = (size_t)(close_paren - open_paren - 1);
+	if (n >= sizeof(p->command))
+		n = sizeof(p->command) - 1;
+	memcpy(p->command, open_paren + 1, n);
+	p->command[n] = '\0';
+	rest = close_paren + 2;		/* at field 3, the state */
+	/*
+	 * A zombie has exited: its exit record is already written (pacct
+	 * and acctd write at exit, not when the parent reaps it), and an
+	 * observation now would come after it.
+	 */
+	if (*rest == 'Z' || *rest == 'X')
+		return -1;
+	if (sscanf(rest, "%*c %llu %*d %*d %llu %*d %*u %llu %*u %llu %*u "
+	    "%llu %llu %*d %*d %*d %*d %llu %*d %llu", &ppid, &tty, &minflt,
+	    &majflt, &utime, &stime, &threads, &start) != 8)
+		return -1;
+	set(p, PROC_PID, strtoull(pid, NULL, 10));
+	set(p, PROC_PPID, ppid);
+	set(p, PROC_COMMAND, 0);
+	set(p, PROC_FAULTS_MINOR, minflt);
+	set(p, PROC_FAULTS_MAJOR, majflt);
+	set(p, PROC_CPU_USER_NS, utime * (NS / tck));
+	set(p, PROC_CPU_SYS_NS, stime * (NS / tck));
+	set(p, PROC_THREADS, threads);
+	set(p, PROC_START_NS, pf->btime_s * NS + start * (NS / tck));
+	set(p, PROC_FINISH_NS, now_ns);
+	/* dev_t: major in bits 8-19, minor in 0-7 and 20-31; 0: no tty. */
+	set(p, PROC_TTY_MAJOR, tty == 0 ? 0xffffffffu : (tty >> 8) & 0xfff);
+	set(p, PROC_TTY_MINOR, tty == 0 ? 0xffffffffu :
+	    (tty & 0xff) | ((tty >> 12) & 0xfff00));
+
+	snprintf(rel, sizeof(rel), "%s/status", pid);
+	if (slurp(pf->root, rel, buf, sizeof(buf)) > 0) {
+		if (field(buf, "Uid:", &v) == 0)
+			set(p, PROC_UID, v);
+		if (field(buf, "Gid:", &v) == 0)
+			set(p, PROC_GID, v);
+		if (field(buf, "VmHWM:", &v) == 0)
+			set(p, PROC_RSS_MAX_KB, v);
+		if (field(buf, "VmRSS:", &v) == 0)
+			set(p, PROC_RSS_KB, v);
+		if (field(buf, "voluntary_ctxt_switches:", &v) == 0)
+			set(p, PROC_CTXT_VOL, v);
+		if (field(buf, "nonvoluntary_ctxt_switches:", &v) == 0)
+			set(p, PROC_CTXT_INV, v);
+	}
+	snprintf(rel, sizeof(rel), "%s/io", pid);
+	if (slurp(pf->root, rel, buf, sizeof(buf)) > 0) {
+		uint64_t rchar, wchar;
+
+		if (field(buf, "rchar:", &rchar) == 0 &&
+		    field(buf, "wchar:", &wchar) == 0)
+			set(p, PROC_CHARS_RDWR, rchar + wchar);
+		if (field(buf, "syscr:", &v) == 0)
+			set(p, PROC_SYSCALLS_R, v);
+		if (field(buf, "syscw:", &v) == 0)
+			set(p, PROC_SYSCALLS_W, v);
+		if (field(buf, "read_bytes:", &v) == 0)
+			set(p, PROC_READ_BYTES, v);
+		if (field(buf, "write_bytes:", &v) == 0)
+			set(p, PROC_WRITE_BYTES, v);
+	}
+	return 0;
+}
