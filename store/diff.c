@@ -34,6 +34,34 @@ interval_mean(uint64_t a_prev, uint64_t t_prev, uint64_t a_now,
 	    (t_now - t_prev));
 }
 
+/*
+ * Linux splits a process's CPU time into user and system differently in
+ * /proc (scaled to the sampled ratio) and in its exit records (pacct,
+ * taskstats), so one half can go down between a snapshot and the exit
+ * while the total still grows.  The total is what must add up: keep it,
+ * giving the decrease to zero and the whole increase to the other half.
+ */
+static void
+cpu_split(const struct proc_state *st, const struct ex_proc *obs,
+    struct proc_interval *out)
+{
+	const int u = PROC_CPU_USER_NS, s = PROC_CPU_SYS_NS;
+	uint64_t pu, ps;
+
+	if (!REC_HAS(obs, u) || !REC_HAS(obs, s) ||
+	    !((st->present >> u) & 1) || !((st->present >> s) & 1))
+		return;
+	pu = st->v[u];
+	ps = st->v[s];
+	if ((obs->v[u] >= pu && obs->v[s] >= ps) ||
+	    obs->v[u] + obs->v[s] < pu + ps)
+		return;		/* nothing to rebalance, or a real anomaly */
+	out->d[u] = obs->v[u] >= pu ? obs->v[u] + obs->v[s] - pu - ps : 0;
+	out->d[s] = obs->v[s] >= ps ? obs->v[u] + obs->v[s] - pu - ps : 0;
+	out->present |= BIT(u) | BIT(s);
+	out->anomalies &= ~(BIT(u) | BIT(s));
+}
+
 enum diff_result
 proc_diff(struct proc_state *st, const struct ex_proc *obs,
     const struct diff_opts *o, struct proc_interval *out)
@@ -71,6 +99,8 @@ proc_diff(struct proc_state *st, const struct ex_proc *obs,
 		out->present |= BIT(f);
 		moved |= out->d[f];
 	}
+	cpu_split(st, obs, out);
+
 	/* Levels and high-water marks: taken as they are. */
 	for (f = PROC_RSS_MAX_KB; f <= PROC_LAST_LEVEL; f++)
 		if (REC_HAS(obs, f)) {

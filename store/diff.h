@@ -13,6 +13,9 @@
  *     becomes the baseline (never a negative or made-up value);
  *   - a counter absent now is NULL; absent before but present now counts
  *     from the start (the earlier rows had NULL for it);
+ *   - CPU user and system: when one half goes down but the total does
+ *     not (Linux sources split the total differently), the total is kept
+ *     (cpu_split in diff.c);
  *   - rss_max_kb is a high-water mark, taken as it is; rss_avg_kb is a
  *     time-weighted mean since start, so the interval mean is
  *     (A_i T_i - A_(i-1) T_(i-1)) / (T_i - T_(i-1)), T = time since start;

@@ -474,13 +474,20 @@ on_proc(struct run *r, const struct ex_proc *p)
 	/*
 	 * Identity is (host, pid, start).  The kernel derives start from
 	 * the current time minus the elapsed time, so it may move by a
-	 * little between records: match the live process within 1 s.
+	 * little between records: match the live process within 1 s.  A
+	 * pid reused within that second gives two candidates: prefer the
+	 * one last seen before this record, then the closest start.
 	 */
 	while ((e = live_next_of(&s->procs, key, &it)) != NULL) {
 		uint64_t diff = e->start_ns > start ? e->start_ns - start :
 		    start - e->start_ns;
 
-		if (diff <= NS && diff < best) {
+		if (diff > NS)
+			continue;
+		if (REC_HAS(p, PROC_FINISH_NS) &&
+		    e->t_ns > p->v[PROC_FINISH_NS] + NS)
+			diff += 2 * NS;		/* seen after this: unlikely */
+		if (diff < best) {
 			best = diff;
 			st = e;
 		}

@@ -64,6 +64,35 @@ test_proc_diff(void)
 }
 
 static void
+test_cpu_split(void)
+{
+	struct diff_opts o = { 0, 0 };
+	struct proc_state st;
+	struct proc_interval iv;
+	struct ex_proc p;
+
+	obs(&p, EXD_GROUP_PROC_PARTIAL, 0, 10, 5 * S, 0);
+	p.v[PROC_CPU_SYS_NS] = 3 * S;
+	p.present |= 1ULL << PROC_CPU_SYS_NS;
+	proc_state_begin(&st, 1, &p);
+	(void)proc_diff(&st, &p, &o, &iv);
+	/* Exit: user 4 s (down), system 5 s: total 9 > 8. */
+	obs(&p, EXD_GROUP_PROC, 0, 20, 4 * S, 0);
+	p.v[PROC_CPU_SYS_NS] = 5 * S;
+	p.present |= 1ULL << PROC_CPU_SYS_NS;
+	CHECK("split rebalanced", proc_diff(&st, &p, &o, &iv) == DIFF_ROW &&
+	    iv.d[PROC_CPU_USER_NS] == 0 && iv.d[PROC_CPU_SYS_NS] == 1 * S &&
+	    iv.anomalies == 0);
+	/* Both down: a real anomaly. */
+	obs(&p, EXD_GROUP_PROC, 0, 30, 1 * S, 0);
+	p.v[PROC_CPU_SYS_NS] = 1 * S;
+	p.present |= 1ULL << PROC_CPU_SYS_NS;
+	CHECK("total down is an anomaly", proc_diff(&st, &p, &o, &iv) ==
+	    DIFF_ROW && (iv.anomalies >> PROC_CPU_USER_NS & 1) &&
+	    (iv.anomalies >> PROC_CPU_SYS_NS & 1));
+}
+
+static void
 test_task_diff(void)
 {
 	struct task_state st;
@@ -160,6 +189,7 @@ void
 suite_diff(void)
 {
 	test_proc_diff();
+	test_cpu_split();
 	test_task_diff();
 	test_flows();
 }
