@@ -25,7 +25,7 @@ PARSERS = parsers/exerr.c parsers/source.c parsers/pacct.c parsers/sniff.c parse
 STORE = store/db.c store/diff.c store/flows.c store/ledger.c store/live.c \
 	store/ingest.c
 REPORTS = reports/fmt.c reports/idnames.c reports/dump.c reports/text.c \
-	reports/csv.c reports/report.c
+	reports/csv.c reports/report.c reports/summary.c
 EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_dump.c extract/cmd_text.c extract/cmd_check.c \
 	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c \
@@ -100,6 +100,8 @@ bench: $(B)/extracct
 	@sh bench/run.sh $(B)/extracct
 	@echo
 	@sh bench/ingest.sh $(B)/extracct
+	@echo
+	@sh bench/pacct.sh $(B)/extracct
 
 FUZZ_SECONDS ?= 60
 fuzz: $(B)/fuzz_exacct

@@ -11,17 +11,84 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "../reports/report.h"
+#include "../reports/summary.h"
 #include "extracct.h"
 #include "paths.h"
+#include "walk.h"
 
 static const char usage_report[] =
     "usage: extracct report [--db FILE] "
     "[--by user|command|project|zone|host|hour] [--from TIME] [--to TIME] "
-    "[--format table|csv|json] [--tz ZONE] [--capture]";
+    "[--format table|csv|json] [--tz ZONE] [--capture] [FILE...]";
+
+/* Log files given: totals of their exit records, no database. */
+struct from_files {
+	struct summary	 sum;
+	struct ex_proc	 p;
+	char		 host[256];	/* the current file's */
+	int		 rc;
+};
+
+static int
+file_object(void *arg, const struct ex_rec *rec)
+{
+	struct from_files *f = arg;
+	struct rec_counts c = { 0 };
+	size_t i;
+
+	switch (rec_kind(rec)) {
+	case REC_HEADER:
+		for (i = 1; i < rec->nitems; i++)
+			if (rec->items[i].tag == (EXT_STRING | EXD_HOSTNAME))
+				rec_copy_string(f->host, sizeof(f->host),
+				    rec->items[i].p, rec->items[i].n);
+		return EXR_OK;
+	case REC_PROC:
+		proc_fill(&f->p, rec, &c);
+		return summary_add(&f->sum, &f->p, f->host);
+	default:
+		return EXR_OK;
+	}
+}
+
+static int
+file_pacct(void *arg, const struct pacct_reader *r, const struct ex_proc *p)
+{
+	struct from_files *f = arg;
+
+	(void)r;
+	return summary_add(&f->sum, p, f->host);
+}
+
+static int
+report_files(int argc, char **argv, const struct report_opts *o)
+{
+	static struct from_files f;
+	struct walk_ops ops = { file_object, file_pacct, NULL };
+	struct ex_err err = { 0 };
+	int i, rc, status = EXR_OK;
+
+	summary_init(&f.sum, o->by, o->from_ns, o->to_ns);
+	for (i = 0; i < argc; i++) {
+		/* pacct names no host: it is this one's, presumably. */
+		if (gethostname(f.host, sizeof(f.host)) != 0)
+			snprintf(f.host, sizeof(f.host), "unknown");
+		f.host[sizeof(f.host) - 1] = '\0';
+		rc = walk_file(argv[i], &ops, &f, NULL);
+		status = worst(status, rc);
+		if (rc == EXR_NOMEM)
+			break;
+	}
+	summary_sort(&f.sum);
+	rc = report_print(stdout, o, f.sum.rows, f.sum.n, &err);
+	summary_release(&f.sum);
+	return worst(status, rc);
+}
 
 /* Parse TIME (see above) in the current TZ into ns; 0 or -1. */
 static int
@@ -128,8 +195,9 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 			return complain(EXR_USAGE, "%s", usage_report);
 		}
 	}
-	if (optind != argc)
-		return complain(EXR_USAGE, "%s", usage_report);
+	if (capture && optind != argc)
+		return complain(EXR_USAGE, "--capture reads the database, not "
+		    "files");
 	/* Every time below, parsed or printed, is in this zone. */
 	if (tz != NULL && strcmp(tz, "local") != 0)
 		setenv("TZ", tz, 1);
@@ -147,6 +215,8 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	if ((from != NULL && parse_time("--from", from, &o.from_ns) != 0) ||
 	    (to != NULL && parse_time("--to", to, &o.to_ns) != 0))
 		return EXR_USAGE;
+	if (optind < argc)
+		return report_files(argc - optind, argv + optind, &o);
 
 	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY |
 	    SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {

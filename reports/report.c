@@ -29,13 +29,6 @@ static const char *const key_name[] = {
 	[BY_ZONE] = "zone", [BY_HOST] = "host", [BY_HOUR] = "hour_start",
 };
 
-struct row {
-	char		 key[128];	/* escaped text of the key */
-	int64_t		 hour_epoch;	/* BY_HOUR: start of the local hour */
-	int64_t		 calls;		/* distinct processes */
-	int64_t		 user_ns, sys_ns, real_ns;
-	int64_t		 chars, rss_max_kb, faults_major, syscalls;
-};
 
 /* SQL function local_hour(ns): epoch second of the local hour's start. */
 static void
@@ -73,7 +66,7 @@ hour_text(char *b, size_t n, int64_t epoch)
 }
 
 static void
-print_table(FILE *fp, const struct report_opts *o, const struct row *r,
+print_table(FILE *fp, const struct report_opts *o, const struct report_row *r,
     size_t n, int64_t cpu_total)
 {
 	char u[32], s[32], c[32], re[32], pct[16];
@@ -99,7 +92,7 @@ print_table(FILE *fp, const struct report_opts *o, const struct row *r,
 }
 
 static void
-print_csv(FILE *fp, const struct report_opts *o, const struct row *r,
+print_csv(FILE *fp, const struct report_opts *o, const struct report_row *r,
     size_t n)
 {
 	char u[32], s[32], re[32], utc[40];
@@ -147,7 +140,7 @@ json_str(FILE *fp, const char *s)
 }
 
 static void
-print_json(FILE *fp, const struct report_opts *o, const struct row *r,
+print_json(FILE *fp, const struct report_opts *o, const struct report_row *r,
     size_t n)
 {
 	char u[32], s[32], re[32];
@@ -258,14 +251,49 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 }
 
 int
+report_print(FILE *fp, const struct report_opts *o,
+    const struct report_row *rows, size_t n, struct ex_err *err)
+{
+	char from[40], to[40];
+	int64_t cpu_total = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		cpu_total += rows[i].user_ns + rows[i].sys_ns;
+	switch (o->format) {
+	case FMT_TABLE:
+		fprintf(fp, "# usage by %s, ", report_by_names[o->by]);
+		if (o->from_ns == INT64_MIN)
+			fputs("from the start", fp);
+		else
+			fprintf(fp, "from %s", fmt_datetime(from, sizeof(from),
+			    o->from_ns / 1000000000));
+		if (o->to_ns == INT64_MAX)
+			fputs(" to the end", fp);
+		else
+			fprintf(fp, " to %s", fmt_datetime(to, sizeof(to),
+			    o->to_ns / 1000000000));
+		fprintf(fp, "; time zone %s\n", o->tz);
+		print_table(fp, o, rows, n, cpu_total);
+		break;
+	case FMT_CSV:
+		print_csv(fp, o, rows, n);
+		break;
+	case FMT_JSON:
+		print_json(fp, o, rows, n);
+		break;
+	}
+	return ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;
+}
+
+int
 report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
-	char sql[1024], from[40], to[40];
+	char sql[1024];
 	sqlite3_stmt *st;
-	struct row *rows = NULL, *nr;
+	struct report_row *rows = NULL, *nr;
 	size_t n = 0, cap = 0;
-	int64_t cpu_total = 0;
 	int rc;
 
 	if (sqlite3_create_function(db, "local_hour", 1, SQLITE_UTF8, NULL,
@@ -288,7 +316,7 @@ report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,
 	sqlite3_bind_int64(st, 1, o->from_ns);
 	sqlite3_bind_int64(st, 2, o->to_ns);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct row *r;
+		struct report_row *r;
 		const unsigned char *k = sqlite3_column_text(st, 0);
 
 		if (n == cap) {
@@ -317,36 +345,13 @@ report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,
 		r->rss_max_kb = sqlite3_column_int64(st, 6);
 		r->faults_major = sqlite3_column_int64(st, 7);
 		r->syscalls = sqlite3_column_int64(st, 8);
-		cpu_total += r->user_ns + r->sys_ns;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		free(rows);
 		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
 	}
-	switch (o->format) {
-	case FMT_TABLE:
-		fprintf(fp, "# usage by %s, ", report_by_names[o->by]);
-		if (o->from_ns == INT64_MIN)
-			fputs("from the start", fp);
-		else
-			fprintf(fp, "from %s", fmt_datetime(from, sizeof(from),
-			    o->from_ns / 1000000000));
-		if (o->to_ns == INT64_MAX)
-			fputs(" to the end", fp);
-		else
-			fprintf(fp, " to %s", fmt_datetime(to, sizeof(to),
-			    o->to_ns / 1000000000));
-		fprintf(fp, "; time zone %s\n", o->tz);
-		print_table(fp, o, rows, n, cpu_total);
-		break;
-	case FMT_CSV:
-		print_csv(fp, o, rows, n);
-		break;
-	case FMT_JSON:
-		print_json(fp, o, rows, n);
-		break;
-	}
+	rc = report_print(fp, o, rows, n, err);
 	free(rows);
-	return ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;
+	return rc;
 }

@@ -29,6 +29,15 @@ struct report_opts {
 	const char	*tz;		/* name printed; TZ is already set */
 };
 
+/* One output row: totals for one key. */
+struct report_row {
+	char		 key[128];	/* escaped text of the key */
+	int64_t		 hour_epoch;	/* BY_HOUR: start of the local hour */
+	int64_t		 calls;		/* distinct processes */
+	int64_t		 user_ns, sys_ns, real_ns;
+	int64_t		 chars, rss_max_kb, faults_major, syscalls;
+};
+
 /* Names for --by values, indexed by enum report_by. */
 extern const char *const report_by_names[];
 
@@ -39,6 +48,13 @@ extern const char *const report_by_names[];
  */
 int	report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 	    struct ex_err *err);
+
+/*
+ * Print rows (already sorted) in o's format, with the window and zone.
+ * Returns EXR_OK, or EXR_IO with err when fp failed.
+ */
+int	report_print(FILE *fp, const struct report_opts *o,
+	    const struct report_row *rows, size_t n, struct ex_err *err);
 
 /* Run the report on db into fp.  EXR_OK, or EXR_DB/EXR_IO with err. */
 int	report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,

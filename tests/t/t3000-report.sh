@@ -59,4 +59,26 @@ test_expect_success 'bad options: exit 2 with the reason' '
 	test_expect_code 3 extracct report --db missing.db 2>err
 '
 
+test_expect_success 'report FILE...: exit records totalled without a database' '
+	extracct gen --kind pacct --records 300 --seed 12 -o p.pacct &&
+	extracct report --by command --format csv p.pacct >f.csv &&
+	extracct ingest --db f.db --host h p.pacct >out &&
+	extracct report --db f.db --by command --format csv >d.csv &&
+	tr -d "\r" <f.csv | sort >a && tr -d "\r" <d.csv | sort >b &&
+	test_cmp b a &&
+	test "$(tr -d "\r" <f.csv | awk -F, "NR > 1 { n += \$3 } END { print n }")" -eq 300
+'
+
+test_expect_success 'report FILE...: partial records are not counted' '
+	extracct report --by command --format csv "$SAMPLES/proc.exacct" >f.csv &&
+	n=$(tr -d "\r" <f.csv | awk -F, "NR > 1 { n += \$3 } END { print n }") &&
+	finals=$(extracct text -H -k proc "$SAMPLES/proc.exacct" | awk "\$3 != \"-1.0000\"" | wc -l) &&
+	test "$n" -eq "$finals"
+'
+
+test_expect_success '--capture with no snapshots: an empty report, exit 0' '
+	extracct report --db r.db --capture --tz UTC >c &&
+	grep "^total " c
+'
+
 test_done

@@ -1,0 +1,83 @@
+#!/bin/sh
+# bench/pacct.sh: Linux process accounting against GNU acct on the same
+# 1M-record file, side by side: `extracct text` vs `dump-acct`, and
+# `extracct report --by command FILE` vs `sa -a FILE`; then what a snap
+# costs per process.  Medians of BENCH_REPS runs (default 3).
+# Usage: sh bench/pacct.sh PATH/TO/extracct
+set -eu
+
+EXTRACCT=${1:?usage: sh bench/pacct.sh PATH/TO/extracct}
+RECORDS=${BENCH_PACCT_RECORDS:-1000000}
+REPS=${BENCH_REPS:-3}
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/extracct-pacct.XXXXXX")
+trap 'rm -rf "$DIR"' EXIT
+trap 'exit 130' INT TERM
+
+"$EXTRACCT" gen --kind pacct --records "$RECORDS" --seed 1 -o "$DIR/p"
+cat "$DIR/p" >/dev/null
+
+now() { date +%s.%N; }
+median() {
+	sort -n "$1" | awk '{ v[NR] = $1 }
+	    END { m = int((NR + 1) / 2); print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'
+}
+timeit() {
+	out=$1
+	shift
+	t0=$(now)
+	"$@" >/dev/null 2>&1 || true
+	t1=$(now)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }' >>"$DIR/$out"
+}
+
+have_acct=1
+command -v dump-acct >/dev/null 2>&1 && command -v sa >/dev/null 2>&1 ||
+    have_acct=0
+i=0
+while [ "$i" -lt "$REPS" ]; do
+	i=$((i + 1))
+	timeit text "$EXTRACCT" text "$DIR/p"
+	timeit report "$EXTRACCT" report --by command "$DIR/p"
+	if [ $have_acct -eq 1 ]; then
+		timeit dumpacct dump-acct "$DIR/p"
+		timeit sa sa -a "$DIR/p"
+	fi
+done
+
+# snap: wall and CPU time per process snapshotted, over 20 snaps.
+n=$(ls -d /proc/[0-9]* | wc -l)
+t0=$(now)
+cpu0=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
+j=0
+while [ $j -lt 20 ]; do
+	"$EXTRACCT" snap -o "$DIR/snap.exacct"
+	j=$((j + 1))
+done
+t1=$(now)
+cpu1=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
+tck=$(getconf CLK_TCK)
+
+echo "extracct pacct bench: $RECORDS records ($(wc -c <"$DIR/p" | tr -d ' ') bytes), $REPS reps, medians"
+if [ $have_acct -eq 1 ]; then
+	awk -v t="$(median "$DIR/text")" -v d="$(median "$DIR/dumpacct")" \
+	    -v r="$(median "$DIR/report")" -v s="$(median "$DIR/sa")" \
+	    -v n="$RECORDS" '
+	function verdict(ok, what) { printf "  %-46s %s\n", what, ok ? "target met" : "target NOT met" }
+	BEGIN {
+		printf "  %-40s %9.3f s %12.0f records/s\n", "extracct text", t, n / t
+		printf "  %-40s %9.3f s %12.0f records/s\n", "dump-acct (GNU acct)", d, n / d
+		printf "  %-40s %9.3f s %12.0f records/s\n", "extracct report --by command FILE", r, n / r
+		printf "  %-40s %9.3f s %12.0f records/s\n\n", "sa -a (GNU acct)", s, n / s
+		verdict(d / t >= 2, sprintf("text >= 2x faster than dump-acct (%.1fx)", d / t))
+		verdict(r <= s, sprintf("report no slower than sa (%.2fx sa speed)", s / r))
+	}'
+else
+	echo "  GNU acct not installed (apt-get install acct): peers skipped"
+	echo "  extracct text: $(median "$DIR/text") s; report: $(median "$DIR/report") s"
+fi
+awk -v w0="$t0" -v w1="$t1" -v c="$((cpu1 - cpu0))" -v tck="$tck" -v n="$n" '
+BEGIN {
+	printf "\n  snap: %d processes; per snapshot %.1f ms wall, %.1f ms CPU; per process %.1f us wall, %.1f us CPU\n",
+	    n, (w1 - w0) / 20 * 1000, c / tck / 20 * 1000, (w1 - w0) / 20 / n * 1e6, c / tck / 20 / n * 1e6
+}'
+exit 0

@@ -1,0 +1,195 @@
+/*
+ * Totals from log files (see summary.h).  The rows live in one array; a
+ * small open-addressing hash on the key text finds a record's row.  Keys
+ * are few (commands, users), records many: the hot path is one hash and
+ * a few adds.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fmt.h"
+#include "summary.h"
+
+#define NS	1000000000ull
+
+void
+summary_init(struct summary *s, enum report_by by, int64_t from_ns,
+    int64_t to_ns)
+{
+	memset(s, 0, sizeof(*s));
+	s->by = by;
+	s->from_ns = from_ns;
+	s->to_ns = to_ns;
+}
+
+void
+summary_release(struct summary *s)
+{
+	free(s->rows);
+	free(s->slots);
+	memset(s, 0, sizeof(*s));
+}
+
+static uint64_t
+hash(const char *k)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *k != '\0'; k++) {
+		h ^= (unsigned char)*k;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static int
+grow_slots(struct summary *s)
+{
+	size_t n = s->nslots == 0 ? 256 : s->nslots * 2, i;
+	int32_t *t = malloc(n * sizeof(*t));
+
+	if (t == NULL)
+		return EXR_NOMEM;
+	for (i = 0; i < n; i++)
+		t[i] = -1;
+	for (i = 0; i < s->n; i++) {
+		size_t k = hash(s->rows[i].key) & (n - 1);
+
+		while (t[k] >= 0)
+			k = (k + 1) & (n - 1);
+		t[k] = (int32_t)i;
+	}
+	free(s->slots);
+	s->slots = t;
+	s->nslots = n;
+	return EXR_OK;
+}
+
+/* The row for key, created if new; NULL when out of memory. */
+static struct report_row *
+row_for(struct summary *s, const char *key, int64_t hour)
+{
+	size_t k;
+
+	if (s->n + 1 > s->nslots / 2 && grow_slots(s) != EXR_OK)
+		return NULL;
+	for (k = hash(key) & (s->nslots - 1); s->slots[k] >= 0;
+	    k = (k + 1) & (s->nslots - 1))
+		if (strcmp(s->rows[s->slots[k]].key, key) == 0)
+			return &s->rows[s->slots[k]];
+	if (s->n == s->cap) {
+		size_t ncap = s->cap == 0 ? 64 : s->cap * 2;
+		struct report_row *r = reallocarray(s->rows, ncap,
+		    sizeof(*r));
+
+		if (r == NULL)
+			return NULL;
+		s->rows = r;
+		s->cap = ncap;
+	}
+	memset(&s->rows[s->n], 0, sizeof(s->rows[0]));
+	snprintf(s->rows[s->n].key, sizeof(s->rows[0].key), "%s", key);
+	s->rows[s->n].hour_epoch = hour;
+	s->slots[k] = (int32_t)s->n;
+	return &s->rows[s->n++];
+}
+
+int
+summary_add(struct summary *s, const struct ex_proc *p, const char *host)
+{
+	char key[sizeof(((struct report_row *)0)->key)];
+	struct report_row *r;
+	int64_t hour = 0;
+
+	if (p->group != EXD_GROUP_PROC || !REC_HAS(p, PROC_FINISH_NS) ||
+	    (int64_t)p->v[PROC_FINISH_NS] < s->from_ns ||
+	    (int64_t)p->v[PROC_FINISH_NS] >= s->to_ns)
+		return EXR_OK;
+	switch (s->by) {
+	case BY_USER:
+	case BY_PROJECT:
+		if (!REC_HAS(p, s->by == BY_USER ? PROC_UID : PROC_PROJID))
+			snprintf(key, sizeof(key), "-");
+		else
+			snprintf(key, sizeof(key), "%" PRIu64,
+			    p->v[s->by == BY_USER ? PROC_UID : PROC_PROJID]);
+		break;
+	case BY_COMMAND:
+		fmt_escape(key, sizeof(key), REC_HAS(p, PROC_COMMAND) ?
+		    p->command : "-", ESC_SPACE);
+		break;
+	case BY_ZONE:
+		fmt_escape(key, sizeof(key), REC_HAS(p, PROC_ZONE) ?
+		    p->zone : "-", ESC_SPACE);
+		break;
+	case BY_HOST:
+		fmt_escape(key, sizeof(key), host, ESC_SPACE);
+		break;
+	case BY_HOUR: {
+		struct tm tm;
+		time_t t = (time_t)(p->v[PROC_FINISH_NS] / NS);
+
+		localtime_r(&t, &tm);
+		tm.tm_min = tm.tm_sec = 0;
+		tm.tm_isdst = -1;
+		hour = (int64_t)mktime(&tm);
+		localtime_r(&(time_t){ (time_t)hour }, &tm);
+		strftime(key, sizeof(key), "%Y-%m-%d %H:00", &tm);
+		break;
+	}
+	}
+	if ((r = row_for(s, key, hour)) == NULL)
+		return EXR_NOMEM;
+	r->calls++;
+	r->user_ns += (int64_t)p->v[PROC_CPU_USER_NS] *
+	    REC_HAS(p, PROC_CPU_USER_NS);
+	r->sys_ns += (int64_t)p->v[PROC_CPU_SYS_NS] *
+	    REC_HAS(p, PROC_CPU_SYS_NS);
+	if (REC_HAS(p, PROC_START_NS) &&
+	    p->v[PROC_FINISH_NS] >= p->v[PROC_START_NS])
+		r->real_ns += (int64_t)(p->v[PROC_FINISH_NS] -
+		    p->v[PROC_START_NS]);
+	if (REC_HAS(p, PROC_CHARS_RDWR))
+		r->chars += (int64_t)p->v[PROC_CHARS_RDWR];
+	if (REC_HAS(p, PROC_RSS_MAX_KB) &&
+	    (int64_t)p->v[PROC_RSS_MAX_KB] > r->rss_max_kb)
+		r->rss_max_kb = (int64_t)p->v[PROC_RSS_MAX_KB];
+	if (REC_HAS(p, PROC_FAULTS_MAJOR))
+		r->faults_major += (int64_t)p->v[PROC_FAULTS_MAJOR];
+	if (REC_HAS(p, PROC_SYSCALLS))
+		r->syscalls += (int64_t)p->v[PROC_SYSCALLS];
+	return EXR_OK;
+}
+
+static int
+by_cpu(const void *a, const void *b)
+{
+	const struct report_row *x = a, *y = b;
+	int64_t cx = x->user_ns + x->sys_ns, cy = y->user_ns + y->sys_ns;
+
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+static int
+by_hour(const void *a, const void *b)
+{
+	const struct report_row *x = a, *y = b;
+
+	return (x->hour_epoch > y->hour_epoch) - (x->hour_epoch < y->hour_epoch);
+}
+
+void
+summary_sort(struct summary *s)
+{
+	if (s->n > 0)
+		qsort(s->rows, s->n, sizeof(s->rows[0]),
+		    s->by == BY_HOUR ? by_hour : by_cpu);
+	free(s->slots);		/* the hash is stale once rows move */
+	s->slots = NULL;
+	s->nslots = 0;
+}
