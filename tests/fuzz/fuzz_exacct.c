@@ -2,7 +2,8 @@
  * libFuzzer target for the exacct reader ("make fuzz").
  *
  * Feeds arbitrary bytes through the whole read path: the reader with its
- * resync, the record fillers, and dump -v formatting.  Oracles beyond
+ * resync, the record fillers, and dump -v formatting; then the same bytes
+ * through the pacct reader.  Oracles beyond
  * "no crash, no sanitizer report": every object the reader accepts must
  * re-encode to exactly its input bytes, damaged ranges must lie inside
  * the input and never overlap a delivered object, and the reader must
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "../../parsers/exacct.h"
+#include "../../parsers/pacct.h"
 #include "../../parsers/records.h"
 #include "../../parsers/source.h"
 #include "../../reports/dump.h"
@@ -99,6 +101,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case REC_FLOW:
 			flow_fill(&f, rec, &c);
 			break;
+		case REC_SYSLOAD: {
+			struct ex_sysload sl;
+
+			sysload_fill(&sl, rec, &c);
+			break;
+		}
 		default:
 			break;
 		}
@@ -106,6 +114,28 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	exacct_reader_release(&r);
 	exw_release(&w);
+
+	/* pacct: every whole record decodes or is skipped; nothing else. */
+	{
+		struct pacct_reader pr;
+		uint64_t n = 0, seen = 0;
+
+		pacct_reader_init_mem(&pr, "fuzz", data, size);
+		while ((rc = pacct_next(&pr, &p, &err)) != EXR_EOF) {
+			if (rc != EXR_OK && rc != EXR_DAMAGED)
+				abort();
+			if (rc == EXR_OK) {
+				n++;
+				dump_proc_fields(devnull, &p, pr.version,
+				    pr.big_endian, &o);
+			}
+			if (++seen > size / PACCT_RECORD_SIZE + 1)
+				abort();	/* it must move on */
+		}
+		if (n > size / PACCT_RECORD_SIZE)
+			abort();
+		pacct_reader_release(&pr);
+	}
 	idnames_release(&names);
 	return 0;
 }

@@ -1,9 +1,10 @@
 #!/bin/sh
 # The capture ratio, measured: snapshots every 2 s for 20 s while busy
 # processes start, run and exit, with kernel process accounting as the
-# exit source.  /proc and pacct each round user and system time to 10 ms
-# ticks on their own, so a process's intervals add up to its exit record
-# within one tick (15 ms here), not to the nanosecond.  Needs root and a kernel that allows accounting; skips with
+# exit source.  /proc reports CPU scaled to the scheduler's exact run
+# time, pacct the 10 ms tick samples: for a process that a snapshot saw,
+# the two differ by a few ticks, and its intervals add up to its exit
+# record within that (50 ms allowed; the largest seen is printed).  Needs root and a kernel that allows accounting; skips with
 # the reason otherwise.  Accounting is one switch for the whole machine:
 # it is put back as it was on every way out.
 . "$(dirname "$0")/../lib.sh"
@@ -117,8 +118,9 @@ test_expect_success 'busy workload: every exited process adds up to its exit rec
 	    WHERE p.finish_ns IS NOT NULL GROUP BY proc_id" |
 	tr "|" " " | sort >stored &&
 	awk "NR == FNR { want[\$1] = \$3; next }
-	    (\$1 in want) { n++; d = want[\$1] - \$3; if (d < -0.015 || d > 0.015) { print \"pid \" \$1 \": exit record \" want[\$1] \", intervals \" \$3; bad++ } }
-	    END { print n \" processes compared\"; exit bad > 0 || n < 5 }" exits stored
+	    (\$1 in want) { n++; d = want[\$1] - \$3; if (d < 0) d = -d; if (d > max) max = d
+	      if (d > 0.05) { print \"pid \" \$1 \": exit record \" want[\$1] \", intervals \" \$3; bad++ } }
+	    END { print n \" processes compared, largest difference \" max + 0 \" s\" > \"busy.diff\"; exit bad > 0 || n < 5 }" exits stored
 '
 
 test_expect_success 'short processes with pacct: the ratio, reported (no bound)' '
@@ -132,4 +134,5 @@ test_expect_success 'short processes with pacct: the ratio, reported (no bound)'
 
 echo "# measured capture ratio, busy workload, pacct exits: $(tr "\n" " " <busy.ratio 2>/dev/null)"
 echo "# measured capture ratio, 2 ms processes, pacct exits: $(cat short.ratio 2>/dev/null)"
+echo "# intervals vs exit records: $(cat busy.diff 2>/dev/null)"
 test_done
