@@ -75,6 +75,29 @@ line_count() {
 	wc -l <"$1" | tr -d ' '
 }
 
+# Kernel process accounting is one switch for the whole machine.  Note
+# whether it is on now (Debian's default file grows when a process exits),
+# so a test can put it back as it was on every way out (acct_restore, from
+# a trap).
+ACCT_DEFAULT_FILE=/var/log/account/pacct
+acct_note_state() {
+	acct_was_on=0
+	if [ -f "$ACCT_DEFAULT_FILE" ]; then
+		before=$(wc -c <"$ACCT_DEFAULT_FILE")
+		/bin/true
+		sleep 0.2
+		[ "$(wc -c <"$ACCT_DEFAULT_FILE")" -gt "$before" ] && acct_was_on=1
+	fi
+}
+
+acct_restore() {
+	if [ "${acct_was_on:-0}" -eq 1 ]; then
+		accton "$ACCT_DEFAULT_FILE" >/dev/null 2>&1
+	else
+		accton off >/dev/null 2>&1
+	fi
+}
+
 test_done() {
 	echo "# $test_name: $((test_count - test_failed)) passed, $test_failed failed, $test_skipped skipped"
 	[ "$test_failed" -eq 0 ]

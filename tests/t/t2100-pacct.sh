@@ -149,30 +149,16 @@ test_expect_success 'ingest: a torn pacct tail waits for the next run' '
 # Real kernel data.  Accounting is one switch for the whole machine:
 # note whether it was on (Debian's default file grows when a process
 # exits), and put it back as it was on every way out.
-DEFAULT_PACCT=/var/log/account/pacct
-was_on=0
-if [ -f "$DEFAULT_PACCT" ]; then
-	before=$(wc -c <"$DEFAULT_PACCT")
-	/bin/true
-	sleep 0.2
-	[ "$(wc -c <"$DEFAULT_PACCT")" -gt "$before" ] && was_on=1
-fi
-restore() {
-	if [ $was_on -eq 1 ]; then
-		accton "$DEFAULT_PACCT" >/dev/null 2>&1
-	else
-		accton off >/dev/null 2>&1
-	fi
-}
+acct_note_state
 
 if ! command -v accton >/dev/null 2>&1 || ! command -v dump-acct >/dev/null 2>&1; then
 	test_skip 'kernel pacct' 'accton/dump-acct missing (apt-get install acct)'
 elif ! : >kernel.acct || ! accton "$TRASH/kernel.acct" >/dev/null 2>err.accton; then
 	test_skip 'kernel pacct' "the kernel refused accounting: $(cat err.accton)"
-	restore
+	acct_restore
 else
-	trap 'restore; rm -rf "$TRASH"' EXIT
-	trap 'restore; exit 130' INT TERM
+	trap 'acct_restore; rm -rf "$TRASH"' EXIT
+	trap 'acct_restore; exit 130' INT TERM
 	# The workload: 200 short commands, one that burns about a second
 	# of CPU, one that exits 3, one killed by a signal.
 	i=0
@@ -180,7 +166,7 @@ else
 	awk 'BEGIN { for (i = 0; i < 8e7; i++) s += i; exit 0 }'
 	sh -c 'exit 3'
 	sh -c 'kill -9 $$' 2>/dev/null
-	restore
+	acct_restore
 	trap 'rm -rf "$TRASH"' EXIT
 
 	test_expect_success 'kernel-written pacct: every field as dump-acct reads it' '

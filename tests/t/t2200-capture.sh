@@ -4,26 +4,13 @@
 # exit source.  /proc reports CPU scaled to the scheduler's exact run
 # time, pacct the 10 ms tick samples: for a process that a snapshot saw,
 # the two differ by a few ticks, and its intervals add up to its exit
-# record within that (50 ms allowed; the largest seen is printed).  Needs root and a kernel that allows accounting; skips with
+# record within that (100 ms allowed: 20 to 70 ms seen on a loaded
+# machine; the largest is printed).  Needs root and a kernel that allows accounting; skips with
 # the reason otherwise.  Accounting is one switch for the whole machine:
 # it is put back as it was on every way out.
 . "$(dirname "$0")/../lib.sh"
 
-DEFAULT_PACCT=/var/log/account/pacct
-was_on=0
-if [ -f "$DEFAULT_PACCT" ]; then
-	before=$(wc -c <"$DEFAULT_PACCT")
-	/bin/true
-	sleep 0.2
-	[ "$(wc -c <"$DEFAULT_PACCT")" -gt "$before" ] && was_on=1
-fi
-restore() {
-	if [ $was_on -eq 1 ]; then
-		accton "$DEFAULT_PACCT" >/dev/null 2>&1
-	else
-		accton off >/dev/null 2>&1
-	fi
-}
+acct_note_state
 
 # snap every 2 s for $1 seconds into $2 (run it in the background).
 snapper() {
@@ -52,12 +39,12 @@ fi
 : >busy.pacct
 if ! accton "$TRASH/busy.pacct" >/dev/null 2>err.accton; then
 	test_skip 'capture' "the kernel refused accounting: $(cat err.accton)"
-	restore
+	acct_restore
 	test_done
 	exit $?
 fi
-trap 'restore; rm -rf "$TRASH"' EXIT
-trap 'restore; exit 130' INT TERM
+trap 'acct_restore; rm -rf "$TRASH"' EXIT
+trap 'acct_restore; exit 130' INT TERM
 
 # Workload 1: busy processes (about a second of CPU each, one of them
 # multi-threaded) that start, run and exit inside a 20 s window; then
@@ -102,7 +89,7 @@ while [ $i -lt 1500 ]; do
 	i=$((i + 1))
 done
 wait $spid
-restore
+acct_restore
 trap 'rm -rf "$TRASH"' EXIT
 
 test_expect_success 'busy workload: capture ratio between 0.95 and 1.05' '
@@ -119,7 +106,7 @@ test_expect_success 'busy workload: every exited process adds up to its exit rec
 	tr "|" " " | sort >stored &&
 	awk "NR == FNR { want[\$1] = \$3; next }
 	    (\$1 in want) { n++; d = want[\$1] - \$3; if (d < 0) d = -d; if (d > max) max = d
-	      if (d > 0.05) { print \"pid \" \$1 \": exit record \" want[\$1] \", intervals \" \$3; bad++ } }
+	      if (d > 0.1) { print \"pid \" \$1 \": exit record \" want[\$1] \", intervals \" \$3; bad++ } }
 	    END { print n \" processes compared, largest difference \" max + 0 \" s\" > \"busy.diff\"; exit bad > 0 || n < 5 }" exits stored
 '
 
