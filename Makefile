@@ -29,7 +29,8 @@ REPORTS = reports/fmt.c reports/idnames.c reports/dump.c reports/text.c \
 EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_dump.c extract/cmd_text.c extract/cmd_check.c \
 	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c \
-	extract/cmd_snap.c extract/procfs.c
+	extract/cmd_snap.c extract/procfs.c extract/cmd_rotate.c \
+	extract/cmd_run.c extract/spool.c
 LIB_SRC = $(PARSERS) $(STORE) $(REPORTS) $(EXTRACT)
 MAIN_SRC = extract/main.c
 HELPER_SRC = tests/helper/extracct-test.c
@@ -117,10 +118,18 @@ $(B)/fuzz_exacct: $(FUZZ_SRC) $(HEADERS)
 	clang -std=c11 -D_GNU_SOURCE -g -O1 \
 	    -fsanitize=fuzzer,address,undefined -o $@ $(FUZZ_SRC)
 
+SYSCONFDIR ?= /etc
+UNITDIR ?= /lib/systemd/system
 install: $(B)/extracct
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) \
+	    $(DESTDIR)$(SYSCONFDIR)/cron.d $(DESTDIR)$(UNITDIR)
 	install -m 0755 $(B)/extracct $(DESTDIR)$(BINDIR)/extracct
 	install -m 0644 docs/extracct.1 $(DESTDIR)$(MANDIR)/extracct.1
+	install -m 0644 cron/extracct.cron $(DESTDIR)$(SYSCONFDIR)/cron.d/extracct
+	install -m 0644 cron/extracct.service cron/extracct.timer \
+	    $(DESTDIR)$(UNITDIR)/
+	install -d -m 0700 $(DESTDIR)/var/spool/extracct
+	install -d -m 0755 $(DESTDIR)/var/lib/extracct $(DESTDIR)/var/log/extracct
 
 clean:
 	rm -rf $(B) out

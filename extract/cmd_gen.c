@@ -1,5 +1,6 @@
 /*
- * extracct gen --kind proc|task|flow --records N [--seed S] [--host NAME]
+ * extracct gen --kind proc|task|flow|pacct --records N [--seed S]
+ *     [--host NAME] [--jitter] [--pacct-version 3|2|0] [--big-endian]
  *     -o FILE
  *
  * Deterministic synthetic logs (extract/gen.c) for tests and benchmarks.

@@ -1,9 +1,12 @@
 /*
  * extracct report [--db FILE] [--by user|command|project|zone|host|hour]
  *     [--from TIME] [--to TIME] [--format table|csv|json] [--tz ZONE]
+ *     [--capture] [FILE...]
  *
- * Usage totals from the database (reports/report.c).  TIME is
- * YYYY-MM-DD[THH:MM[:SS]] in the report's time zone, or @EPOCH seconds.
+ * Usage totals from the database (reports/report.c), the capture ratio
+ * (--capture), or, given log files, totals of their exit records with no
+ * database (reports/summary.c).  TIME is YYYY-MM-DD[THH:MM[:SS]] in the
+ * report's time zone, or @EPOCH seconds.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -198,6 +201,8 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	if (capture && optind != argc)
 		return complain(EXR_USAGE, "--capture reads the database, not "
 		    "files");
+	if (capture && o.format == FMT_JSON)
+		return complain(EXR_USAGE, "--capture: --format table or csv");
 	/* Every time below, parsed or printed, is in this zone. */
 	if (tz != NULL && strcmp(tz, "local") != 0)
 		setenv("TZ", tz, 1);

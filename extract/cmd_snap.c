@@ -23,8 +23,10 @@
 #include "extracct.h"
 #include "paths.h"
 #include "procfs.h"
+#include "spool.h"
 
-static const char usage_snap[] = "usage: extracct snap [-o FILE]";
+static const char usage_snap[] =
+    "usage: extracct snap [-o FILE] [--spool DIR]";
 
 /* One record, one write(2), retried only for EINTR. */
 static int
@@ -126,18 +128,25 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "spool", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *out = NULL, *root = PATH_PROC;
+	static struct spool_log logs[SPOOL_MAX_LOGS];
+	const char *out = NULL, *root = PATH_PROC, *spool = PATH_SPOOL;
+	char host[256], name[256], path[4096];
+	struct ex_err err = { 0 };
 	uint64_t n;
-	int ch;
+	int ch, i, nlogs, rc;
 
 	(void)ctx;
 	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':	/* the snapshot log to append to */
 			out = optarg;
+			break;
+		case 's':	/* the spool whose live snapshot log to use */
+			spool = optarg;
 			break;
 		case 'h':
 			puts(usage_snap);
@@ -148,8 +157,19 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 	}
 	if (optind != argc)
 		return complain(EXR_USAGE, "%s", usage_snap);
-	if (out == NULL)
-		return complain(EXR_USAGE, "snap: -o FILE is required until "
-		    "the spool is configured (extracct run uses its own)");
+	if (out == NULL) {
+		/* The spool's live snapshot log: the newest, or a new one. */
+		if ((rc = spool_check(spool, &err)) != EXR_OK)
+			return complain(rc, "%s", err.reason);
+		local_hostname(host, sizeof(host));
+		spool_name(name, sizeof(name), "snap", host, time(NULL));
+		nlogs = spool_list(spool, host, logs, SPOOL_MAX_LOGS);
+		for (i = 0; i < nlogs; i++)
+			if (strcmp(logs[i].kind, "snap") == 0)
+				snprintf(name, sizeof(name), "%.255s",
+				    logs[i].name);
+		snprintf(path, sizeof(path), "%.3800s/%.255s", spool, name);
+		out = path;
+	}
 	return snap_write(out, root, &n);
 }

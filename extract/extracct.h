@@ -25,6 +25,17 @@ int	cmd_gen(int argc, char **argv, struct ctx *ctx);
 int	cmd_ingest(int argc, char **argv, struct ctx *ctx);
 int	cmd_report(int argc, char **argv, struct ctx *ctx);
 int	cmd_snap(int argc, char **argv, struct ctx *ctx);
+int	cmd_rotate(int argc, char **argv, struct ctx *ctx);
+int	cmd_run(int argc, char **argv, struct ctx *ctx);
+
+/*
+ * Switch accounting (if on) and the snapshot log to new files in spool
+ * (cmd_rotate.c).  Messages printed; EXR_OK, EXR_USAGE or EXR_IO.
+ */
+int	rotate_logs(const char *spool, const char *pacct, const char *host);
+
+/* This machine's name (gethostname), or "unknown". */
+void	local_hostname(char *buf, size_t n);
 
 /*
  * Append one snapshot (a system record, then a partial record for every

@@ -7,11 +7,23 @@
  * the exit status of design.md §8: 0 ok, 1 damaged input, 2 usage,
  * 3 runtime failure.  Only this file exits.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "extracct.h"
+
+/* After a command: a write error on stdout is an error. */
+static int
+finish(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		perror("extracct: standard output");
+		rc = worst(rc, EXR_IO);
+	}
+	return rc;
+}
 
 struct command {
 	const char	*name;
@@ -27,11 +39,66 @@ static const struct command commands[] = {
 	{ "gen", cmd_gen, "gen --kind proc|task|flow|pacct --records N "
 	    "[--seed S] [--host NAME] [--jitter] [--pacct-version 3|2|0] "
 	    "[--big-endian] -o FILE" },
-	{ "ingest", cmd_ingest, "ingest [--db FILE] [--outdir DIR] FILE..." },
-	{ "snap", cmd_snap, "snap [-o FILE]" },
-	{ "report", cmd_report, "report [--db FILE] [--by KEY] [--from T] "
-	    "[--to T] [--format table|csv|json] [--tz ZONE]" },
+	{ "ingest", cmd_ingest, "ingest [--db FILE] [--outdir DIR] "
+	    "[--idle-rows heartbeat|always] [--heartbeat-hours N] [--chunk N] "
+	    "[--host NAME] FILE..." },
+	{ "snap", cmd_snap, "snap [-o FILE] [--spool DIR]" },
+	{ "rotate", cmd_rotate, "rotate [--spool DIR] [--pacct FILE]" },
+	{ "run", cmd_run, "run [--spool DIR] [--db FILE] [--outdir DIR] "
+	    "[--pacct FILE] [--retention-days N] [--text-retention-days N] "
+	    "[--no-snap] [--no-rotate] [FILE...]" },
+	{ "report", cmd_report, "report [--db FILE] "
+	    "[--by user|command|project|zone|host|hour] [--from TIME] "
+	    "[--to TIME] [--format table|csv|json] [--tz ZONE] [--capture] "
+	    "[FILE...]" },
 };
+
+/*
+ * The original exdump's flags, extracct -vwr [FILE | -a DIR]: -w writes
+ * a snapshot first, -r rotates, -a DIR puts the text outputs in DIR, a
+ * FILE is processed too, -v is accepted (run always reports).  They map
+ * onto run.
+ */
+static int
+legacy_flags(int argc, char **argv, struct ctx *ctx)
+{
+	char *av[16];
+	int ac = 0, ch, w = 0, r = 0;
+	const char *dir = NULL;
+
+	while ((ch = getopt(argc, argv, "a:hrvw")) != -1) {
+		switch (ch) {
+		case 'a':	/* output directory */
+			dir = optarg;
+			break;
+		case 'r':	/* rotate */
+			r = 1;
+			break;
+		case 'v':	/* verbose: run always says what it did */
+			break;
+		case 'w':	/* snapshot first (wracct) */
+			w = 1;
+			break;
+		default:
+			fputs("usage: extracct -vwr [FILE | -a DIR]\n", stderr);
+			return EXR_USAGE;
+		}
+	}
+	av[ac++] = "run";
+	if (!w)
+		av[ac++] = "--no-snap";
+	if (!r)
+		av[ac++] = "--no-rotate";
+	if (dir != NULL) {
+		av[ac++] = "--outdir";
+		av[ac++] = (char *)dir;
+	}
+	while (optind < argc && ac < 15)
+		av[ac++] = argv[optind++];
+	av[ac] = NULL;
+	optind = 0;
+	return finish(cmd_run(ac, av, ctx));
+}
 
 static void
 usage(FILE *fp)
@@ -41,6 +108,7 @@ usage(FILE *fp)
 	fputs("usage: extracct COMMAND [ARGS]\n", fp);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(fp, "       extracct %s\n", commands[i].synopsis);
+	fputs("       extracct -vwr [FILE | -a DIR]\n", fp);
 	fputs("See extracct(1).\n", fp);
 }
 
@@ -50,7 +118,6 @@ main(int argc, char *argv[])
 	struct ctx ctx = { "extracct" };
 	const struct command *cmd = NULL;
 	size_t i;
-	int rc;
 
 	if (argc < 2) {
 		usage(stderr);
@@ -65,6 +132,8 @@ main(int argc, char *argv[])
 		printf("extracct %s\n", EXTRACCT_VERSION_STRING);
 		return 0;
 	}
+	if (argv[1][0] == '-' && argv[1][1] != '-' && argv[1][1] != '\0')
+		return ex_exit_status(legacy_flags(argc, argv, &ctx));
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			cmd = &commands[i];
@@ -73,10 +142,5 @@ main(int argc, char *argv[])
 		usage(stderr);
 		return 2;
 	}
-	rc = cmd->fn(argc - 1, argv + 1, &ctx);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		perror("extracct: standard output");
-		rc = worst(rc, EXR_IO);
-	}
-	return ex_exit_status(rc);
+	return ex_exit_status(finish(cmd->fn(argc - 1, argv + 1, &ctx)));
 }

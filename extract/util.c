@@ -7,8 +7,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "extracct.h"
+
+void
+local_hostname(char *buf, size_t n)
+{
+	if (gethostname(buf, n) != 0)
+		snprintf(buf, n, "unknown");
+	buf[n - 1] = '\0';
+}
 
 int
 worst(int a, int b)

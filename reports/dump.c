@@ -54,7 +54,7 @@ dump_rec(FILE *fp, const struct ex_rec *rec, const struct dump_opts *o)
 		const struct ex_item *it = &rec->items[i];
 		unsigned indent = it->depth > 25 ? 25 : it->depth;
 
-		/* Local-catalog ids are the writer's own (none named yet). */
+		/* Local-catalog ids: extracct's own (parsers/local.h). */
 		if ((nm = exacct_id_name(it->tag)) == NULL)
 			nm = EX_CATALOG(it->tag) == EXC_LOCAL ? "local" :
 			    "unknown";

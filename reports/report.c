@@ -208,13 +208,17 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 		    "%12s %12s %7s %s\n", o->tz, "host", "from", "to",
 		    "proc_cpu_s", "busy_cpu_s", "ratio", "exit_sources");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *host = (const char *)sqlite3_column_text(st, 0);
+		char host[128];
 		const unsigned char *src = sqlite3_column_text(st, 5);
 		int64_t a = sqlite3_column_int64(st, 1) / 1000000000;
 		int64_t b = sqlite3_column_int64(st, 2) / 1000000000;
 		int64_t pc = sqlite3_column_int64(st, 3);
 		int64_t bu = sqlite3_column_int64(st, 4);
 
+		/* Host names come from log headers: escape them. */
+		fmt_escape(host, sizeof(host), sqlite3_column_text(st, 0) !=
+		    NULL ? (const char *)sqlite3_column_text(st, 0) : "-",
+		    ESC_SPACE);
 		fmt_secs(cpu, sizeof(cpu), pc);
 		fmt_secs(busy, sizeof(busy), bu);
 		ratio_text(ratio, sizeof(ratio), pc, bu);

@@ -1221,3 +1221,30 @@ out:
 	input_release(&in);
 	return rc;
 }
+
+int
+store_fully_ingested(struct store *s, const char *path, int *yes,
+    struct ex_err *err)
+{
+	struct ledger_entry le;
+	struct stat sb;
+	int fd, rc;
+
+	*yes = 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
+		return ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &sb) == -1) {
+		rc = ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(errno));
+		close(fd);
+		return rc;
+	}
+	if (sb.st_size == 0) {
+		close(fd);
+		return EXR_OK;		/* nothing to keep, nothing ingested */
+	}
+	rc = ledger_lookup(s->db, fd, (uint64_t)sb.st_size, &le, err);
+	close(fd);
+	if (rc == EXR_OK)
+		*yes = le.file_id != 0 && le.ingested_to == (uint64_t)sb.st_size;
+	return rc;
+}

@@ -53,6 +53,13 @@ struct ingest_stats {
 	uint64_t	 damaged, damaged_bytes;
 };
 
+/*
+ * Has every byte of path been ingested (per the ledger)?  *yes gets the
+ * answer.  Retention asks before it deletes a log.  EXR_OK or EXR_IO/DB.
+ */
+int	store_fully_ingested(struct store *s, const char *path, int *yes,
+	    struct ex_err *err);
+
 /* Open the store (creating it). EXR_OK, or EXR_DB with err. */
 int	store_open(struct store **sp, const char *path, struct ex_err *err);
 void	store_close(struct store *s);

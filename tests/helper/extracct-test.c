@@ -7,6 +7,7 @@
  *   extracct-test offsets IN          "offset length tag" per top-level object
  *   extracct-test split IN N PREFIX   N files PREFIX.1..N: the header, then
  *                                     consecutive runs of the records
+ *   extracct-test spool-name KIND HOST EPOCH   the spool's name for a log
  *   extracct-test finals IN           "pid|start_ns|counters..." for each
  *                                     final process record (absent: empty);
  *                                     "taskid|start_ns|..." for tasks
@@ -28,6 +29,7 @@
 
 #include "../../parsers/exacct.h"
 #include "../../parsers/records.h"
+#include "../../extract/spool.h"
 
 struct spec {
 	FILE		*fp;
@@ -408,6 +410,14 @@ main(int argc, char *argv[])
 		return cmd_offsets(argv[2]);
 	if (argc == 5 && strcmp(argv[1], "split") == 0)
 		return cmd_split(argv[2], argv[3], argv[4]);
+	if (argc == 5 && strcmp(argv[1], "spool-name") == 0) {
+		char name[256];
+
+		spool_name(name, sizeof(name), argv[2], argv[3],
+		    (time_t)strtoll(argv[4], NULL, 10));
+		puts(name);
+		return 0;
+	}
 	if (argc == 3 && strcmp(argv[1], "finals") == 0)
 		return each_object(argv[2], final_one, NULL);
 	fprintf(stderr, "usage: extracct-test encode SPEC OUT\n"

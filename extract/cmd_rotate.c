@@ -1,0 +1,145 @@
+/*
+ * extracct rotate [--spool DIR] [--pacct FILE]
+ *
+ * acctadm -f for Linux: switch kernel process accounting to a new
+ * date-stamped file in the spool with acct(2) (the kernel swaps files
+ * atomically: no record is lost), and start a new snapshot log.  Only
+ * moves accounting that is already on: rotate never starts it.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "extracct.h"
+#include "paths.h"
+#include "spool.h"
+
+static const char usage_rotate[] =
+    "usage: extracct rotate [--spool DIR] [--pacct FILE]";
+
+/* Size of path, or -1. */
+static off_t
+size_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+/*
+ * Is the kernel writing process accounting to `file`?  Nothing says so
+ * directly: run a process and see whether its exit record lands there.
+ */
+static int
+accounting_to(const char *file)
+{
+	off_t before = size_of(file);
+	pid_t pid;
+	int status;
+
+	if (before < 0)
+		return 0;
+	if ((pid = fork()) == -1)
+		return 0;
+	if (pid == 0)
+		_exit(0);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	return size_of(file) > before;
+}
+
+int
+rotate_logs(const char *spool, const char *pacct, const char *host)
+{
+	static struct spool_log logs[SPOOL_MAX_LOGS];
+	char current[4096], path[4096], name[256];
+	const char *snap_cur = NULL, *pacct_cur = NULL;
+	struct ex_err err = { 0 };
+	time_t now = time(NULL);
+	int i, n, rc;
+
+	if ((rc = spool_check(spool, &err)) != EXR_OK)
+		return complain(rc, "%s", err.reason);
+	if ((n = spool_list(spool, host, logs, SPOOL_MAX_LOGS)) < 0)
+		return complain(EXR_IO, "%s: %s", spool, strerror(errno));
+	for (i = 0; i < n; i++) {
+		if (strcmp(logs[i].kind, "snap") == 0)
+			snap_cur = logs[i].name;
+		else
+			pacct_cur = logs[i].name;
+	}
+
+	/* Process accounting: where it goes now, and if it is on. */
+	if (pacct_cur != NULL)
+		snprintf(current, sizeof(current), "%.3800s/%.255s", spool,
+		    pacct_cur);
+	else
+		snprintf(current, sizeof(current), "%s", pacct);
+	spool_name(name, sizeof(name), "pacct", host, now);
+	if (!accounting_to(current))
+		printf("rotate: process accounting is not writing to %s; "
+		    "left alone (rotate never starts it)\n", current);
+	else if (pacct_cur != NULL && strcmp(pacct_cur, name) == 0)
+		printf("rotate: accounting already in %s\n", current);
+	else {
+		if ((rc = spool_create(spool, name, &err)) != EXR_OK)
+			return complain(rc, "%s", err.reason);
+		snprintf(path, sizeof(path), "%s/%s", spool, name);
+		if (acct(path) == -1)
+			return complain(EXR_IO, "acct %s: %s", path,
+			    strerror(errno));
+		printf("rotate: process accounting moved from %s to %s\n",
+		    current, path);
+	}
+
+	/* The snapshot log: a new one for the snapshots to come. */
+	spool_name(name, sizeof(name), "snap", host, now);
+	if (snap_cur == NULL || strcmp(snap_cur, name) != 0) {
+		if ((rc = spool_create(spool, name, &err)) != EXR_OK)
+			return complain(rc, "%s", err.reason);
+		printf("rotate: snapshots now go to %s/%s\n", spool, name);
+	}
+	return EXR_OK;
+}
+
+int
+cmd_rotate(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "spool", required_argument, NULL, 's' },
+		{ "pacct", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *spool = PATH_SPOOL, *pacct = PATH_PACCT;
+	char host[256];
+	int ch;
+
+	(void)ctx;
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 's':	/* the spool directory */
+			spool = optarg;
+			break;
+		case 'p':	/* where accounting goes before the first rotate */
+			pacct = optarg;
+			break;
+		case 'h':
+			puts(usage_rotate);
+			return EXR_OK;
+		default:
+			return complain(EXR_USAGE, "%s", usage_rotate);
+		}
+	}
+	if (optind != argc)
+		return complain(EXR_USAGE, "%s", usage_rotate);
+	local_hostname(host, sizeof(host));
+	return rotate_logs(spool, pacct, host);
+}

@@ -1,0 +1,52 @@
+/*
+ * The spool: the directory of rotating logs that run and rotate manage.
+ * Names are KIND-HOST-YYYYMMDD-HHMM (design.md §5): the newest of a kind
+ * is the live one, every older one is closed.
+ */
+#ifndef SPOOL_H
+#define SPOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "../parsers/exerr.h"
+
+#define SPOOL_MAX_LOGS	4096
+
+struct spool_log {
+	char		 name[256];	/* the file name, in the spool */
+	char		 kind[16];	/* "snap", "pacct" */
+	char		 stamp[16];	/* "YYYYMMDD-HHMM" */
+};
+
+/*
+ * Refuse a spool that is not a directory, is a symbolic link, or can be
+ * written by group or others (a planted file or link could redirect what
+ * rotate creates).  Returns EXR_OK or EXR_USAGE with err filled.
+ */
+int	spool_check(const char *dir, struct ex_err *err);
+
+/*
+ * "KIND-HOST-YYYYMMDD-HHMM" for time t, rounded up to the next minute in
+ * the last 10 s of one (cron jobs run on the hour a little early or late:
+ * they still get the hour's name).
+ */
+void	spool_name(char *buf, size_t n, const char *kind, const char *host,
+	    time_t t);
+
+/*
+ * The logs of host in dir, sorted oldest first (by stamp, then snap
+ * before pacct: snapshots must be ingested before the exits that close
+ * their processes).  Returns the count, or -1 (errno set).
+ */
+int	spool_list(const char *dir, const char *host, struct spool_log *logs,
+	    int max);
+
+/*
+ * Create dir/name, empty, never through a link and never an existing
+ * file (O_EXCL | O_NOFOLLOW), mode 0640.  Returns EXR_OK or EXR_IO.
+ */
+int	spool_create(const char *dir, const char *name, struct ex_err *err);
+
+#endif
