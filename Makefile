@@ -125,9 +125,13 @@ install: $(B)/extracct
 	    $(DESTDIR)$(SYSCONFDIR)/cron.d $(DESTDIR)$(UNITDIR)
 	install -m 0755 $(B)/extracct $(DESTDIR)$(BINDIR)/extracct
 	install -m 0644 docs/extracct.1 $(DESTDIR)$(MANDIR)/extracct.1
-	install -m 0644 cron/extracct.cron $(DESTDIR)$(SYSCONFDIR)/cron.d/extracct
-	install -m 0644 cron/extracct.service cron/extracct.timer \
-	    $(DESTDIR)$(UNITDIR)/
+	sed "s|/usr/local/bin/extracct|$(BINDIR)/extracct|" \
+	    cron/extracct.service >$(DESTDIR)$(UNITDIR)/extracct.service
+	sed "s|extracct run|$(BINDIR)/extracct run|" cron/extracct.cron \
+	    >$(DESTDIR)$(SYSCONFDIR)/cron.d/extracct
+	chmod 0644 $(DESTDIR)$(UNITDIR)/extracct.service \
+	    $(DESTDIR)$(SYSCONFDIR)/cron.d/extracct
+	install -m 0644 cron/extracct.timer $(DESTDIR)$(UNITDIR)/
 	install -d -m 0700 $(DESTDIR)/var/spool/extracct
 	install -d -m 0755 $(DESTDIR)/var/lib/extracct $(DESTDIR)/var/log/extracct
 

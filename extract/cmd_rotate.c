@@ -92,16 +92,26 @@ rotate_logs(const char *spool, const char *pacct, const char *host)
 		if ((rc = spool_create(spool, name, &err)) != EXR_OK)
 			return complain(rc, "%s", err.reason);
 		snprintf(path, sizeof(path), "%s/%s", spool, name);
-		if (acct(path) == -1)
+		if (acct(path) == -1) {
+			int e = errno;
+
+			/* Leave no empty "newest" log to mislead the next
+			 * rotate's probe. */
+			(void)unlink(path);
 			return complain(EXR_IO, "acct %s: %s", path,
-			    strerror(errno));
+			    strerror(e));
+		}
 		printf("rotate: process accounting moved from %s to %s\n",
 		    current, path);
 	}
 
-	/* The snapshot log: a new one for the snapshots to come. */
+	/* The snapshot log: a new one for the snapshots to come, unless
+	 * the live one is still empty (closing it would close nothing). */
 	spool_name(name, sizeof(name), "snap", host, now);
-	if (snap_cur == NULL || strcmp(snap_cur, name) != 0) {
+	if (snap_cur != NULL)
+		snprintf(path, sizeof(path), "%.3800s/%.255s", spool, snap_cur);
+	if (snap_cur == NULL || (strcmp(snap_cur, name) != 0 &&
+	    size_of(path) > 0)) {
 		if ((rc = spool_create(spool, name, &err)) != EXR_OK)
 			return complain(rc, "%s", err.reason);
 		printf("rotate: snapshots now go to %s/%s\n", spool, name);

@@ -3,10 +3,10 @@
  *     [--retention-days N] [--text-retention-days N] [--no-snap]
  *     [--no-rotate] [FILE...]
  *
- * The hourly job: snap, rotate, ingest every closed log in the spool
- * that is not fully ingested yet (oldest first; snapshots before the
- * exits that close their processes), write each one's .txt and .csv into
- * the output directory, then retention.  One run at a time: a second
+ * The hourly job: snap, rotate, hand every closed log in the spool to
+ * ingest (the ledger skips what it already has; oldest first, snapshots
+ * before the exits that close their processes), write each one's .txt
+ * and .csv into the output directory, then retention.  One run at a time: a second
  * finds the spool's lock taken and exits 3.
  *
  * Retention deletes a closed log older than --retention-days only when
@@ -132,6 +132,7 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	int ingest_argc = 0;
 	struct ex_err err = { 0 };
 	struct store *s;
+	struct stat st;
 	time_t now;
 
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -195,8 +196,11 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 			snprintf(snaplog, sizeof(snaplog), "%.3800s/%.255s", spool,
 			    name);
 		}
-		status = worst(status, snap_write(snaplog, PATH_PROC, &n));
-		printf("snap: %" PRIu64 " processes into %s\n", n, snaplog);
+		rc = snap_write(snaplog, PATH_PROC, &n);
+		status = worst(status, rc);
+		if (rc == EXR_OK)
+			printf("snap: %" PRIu64 " processes into %s\n", n,
+			    snaplog);
 	}
 	/* 2. rotate */
 	if (do_rotate)
@@ -221,6 +225,8 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 			continue;	/* live: still being written */
 		snprintf(path, sizeof(path), "%.3800s/%.255s", spool,
 		    logs[i].name);
+		if (lstat(path, &st) == 0 && st.st_size == 0)
+			continue;	/* an empty log: nothing to read */
 		if ((ingest_argv[ingest_argc] = strdup(path)) != NULL)
 			ingest_argc++;
 	}

@@ -1240,7 +1240,8 @@ store_fully_ingested(struct store *s, const char *path, int *yes,
 	}
 	if (sb.st_size == 0) {
 		close(fd);
-		return EXR_OK;		/* nothing to keep, nothing ingested */
+		*yes = 1;		/* empty: nothing in it to lose */
+		return EXR_OK;
 	}
 	rc = ledger_lookup(s->db, fd, (uint64_t)sb.st_size, &le, err);
 	close(fd);

@@ -55,7 +55,8 @@ struct ingest_stats {
 
 /*
  * Has every byte of path been ingested (per the ledger)?  *yes gets the
- * answer.  Retention asks before it deletes a log.  EXR_OK or EXR_IO/DB.
+ * answer (an empty file: yes, it holds nothing).  Retention asks before
+ * it deletes a log.  EXR_OK or EXR_IO/DB.
  */
 int	store_fully_ingested(struct store *s, const char *path, int *yes,
 	    struct ex_err *err);
