@@ -30,7 +30,8 @@ EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_dump.c extract/cmd_text.c extract/cmd_check.c \
 	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c \
 	extract/cmd_snap.c extract/procfs.c extract/cmd_rotate.c \
-	extract/cmd_run.c extract/spool.c
+	extract/cmd_run.c extract/spool.c extract/config.c \
+	extract/cmd_config.c
 LIB_SRC = $(PARSERS) $(STORE) $(REPORTS) $(EXTRACT)
 MAIN_SRC = extract/main.c
 HELPER_SRC = tests/helper/extracct-test.c
@@ -132,6 +133,9 @@ install: $(B)/extracct
 	chmod 0644 $(DESTDIR)$(UNITDIR)/extracct.service \
 	    $(DESTDIR)$(SYSCONFDIR)/cron.d/extracct
 	install -m 0644 cron/extracct.timer $(DESTDIR)$(UNITDIR)/
+	install -d $(DESTDIR)$(PREFIX)/share/doc/extracct
+	install -m 0644 docs/extracct.yml.example \
+	    $(DESTDIR)$(PREFIX)/share/doc/extracct/extracct.yml.example
 	install -d -m 0700 $(DESTDIR)/var/spool/extracct
 	install -d -m 0755 $(DESTDIR)/var/lib/extracct $(DESTDIR)/var/log/extracct
 

@@ -18,6 +18,7 @@
 #include "../reports/csv.h"
 #include "../reports/text.h"
 #include "../store/ingest.h"
+#include "config.h"
 #include "extracct.h"
 #include "paths.h"
 
@@ -147,11 +148,14 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 	struct ingest_stats st;
 	struct ex_err err;
 	struct store *s;
-	const char *db = PATH_DEFAULT_DB;
+	/* The configured database if there is a configuration file. */
+	const char *db = ctx->cfg->path[0] != '\0' ? ctx->cfg->database :
+	    PATH_DEFAULT_DB;
 	uint64_t n;
 	int ch, i, rc, status = EXR_OK;
 
-	(void)ctx;
+	io.idle_always = ctx->cfg->idle_always;
+	io.heartbeat_ns = ctx->cfg->heartbeat_hours * 3600 * 1000000000ull;
 	memset(&out, 0, sizeof(out));
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -194,9 +198,7 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 	if (argc == 0)
 		return complain(EXR_USAGE, "%s", usage_ingest);
 	if (io.host == NULL) {
-		if (gethostname(hostname, sizeof(hostname)) != 0)
-			snprintf(hostname, sizeof(hostname), "unknown");
-		hostname[sizeof(hostname) - 1] = '\0';
+		config_hostname(ctx, hostname, sizeof(hostname));
 		io.host = hostname;
 	}
 	io.on_record = write_record;

@@ -20,6 +20,7 @@
 
 #include "../reports/report.h"
 #include "../reports/summary.h"
+#include "config.h"
 #include "extracct.h"
 #include "paths.h"
 #include "walk.h"
@@ -145,14 +146,15 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	};
 	struct report_opts o = { BY_USER, FMT_TABLE, INT64_MIN, INT64_MAX,
 	    NULL };
-	const char *db = PATH_DEFAULT_DB, *from = NULL, *to = NULL;
-	const char *tz = NULL;
+	const char *db = ctx->cfg->path[0] != '\0' ? ctx->cfg->database :
+	    PATH_DEFAULT_DB, *from = NULL, *to = NULL;
+	const char *tz = strcmp(ctx->cfg->timezone, "local") != 0 ?
+	    ctx->cfg->timezone : NULL;
 	struct ex_err err;
 	sqlite3 *h = NULL;
 	char zone[64];
 	int ch, i, rc, capture = 0;
 
-	(void)ctx;
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'd':	/* the database */

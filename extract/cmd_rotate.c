@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "extracct.h"
 #include "paths.h"
 #include "spool.h"
@@ -128,11 +129,10 @@ cmd_rotate(int argc, char **argv, struct ctx *ctx)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *spool = PATH_SPOOL, *pacct = PATH_PACCT;
+	const char *spool = ctx->cfg->spool_dir, *pacct = ctx->cfg->pacct_file;
 	char host[256];
 	int ch;
 
-	(void)ctx;
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's':	/* the spool directory */
@@ -150,6 +150,6 @@ cmd_rotate(int argc, char **argv, struct ctx *ctx)
 	}
 	if (optind != argc)
 		return complain(EXR_USAGE, "%s", usage_rotate);
-	local_hostname(host, sizeof(host));
+	config_hostname(ctx, host, sizeof(host));
 	return rotate_logs(spool, pacct, host);
 }

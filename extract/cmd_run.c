@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "../store/ingest.h"
+#include "config.h"
 #include "extracct.h"
 #include "paths.h"
 #include "spool.h"
@@ -122,9 +123,12 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct spool_log logs[SPOOL_MAX_LOGS];
-	const char *spool = PATH_SPOOL, *db = PATH_DB, *pacct = PATH_PACCT;
-	const char *outdir = NULL;
-	uint64_t keep = 14, keep_text = 90, n;
+	const char *spool = ctx->cfg->spool_dir, *db = ctx->cfg->database;
+	const char *pacct = ctx->cfg->pacct_file;
+	const char *outdir = ctx->cfg->output_dir[0] != '\0' ?
+	    ctx->cfg->output_dir : NULL;
+	uint64_t keep = ctx->cfg->retention_days;
+	uint64_t keep_text = ctx->cfg->text_retention_days, n;
 	int ch, i, nlogs, lock, rc, status = EXR_OK, do_snap = 1;
 	int do_rotate = 1;
 	char host[256], path[4096], snaplog[4096];
@@ -174,7 +178,7 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	}
 	argc -= optind;
 	argv += optind;
-	local_hostname(host, sizeof(host));
+	config_hostname(ctx, host, sizeof(host));
 	if ((rc = spool_check(spool, &err)) != EXR_OK)
 		return complain(rc, "%s", err.reason);
 	if ((lock = take_lock(spool)) < 0)

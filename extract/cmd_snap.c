@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../parsers/recwrite.h"
+#include "config.h"
 #include "extracct.h"
 #include "paths.h"
 #include "procfs.h"
@@ -133,13 +134,12 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct spool_log logs[SPOOL_MAX_LOGS];
-	const char *out = NULL, *root = PATH_PROC, *spool = PATH_SPOOL;
+	const char *out = NULL, *root = PATH_PROC, *spool = ctx->cfg->spool_dir;
 	char host[256], name[256], path[4096];
 	struct ex_err err = { 0 };
 	uint64_t n;
 	int ch, i, nlogs, rc;
 
-	(void)ctx;
 	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':	/* the snapshot log to append to */
@@ -161,7 +161,7 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 		/* The spool's live snapshot log: the newest, or a new one. */
 		if ((rc = spool_check(spool, &err)) != EXR_OK)
 			return complain(rc, "%s", err.reason);
-		local_hostname(host, sizeof(host));
+		config_hostname(ctx, host, sizeof(host));
 		spool_name(name, sizeof(name), "snap", host, time(NULL));
 		nlogs = spool_list(spool, host, logs, SPOOL_MAX_LOGS);
 		for (i = 0; i < nlogs; i++)

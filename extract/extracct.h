@@ -13,9 +13,12 @@
 
 #define EXTRACCT_VERSION_STRING	"0.1"
 
+struct config;
+
 /* Shared state handed to every command. */
 struct ctx {
 	const char	*progname;	/* "extracct" */
+	const struct config *cfg;	/* defaults for options; never NULL */
 };
 
 int	cmd_dump(int argc, char **argv, struct ctx *ctx);
@@ -27,6 +30,7 @@ int	cmd_report(int argc, char **argv, struct ctx *ctx);
 int	cmd_snap(int argc, char **argv, struct ctx *ctx);
 int	cmd_rotate(int argc, char **argv, struct ctx *ctx);
 int	cmd_run(int argc, char **argv, struct ctx *ctx);
+int	cmd_config(int argc, char **argv, struct ctx *ctx);
 
 /*
  * Switch accounting (if on) and the snapshot log to new files in spool
@@ -36,6 +40,9 @@ int	rotate_logs(const char *spool, const char *pacct, const char *host);
 
 /* This machine's name (gethostname), or "unknown". */
 void	local_hostname(char *buf, size_t n);
+
+/* The configured host name, else this machine's. */
+void	config_hostname(const struct ctx *ctx, char *buf, size_t n);
 
 /*
  * Append one snapshot (a system record, then a partial record for every

@@ -9,10 +9,13 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "extracct.h"
+#include "paths.h"
 
 /* After a command: a write error on stdout is an error. */
 static int
@@ -42,6 +45,7 @@ static const struct command commands[] = {
 	{ "ingest", cmd_ingest, "ingest [--db FILE] [--outdir DIR] "
 	    "[--idle-rows heartbeat|always] [--heartbeat-hours N] [--chunk N] "
 	    "[--host NAME] FILE..." },
+	{ "config", cmd_config, "config" },
 	{ "snap", cmd_snap, "snap [-o FILE] [--spool DIR]" },
 	{ "rotate", cmd_rotate, "rotate [--spool DIR] [--pacct FILE]" },
 	{ "run", cmd_run, "run [--spool DIR] [--db FILE] [--outdir DIR] "
@@ -105,7 +109,7 @@ usage(FILE *fp)
 {
 	size_t i;
 
-	fputs("usage: extracct COMMAND [ARGS]\n", fp);
+	fputs("usage: extracct [-c CONFIG] COMMAND [ARGS]\n", fp);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(fp, "       extracct %s\n", commands[i].synopsis);
 	fputs("       extracct -vwr [FILE | -a DIR]\n", fp);
@@ -115,10 +119,25 @@ usage(FILE *fp)
 int
 main(int argc, char *argv[])
 {
-	struct ctx ctx = { "extracct" };
+	static struct config cfg;
+	struct ctx ctx = { "extracct", &cfg };
 	const struct command *cmd = NULL;
+	struct ex_err err = { 0 };
+	const char *cfgpath = NULL;
 	size_t i;
 
+	/* -c FILE: the configuration; else /etc/extracct.yml if there. */
+	config_defaults(&cfg);
+	if (argc >= 3 && strcmp(argv[1], "-c") == 0) {
+		cfgpath = argv[2];
+		argc -= 2;
+		argv += 2;
+	} else if (access(PATH_CONFIG, F_OK) == 0)
+		cfgpath = PATH_CONFIG;
+	if (cfgpath != NULL && config_load(&cfg, cfgpath, &err) != EXR_OK) {
+		fprintf(stderr, "extracct: %s\n", err.reason);
+		return ex_exit_status(err.code);
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "extracct.h"
 
 void
@@ -17,6 +18,15 @@ local_hostname(char *buf, size_t n)
 	if (gethostname(buf, n) != 0)
 		snprintf(buf, n, "unknown");
 	buf[n - 1] = '\0';
+}
+
+void
+config_hostname(const struct ctx *ctx, char *buf, size_t n)
+{
+	if (ctx->cfg->host[0] != '\0')
+		snprintf(buf, n, "%s", ctx->cfg->host);
+	else
+		local_hostname(buf, n);
 }
 
 int

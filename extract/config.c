@@ -1,0 +1,219 @@
+/*
+ * Reading the configuration with libyaml (see config.h).  The event
+ * parser is enough for a flat mapping of scalars, and it gives the line
+ * and column of every event for the messages.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "config.h"
+#include "paths.h"
+
+enum ktype { K_STR, K_UINT, K_IDLE, K_WRAP };
+
+struct key {
+	const char	*name;
+	enum ktype	 type;
+	size_t		 off;		/* offset in struct config */
+	uint64_t	 max;		/* K_UINT */
+};
+
+static const struct key keys[] = {
+	{ "spool_dir", K_STR, offsetof(struct config, spool_dir), 0 },
+	{ "database", K_STR, offsetof(struct config, database), 0 },
+	{ "output_dir", K_STR, offsetof(struct config, output_dir), 0 },
+	{ "pacct_file", K_STR, offsetof(struct config, pacct_file), 0 },
+	{ "host", K_STR, offsetof(struct config, host), 0 },
+	{ "timezone", K_STR, offsetof(struct config, timezone), 0 },
+	{ "retention_days", K_UINT, offsetof(struct config, retention_days),
+	    36500 },
+	{ "text_retention_days", K_UINT,
+	    offsetof(struct config, text_retention_days), 36500 },
+	{ "idle_rows", K_IDLE, offsetof(struct config, idle_always), 0 },
+	{ "heartbeat_hours", K_UINT, offsetof(struct config, heartbeat_hours),
+	    87600 },
+	{ "counter_wrap", K_WRAP, offsetof(struct config, counter_wrap), 0 },
+};
+
+void
+config_defaults(struct config *c)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->spool_dir, sizeof(c->spool_dir), "%s", PATH_SPOOL);
+	snprintf(c->database, sizeof(c->database), "%s", PATH_DB);
+	snprintf(c->output_dir, sizeof(c->output_dir), "%s", PATH_OUTPUT);
+	snprintf(c->pacct_file, sizeof(c->pacct_file), "%s", PATH_PACCT);
+	snprintf(c->timezone, sizeof(c->timezone), "local");
+	snprintf(c->counter_wrap, sizeof(c->counter_wrap), "none");
+	c->retention_days = 14;
+	c->text_retention_days = 90;
+	c->heartbeat_hours = 24;
+}
+
+static int	at(struct ex_err *err, const yaml_event_t *ev,
+		    const char *path, const char *fmt, ...)
+		    __attribute__((format(printf, 4, 5)));
+
+/* An error at an event: "PATH: line L, column C: WHAT", 1-based. */
+static int
+at(struct ex_err *err, const yaml_event_t *ev, const char *path,
+    const char *fmt, ...)
+{
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return ex_fail(err, EXR_USAGE, 0, "%s: line %zu, column %zu: %s",
+	    path, ev->start_mark.line + 1, ev->start_mark.column + 1, what);
+}
+
+static int
+set(struct config *c, const struct key *k, const yaml_event_t *v,
+    const char *path, struct ex_err *err)
+{
+	const char *s = (const char *)v->data.scalar.value;
+	char *end;
+	unsigned long long n;
+
+	switch (k->type) {
+	case K_STR:
+		if (strlen(s) >= CONFIG_STR)
+			return at(err, v, path, "%s: longer than 511 bytes",
+			    k->name);
+		snprintf((char *)c + k->off, CONFIG_STR, "%s", s);
+		return EXR_OK;
+	case K_UINT:
+		errno = 0;
+		n = strtoull(s, &end, 10);
+		if (s[0] < '0' || s[0] > '9' || *end != '\0' || errno != 0 ||
+		    n > k->max)
+			return at(err, v, path, "%s: \"%s\" is not a whole "
+			    "number in range", k->name, s);
+		*(uint64_t *)((char *)c + k->off) = n;
+		return EXR_OK;
+	case K_IDLE:
+		if (strcmp(s, "heartbeat") != 0 && strcmp(s, "always") != 0)
+			return at(err, v, path, "%s: \"%s\" is not heartbeat "
+			    "or always", k->name, s);
+		c->idle_always = strcmp(s, "always") == 0;
+		return EXR_OK;
+	case K_WRAP:
+		/* Only "none" so far: a counter that goes down is an
+		 * anomaly (NULL and a flag), never unwrapped. */
+		if (strcmp(s, "none") != 0)
+			return at(err, v, path, "%s: \"%s\": only none is "
+			    "supported", k->name, s);
+		snprintf(c->counter_wrap, sizeof(c->counter_wrap), "%s", s);
+		return EXR_OK;
+	}
+	return EXR_OK;
+}
+
+int
+config_load(struct config *c, const char *path, struct ex_err *err)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev, key;
+	FILE *fp;
+	int rc = EXR_OK, depth = 0, have_key = 0, done = 0;
+	size_t i;
+
+	if ((fp = fopen(path, "re")) == NULL) {
+		rc = ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, fp);
+	memset(&key, 0, sizeof(key));
+	while (!done && rc == EXR_OK) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			rc = ex_fail(err, EXR_USAGE, 0, "%s: line %zu, column "
+			    "%zu: %s", path, parser.problem_mark.line + 1,
+			    parser.problem_mark.column + 1,
+			    parser.problem != NULL ? parser.problem :
+			    "not YAML");
+			break;
+		}
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		case YAML_MAPPING_START_EVENT:
+			if (++depth > 1 || have_key)
+				rc = at(err, &ev, path, "%s: expected a plain "
+				    "value, not a mapping", have_key ?
+				    (const char *)key.data.scalar.value :
+				    "the file");
+			break;
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+			rc = at(err, &ev, path, "%s: expected a plain value, "
+			    "not a list", have_key ?
+			    (const char *)key.data.scalar.value : "the file");
+			break;
+		case YAML_SCALAR_EVENT:
+			if (depth == 0) {
+				rc = at(err, &ev, path, "expected a mapping of "
+				    "keys to values");
+				break;
+			}
+			if (!have_key) {
+				key = ev;
+				have_key = 1;
+				continue;	/* keep the event: freed below */
+			}
+			for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+				if (strcmp(keys[i].name,
+				    (const char *)key.data.scalar.value) == 0)
+					break;
+			if (i == sizeof(keys) / sizeof(keys[0]))
+				rc = at(err, &key, path, "unknown key \"%s\"",
+				    (const char *)key.data.scalar.value);
+			else
+				rc = set(c, &keys[i], &ev, path, err);
+			yaml_event_delete(&key);
+			have_key = 0;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	if (have_key)
+		yaml_event_delete(&key);
+	yaml_parser_delete(&parser);
+	fclose(fp);
+	return rc;
+}
+
+void
+config_print(FILE *fp, const struct config *c)
+{
+	fprintf(fp, "# effective configuration (%s)\n", c->path[0] != '\0' ?
+	    c->path : "defaults: no configuration file");
+	fprintf(fp, "spool_dir: \"%s\"\n", c->spool_dir);
+	fprintf(fp, "database: \"%s\"\n", c->database);
+	fprintf(fp, "output_dir: \"%s\"\n", c->output_dir);
+	fprintf(fp, "pacct_file: \"%s\"\n", c->pacct_file);
+	fprintf(fp, "host: \"%s\"\n", c->host);
+	fprintf(fp, "timezone: \"%s\"\n", c->timezone);
+	fprintf(fp, "retention_days: %llu\n",
+	    (unsigned long long)c->retention_days);
+	fprintf(fp, "text_retention_days: %llu\n",
+	    (unsigned long long)c->text_retention_days);
+	fprintf(fp, "idle_rows: %s\n", c->idle_always ? "always" :
+	    "heartbeat");
+	fprintf(fp, "heartbeat_hours: %llu\n",
+	    (unsigned long long)c->heartbeat_hours);
+	fprintf(fp, "counter_wrap: %s\n", c->counter_wrap);
+}

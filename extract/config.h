@@ -1,0 +1,44 @@
+/*
+ * The configuration: /etc/extracct.yml, or the file given with -c.
+ * A flat YAML mapping; every key has a default, an unknown key or a value
+ * of the wrong type is an error naming its line and column.  Command-line
+ * options override it.  docs/extracct.yml.example lists every key.
+ */
+#ifndef CONFIG_H
+#define CONFIG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../parsers/exerr.h"
+
+#define CONFIG_STR	512
+
+struct config {
+	char		 path[CONFIG_STR];	/* where it came from, or "" */
+	char		 spool_dir[CONFIG_STR];
+	char		 database[CONFIG_STR];
+	char		 output_dir[CONFIG_STR];	/* "" : none */
+	char		 pacct_file[CONFIG_STR];
+	char		 host[CONFIG_STR];		/* "" : gethostname */
+	char		 timezone[CONFIG_STR];		/* "local" or a zone */
+	uint64_t	 retention_days;
+	uint64_t	 text_retention_days;
+	int		 idle_always;			/* idle_rows */
+	uint64_t	 heartbeat_hours;
+	char		 counter_wrap[16];		/* "none" */
+};
+
+/* The defaults (paths.h). */
+void	config_defaults(struct config *c);
+
+/*
+ * Read path into c (on top of the defaults).  Returns EXR_OK, EXR_USAGE
+ * with err naming line and column, or EXR_IO.
+ */
+int	config_load(struct config *c, const char *path, struct ex_err *err);
+
+/* Print the effective configuration as YAML. */
+void	config_print(FILE *fp, const struct config *c);
+
+#endif
