@@ -30,7 +30,7 @@ EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_dump.c extract/cmd_text.c extract/cmd_check.c \
 	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c \
 	extract/cmd_snap.c extract/procfs.c extract/cmd_rotate.c \
-	extract/cmd_run.c extract/spool.c extract/config.c \
+	extract/cmd_run.c extract/spool.c extract/config.c extract/solaris.c \
 	extract/cmd_config.c
 LIB_SRC = $(PARSERS) $(STORE) $(REPORTS) $(EXTRACT)
 MAIN_SRC = extract/main.c

@@ -4,7 +4,9 @@
  * acctadm -f for Linux: switch kernel process accounting to a new
  * date-stamped file in the spool with acct(2) (the kernel swaps files
  * atomically: no record is lost), and start a new snapshot log.  Only
- * moves accounting that is already on: rotate never starts it.
+ * moves accounting that is already on: rotate never starts it.  Where
+ * acctadm and wracct are on PATH (Solaris, illumos), it drives them
+ * instead (solaris.c).
  */
 #include <sys/wait.h>
 
@@ -20,10 +22,12 @@
 #include "config.h"
 #include "extracct.h"
 #include "paths.h"
+#include "solaris.h"
 #include "spool.h"
 
 static const char usage_rotate[] =
-    "usage: extracct rotate [--spool DIR] [--pacct FILE]";
+    "usage: extracct rotate [--spool DIR] [--pacct FILE] "
+    "[--acctadm-conf FILE]";
 
 /* Size of path, or -1. */
 static off_t
@@ -57,7 +61,8 @@ accounting_to(const char *file)
 }
 
 int
-rotate_logs(const char *spool, const char *pacct, const char *host)
+rotate_logs(const char *spool, const char *pacct, const char *host,
+    const char *acctadm_conf)
 {
 	static struct spool_log logs[SPOOL_MAX_LOGS];
 	char current[4096], path[4096], name[256];
@@ -68,12 +73,15 @@ rotate_logs(const char *spool, const char *pacct, const char *host)
 
 	if ((rc = spool_check(spool, &err)) != EXR_OK)
 		return complain(rc, "%s", err.reason);
+	/* Solaris and illumos: their own tools switch their own logs. */
+	if (solaris_tools_present())
+		return solaris_rotate(spool, acctadm_conf, host);
 	if ((n = spool_list(spool, host, logs, SPOOL_MAX_LOGS)) < 0)
 		return complain(EXR_IO, "%s: %s", spool, strerror(errno));
 	for (i = 0; i < n; i++) {
 		if (strcmp(logs[i].kind, "snap") == 0)
 			snap_cur = logs[i].name;
-		else
+		else if (strcmp(logs[i].kind, "pacct") == 0)
 			pacct_cur = logs[i].name;
 	}
 
@@ -126,10 +134,12 @@ cmd_rotate(int argc, char **argv, struct ctx *ctx)
 	static const struct option longopts[] = {
 		{ "spool", required_argument, NULL, 's' },
 		{ "pacct", required_argument, NULL, 'p' },
+		{ "acctadm-conf", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *spool = ctx->cfg->spool_dir, *pacct = ctx->cfg->pacct_file;
+	const char *conf = PATH_ACCTADM_CONF;
 	char host[256];
 	int ch;
 
@@ -141,6 +151,9 @@ cmd_rotate(int argc, char **argv, struct ctx *ctx)
 		case 'p':	/* where accounting goes before the first rotate */
 			pacct = optarg;
 			break;
+		case 'a':	/* Solaris: the active exacct files */
+			conf = optarg;
+			break;
 		case 'h':
 			puts(usage_rotate);
 			return EXR_OK;
@@ -151,5 +164,5 @@ cmd_rotate(int argc, char **argv, struct ctx *ctx)
 	if (optind != argc)
 		return complain(EXR_USAGE, "%s", usage_rotate);
 	config_hostname(ctx, host, sizeof(host));
-	return rotate_logs(spool, pacct, host);
+	return rotate_logs(spool, pacct, host, conf);
 }

@@ -208,7 +208,8 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	}
 	/* 2. rotate */
 	if (do_rotate)
-		status = worst(status, rotate_logs(spool, pacct, host));
+		status = worst(status, rotate_logs(spool, pacct, host,
+		    PATH_ACCTADM_CONF));
 
 	/* 3. ingest every closed log: all but the newest of each kind. */
 	nlogs = spool_list(spool, host, logs, SPOOL_MAX_LOGS);

@@ -46,7 +46,6 @@ config_defaults(struct config *c)
 	memset(c, 0, sizeof(*c));
 	snprintf(c->spool_dir, sizeof(c->spool_dir), "%s", PATH_SPOOL);
 	snprintf(c->database, sizeof(c->database), "%s", PATH_DB);
-	snprintf(c->output_dir, sizeof(c->output_dir), "%s", PATH_OUTPUT);
 	snprintf(c->pacct_file, sizeof(c->pacct_file), "%s", PATH_PACCT);
 	snprintf(c->timezone, sizeof(c->timezone), "local");
 	snprintf(c->counter_wrap, sizeof(c->counter_wrap), "none");

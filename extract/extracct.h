@@ -36,7 +36,8 @@ int	cmd_config(int argc, char **argv, struct ctx *ctx);
  * Switch accounting (if on) and the snapshot log to new files in spool
  * (cmd_rotate.c).  Messages printed; EXR_OK, EXR_USAGE or EXR_IO.
  */
-int	rotate_logs(const char *spool, const char *pacct, const char *host);
+int	rotate_logs(const char *spool, const char *pacct, const char *host,
+	    const char *acctadm_conf);
 
 /* This machine's name (gethostname), or "unknown". */
 void	local_hostname(char *buf, size_t n);

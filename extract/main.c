@@ -47,7 +47,8 @@ static const struct command commands[] = {
 	    "[--host NAME] FILE..." },
 	{ "config", cmd_config, "config" },
 	{ "snap", cmd_snap, "snap [-o FILE] [--spool DIR]" },
-	{ "rotate", cmd_rotate, "rotate [--spool DIR] [--pacct FILE]" },
+	{ "rotate", cmd_rotate, "rotate [--spool DIR] [--pacct FILE] "
+	    "[--acctadm-conf FILE]" },
 	{ "run", cmd_run, "run [--spool DIR] [--db FILE] [--outdir DIR] "
 	    "[--pacct FILE] [--retention-days N] [--text-retention-days N] "
 	    "[--no-snap] [--no-rotate] [FILE...]" },

@@ -9,7 +9,7 @@
 #define PATH_SPOOL		"/var/spool/extracct"	/* rotating logs */
 #define PATH_DB			"/var/lib/extracct/extracct.db"	/* run's */
 #define PATH_PACCT		"/var/log/account/pacct"	/* Debian's */
-#define PATH_OUTPUT		"/var/log/extracct"	/* run's .txt/.csv */
 #define PATH_CONFIG		"/etc/extracct.yml"
+#define PATH_ACCTADM_CONF	"/etc/acctadm.conf"	/* Solaris, pre-SMF */
 
 #endif

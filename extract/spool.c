@@ -95,7 +95,10 @@ spool_list(const char *dir, const char *host, struct spool_log *logs,
 		    (int)(dash - de->d_name), de->d_name);
 		snprintf(logs[n].stamp, sizeof(logs[n].stamp), "%s", stamp);
 		if (strcmp(logs[n].kind, "snap") == 0 ||
-		    strcmp(logs[n].kind, "pacct") == 0)
+		    strcmp(logs[n].kind, "pacct") == 0 ||
+		    strcmp(logs[n].kind, "proc") == 0 ||
+		    strcmp(logs[n].kind, "task") == 0 ||
+		    strcmp(logs[n].kind, "flow") == 0)
 			n++;
 	}
 	closedir(d);

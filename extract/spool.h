@@ -16,7 +16,7 @@
 
 struct spool_log {
 	char		 name[256];	/* the file name, in the spool */
-	char		 kind[16];	/* "snap", "pacct" */
+	char		 kind[16];	/* snap, pacct; Solaris: proc, task, flow */
 	char		 stamp[16];	/* "YYYYMMDD-HHMM" */
 };
 

@@ -1,0 +1,18 @@
+/*
+ * Solaris and illumos: rotate drives wracct and acctadm when they are
+ * on PATH (solaris.c).
+ */
+#ifndef SOLARIS_H
+#define SOLARIS_H
+
+/* Are both acctadm and wracct on PATH? */
+int	solaris_tools_present(void);
+
+/*
+ * wracct a partial record for every process, then acctadm -f a new
+ * spool file for every type acctadm.conf enables.  Messages printed;
+ * EXR_OK or EXR_IO.
+ */
+int	solaris_rotate(const char *spool, const char *conf, const char *host);
+
+#endif
