@@ -4,7 +4,7 @@
 
 test_expect_success 'no command: usage, exit 2' '
 	test_expect_code 2 extracct 2>err &&
-	grep "usage: extracct COMMAND" err
+	grep "usage: extracct \[-c CONFIG\] COMMAND" err
 '
 
 test_expect_success 'unknown command: exit 2 with the name' '
