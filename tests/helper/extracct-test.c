@@ -250,27 +250,6 @@ cmd_roundtrip(const char *in, const char *out)
 	return rc;
 }
 
-static int
-cmd_offsets(const char *in)
-{
-	struct exacct_reader r;
-	struct ex_err err = { .path = in };
-	const struct ex_rec *rec;
-	int rc;
-
-	if (exacct_reader_open(&r, in, &err) != EXR_OK) {
-		fprintf(stderr, "extracct-test: %s: %s\n", in, err.reason);
-		return 1;
-	}
-	while ((rc = exacct_next(&r, &rec, &err)) != EXR_EOF)
-		if (rc == EXR_OK)
-			printf("%llu %llu 0x%08x\n",
-			    (unsigned long long)rec->off,
-			    (unsigned long long)rec->len, rec->items[0].tag);
-	exacct_reader_release(&r);
-	return 0;
-}
-
 /* Every top-level object of IN, with a callback; 0 or 1. */
 static int
 each_object(const char *in, void (*fn)(void *, const struct ex_rec *),
@@ -290,6 +269,14 @@ each_object(const char *in, void (*fn)(void *, const struct ex_rec *),
 			fn(arg, rec);
 	exacct_reader_release(&r);
 	return 0;
+}
+
+static void
+offset_one(void *arg, const struct ex_rec *rec)
+{
+	(void)arg;
+	printf("%llu %llu 0x%08x\n", (unsigned long long)rec->off,
+	    (unsigned long long)rec->len, rec->items[0].tag);
 }
 
 struct splitter {
@@ -407,7 +394,7 @@ main(int argc, char *argv[])
 	if (argc == 4 && strcmp(argv[1], "roundtrip") == 0)
 		return cmd_roundtrip(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "offsets") == 0)
-		return cmd_offsets(argv[2]);
+		return each_object(argv[2], offset_one, NULL);
 	if (argc == 5 && strcmp(argv[1], "split") == 0)
 		return cmd_split(argv[2], argv[3], argv[4]);
 	if (argc == 5 && strcmp(argv[1], "spool-name") == 0) {
