@@ -23,7 +23,7 @@ PARSERS = parsers/exerr.c parsers/source.c parsers/pacct.c parsers/sniff.c parse
 	parsers/exacct_write.c parsers/exacct_names.c parsers/records.c \
 	parsers/recwrite.c
 STORE = store/db.c store/diff.c store/flows.c store/ledger.c store/live.c \
-	store/ingest.c
+	store/ingest.c store/ingest_procs.c store/ingest_flows.c
 REPORTS = reports/fmt.c reports/idnames.c reports/dump.c reports/text.c \
 	reports/csv.c reports/report.c reports/summary.c
 EXTRACT = extract/util.c extract/walk.c extract/gen.c \

@@ -1,0 +1,145 @@
+/*
+ * The ingest loop's insides, shared by its files: ingest.c (the loop, the
+ * store, the ledger rows), ingest_procs.c (process and task intervals,
+ * live state), ingest_flows.c (flow records and conversations).  Not an
+ * interface: only store/ingest*.c include it.
+ */
+#ifndef INGEST_INT_H
+#define INGEST_INT_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "../parsers/exacct.h"
+#include "../parsers/records.h"
+#include "db.h"
+#include "diff.h"
+#include "flows.h"
+#include "ingest.h"
+#include "live.h"
+
+#define NS	1000000000ull
+
+enum {
+	S_INS_HOST, S_SEL_HOST, S_INS_PROC, S_UPD_PROC, S_INS_PINT,
+	S_PUT_PLAST, S_DEL_PLAST, S_INS_TASK, S_UPD_TASK, S_INS_TINT,
+	S_PUT_TLAST, S_DEL_TLAST, S_UPS_FLOW, S_SEL_FLOWS, S_DEL_FLOWS,
+	S_INS_FLOWS, S_INS_FILE, S_UPD_FILE, S_INS_DAMAGE, S_INS_SYSLOAD,
+	S_NSTMTS
+};
+
+#define COUNTERS "cpu_user_ns, cpu_sys_ns, faults_major, faults_minor, " \
+	"msgs_snd, msgs_rcv, blocks_in, blocks_out, chars_rdwr, ctxt_vol, " \
+	"ctxt_inv, signals, swaps, syscalls"
+#define Q14 "?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+/* Process counters and levels, in enum order (PROC_FIRST_COUNTER on). */
+#define PROC_COLUMNS COUNTERS ", read_bytes, write_bytes, syscalls_r, " \
+	"syscalls_w, rss_avg_kb, rss_max_kb, rss_kb, threads"
+#define Q22 Q14 ",?,?,?,?,?,?,?,?"
+
+
+struct task_live {
+	struct task_state st;
+	uint64_t	 start_ns;
+};
+
+struct flow_key {
+	int64_t		 host_id;
+	char		 ckey[3 * FLOW_ADDRLEN];
+};
+
+/*
+ * Interval rows go in batches: one INSERT of PINT_BATCH rows costs much
+ * less than PINT_BATCH statements (measured: ~15% of ingest time).
+ */
+#define PINT_BATCH	32
+#define PINT_COLS	28
+
+struct pint_row {
+	int64_t		 proc_id;
+	struct proc_interval iv;
+};
+
+struct store {
+	sqlite3		*db;
+	sqlite3_stmt	*st[S_NSTMTS];
+	sqlite3_stmt	*pint_batch;	/* PINT_BATCH rows at once */
+	struct pint_row	 pending[PINT_BATCH];
+	size_t		 npending;
+	struct live	 procs;		/* struct proc_state, key host|pid */
+	struct live	 tasks;		/* struct task_live, key host|taskid */
+	int64_t		 next_proc_id;
+	int64_t		 next_task_id;
+	struct flow_key	*fkeys;		/* 5-tuples touched this chunk */
+	size_t		 nfkeys, capfkeys;
+	struct flow_half *halves;	/* scratch for pairing */
+	struct flow_conv *convs;
+	size_t		 caphalves;
+};
+
+/* The state of one ingest_file() call. */
+struct run {
+	struct store	*s;
+	const struct ingest_opts *o;
+	struct ingest_stats *stats;
+	struct ingest_stats committed;	/* stats at the last commit */
+	struct ex_err	*err;
+	const char	*path;
+	int		 fd;
+	int64_t		 file_id;
+	int64_t		 host_id;
+	const char	*host;
+	struct diff_opts dopts;
+	uint64_t	 since_commit;
+};
+
+extern const char *const stmt_sql[S_NSTMTS];
+
+/* Bind a value, or NULL when absent. */
+static inline void
+bind_opt(sqlite3_stmt *st, int i, int has, uint64_t v)
+{
+	if (has)
+		sqlite3_bind_int64(st, i, (int64_t)v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static inline void
+bind_str(sqlite3_stmt *st, int i, int has, const char *v)
+{
+	if (has)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* Bind counters f0..f1 of v/present starting at column i. */
+static inline void
+bind_counters(sqlite3_stmt *st, int i, int f0, int f1, uint64_t present,
+    const uint64_t *v)
+{
+	int f;
+
+	for (f = f0; f <= f1; f++)
+		bind_opt(st, i++, (present >> f) & 1, v[f]);
+}
+
+/* ingest.c */
+int	store_step(struct store *s, int which, struct ex_err *err);
+int	run_count(struct run *r, enum diff_result d);
+int	run_host(struct run *r, const char *from_log);
+
+/* ingest_procs.c */
+int	pints_prepare(struct store *s, struct ex_err *err);
+int	pints_flush(struct run *r);
+int	ingest_proc(struct run *r, const struct ex_proc *p);
+int	ingest_task(struct run *r, const struct ex_task *t);
+int	live_load(struct store *s, struct ex_err *err);
+int	live_flush(struct run *r);
+
+/* ingest_flows.c */
+int	ingest_flow(struct run *r, const struct ex_flow *f);
+int	flows_rebuild(struct run *r);
+
+#endif

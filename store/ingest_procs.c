@@ -1,0 +1,394 @@
+/*
+ * Process and task intervals for ingest (see ingest.h, diff.h): matching
+ * records to live processes, differencing, batched interval rows, and the
+ * live state kept in proc_last and task_last between runs.
+ *
+ * Hot path: one process record is one live-table lookup, one proc_diff
+ * and one row in the batch (plus a procs row for a process seen for the
+ * first time).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest_int.h"
+
+/* The multi-row form of S_INS_PINT. */
+int
+pints_prepare(struct store *s, struct ex_err *err)
+{
+	static const char head[] = "INSERT INTO proc_intervals (proc_id, "
+	    "t0_ns, t1_ns, final, heartbeat, " PROC_COLUMNS ", anomalies) "
+	    "VALUES ";
+	static const char row[] = "(?,?,?,?,?," Q22 ",?)";
+	char sql[sizeof(head) + PINT_BATCH * sizeof(row)];
+	size_t i, o;
+
+	o = (size_t)snprintf(sql, sizeof(sql), "%s", head);
+	for (i = 0; i < PINT_BATCH; i++)
+		o += (size_t)snprintf(sql + o, sizeof(sql) - o, "%s%s",
+		    i > 0 ? "," : "", row);
+	return db_prepare(s->db, sql, &s->pint_batch, err);
+}
+
+static void
+bind_pint(sqlite3_stmt *st, int base, const struct pint_row *p)
+{
+	const struct proc_interval *iv = &p->iv;
+
+	sqlite3_bind_int64(st, base + 1, p->proc_id);
+	sqlite3_bind_int64(st, base + 2, (int64_t)iv->t0_ns);
+	sqlite3_bind_int64(st, base + 3, (int64_t)iv->t1_ns);
+	sqlite3_bind_int(st, base + 4, iv->final);
+	sqlite3_bind_int(st, base + 5, iv->heartbeat);
+	bind_counters(st, base + 6, PROC_FIRST_COUNTER, PROC_LAST_LEVEL,
+	    iv->present, iv->d);
+	sqlite3_bind_int64(st, base + PINT_COLS, (int64_t)iv->anomalies);
+}
+
+/* Write the pending interval rows: a full batch, or one by one. */
+int
+pints_flush(struct run *r)
+{
+	struct store *s = r->s;
+	size_t i;
+	int rc;
+
+	if (s->npending == PINT_BATCH) {
+		for (i = 0; i < PINT_BATCH; i++)
+			bind_pint(s->pint_batch, (int)i * PINT_COLS,
+			    &s->pending[i]);
+		rc = sqlite3_step(s->pint_batch);
+		sqlite3_reset(s->pint_batch);
+		s->npending = 0;
+		return rc == SQLITE_DONE ? EXR_OK :
+		    db_fail(s->db, r->err, "proc_intervals");
+	}
+	for (i = 0; i < s->npending; i++) {
+		bind_pint(s->st[S_INS_PINT], 0, &s->pending[i]);
+		if ((rc = store_step(s, S_INS_PINT, r->err)) != EXR_OK)
+			return rc;
+	}
+	s->npending = 0;
+	return EXR_OK;
+}
+
+static int
+store_proc_row(struct run *r, int64_t proc_id, const struct proc_interval *iv)
+{
+	struct store *s = r->s;
+
+	s->pending[s->npending].proc_id = proc_id;
+	s->pending[s->npending].iv = *iv;
+	r->stats->rows++;
+	r->stats->anomalies += (uint64_t)__builtin_popcountll(iv->anomalies);
+	if (++s->npending == PINT_BATCH)
+		return pints_flush(r);
+	return EXR_OK;
+}
+
+int
+ingest_proc(struct run *r, const struct ex_proc *p)
+{
+	struct store *s = r->s;
+	static struct ex_proc shifted;
+	struct proc_state *st = NULL, *e, fresh;
+	struct proc_interval iv;
+	enum diff_result d;
+	uint64_t key, best = UINT64_MAX, start;
+	int32_t it = -1;
+	int final = p->group == EXD_GROUP_PROC, rc;
+
+	if (!REC_HAS(p, PROC_PID) || !REC_HAS(p, PROC_START_NS))
+		return run_count(r, DIFF_UNTIMED);
+	start = p->v[PROC_START_NS];
+	key = (uint64_t)r->host_id << 32 | (uint32_t)p->v[PROC_PID];
+	/*
+	 * Identity is (host, pid, start).  The kernel derives start from
+	 * the current time minus the elapsed time, so it may move by a
+	 * little between records: match the live process within 1 s.  A
+	 * pid reused within that second gives two candidates: prefer the
+	 * one last seen before this record, then the closest start.
+	 */
+	while ((e = live_next_of(&s->procs, key, &it)) != NULL) {
+		uint64_t diff = e->start_ns > start ? e->start_ns - start :
+		    start - e->start_ns;
+
+		if (diff > NS)
+			continue;
+		if (REC_HAS(p, PROC_FINISH_NS) &&
+		    e->t_ns > p->v[PROC_FINISH_NS] + NS)
+			diff += 2 * NS;		/* seen after this: unlikely */
+		if (diff < best) {
+			best = diff;
+			st = e;
+		}
+	}
+	if (st != NULL) {
+		/*
+		 * What the kernel measured is the elapsed time; a pacct start
+		 * is cut to whole seconds.  Place the record on the start
+		 * the process is known by, so its finish is not up to a
+		 * second early (and older than the last snapshot).
+		 */
+		if (st->start_ns != start && REC_HAS(p, PROC_FINISH_NS) &&
+		    p->v[PROC_FINISH_NS] >= start) {
+			shifted = *p;
+			shifted.v[PROC_START_NS] = st->start_ns;
+			shifted.v[PROC_FINISH_NS] = st->start_ns +
+			    (p->v[PROC_FINISH_NS] - start);
+			p = &shifted;
+		}
+		d = proc_diff(st, p, &r->dopts, &iv);
+		if (d == DIFF_ROW || d == DIFF_IDLE)
+			*live_dirty(st) = 1;
+		if (d == DIFF_ROW &&
+		    (rc = store_proc_row(r, st->proc_id, &iv)) != EXR_OK)
+			return rc;
+		if (d != DIFF_ROW || !final)
+			return run_count(r, d);
+		/* The exit record closes the process. */
+		sqlite3_stmt *u = s->st[S_UPD_PROC];
+
+		sqlite3_bind_int64(u, 1, (int64_t)p->v[PROC_FINISH_NS]);
+		bind_opt(u, 2, REC_HAS(p, PROC_WAIT_STATUS),
+		    p->v[PROC_WAIT_STATUS]);
+		bind_opt(u, 3, REC_HAS(p, PROC_ACCTFLAGS),
+		    p->v[PROC_ACCTFLAGS]);
+		sqlite3_bind_int64(u, 4, st->proc_id);
+		if ((rc = store_step(s, S_UPD_PROC, r->err)) != EXR_OK)
+			return rc;
+		sqlite3_bind_int64(s->st[S_DEL_PLAST], 1, st->proc_id);
+		if ((rc = store_step(s, S_DEL_PLAST, r->err)) != EXR_OK)
+			return rc;
+		live_remove(&s->procs, st);
+		return EXR_OK;
+	}
+
+	/* First sight of this process. */
+	sqlite3_stmt *ins = s->st[S_INS_PROC];
+
+	sqlite3_bind_int64(ins, 1, s->next_proc_id);
+	sqlite3_bind_int64(ins, 2, r->host_id);
+	sqlite3_bind_int64(ins, 3, (int64_t)p->v[PROC_PID]);
+	sqlite3_bind_int64(ins, 4, (int64_t)start);
+	bind_opt(ins, 5, REC_HAS(p, PROC_PPID), p->v[PROC_PPID]);
+	bind_opt(ins, 6, REC_HAS(p, PROC_UID), p->v[PROC_UID]);
+	bind_opt(ins, 7, REC_HAS(p, PROC_GID), p->v[PROC_GID]);
+	bind_opt(ins, 8, REC_HAS(p, PROC_PROJID), p->v[PROC_PROJID]);
+	bind_opt(ins, 9, REC_HAS(p, PROC_TASKID), p->v[PROC_TASKID]);
+	bind_str(ins, 10, REC_HAS(p, PROC_COMMAND), p->command);
+	bind_str(ins, 11, REC_HAS(p, PROC_ZONE), p->zone);
+	bind_opt(ins, 12, final && REC_HAS(p, PROC_FINISH_NS),
+	    p->v[PROC_FINISH_NS]);
+	bind_opt(ins, 13, final && REC_HAS(p, PROC_WAIT_STATUS),
+	    p->v[PROC_WAIT_STATUS]);
+	bind_opt(ins, 14, final && REC_HAS(p, PROC_ACCTFLAGS),
+	    p->v[PROC_ACCTFLAGS]);
+	if ((rc = store_step(s, S_INS_PROC, r->err)) != EXR_OK)
+		return rc;
+	if (sqlite3_changes(s->db) == 0) {
+		/* Known and already closed: a repeat of an old record. */
+		return run_count(r, final ? DIFF_DUP : DIFF_LATE);
+	}
+	proc_state_begin(&fresh, s->next_proc_id++, p);
+	d = proc_diff(&fresh, p, &r->dopts, &iv);
+	if (d == DIFF_ROW && (rc = store_proc_row(r, fresh.proc_id, &iv)) !=
+	    EXR_OK)
+		return rc;
+	if (final && d == DIFF_ROW)
+		return EXR_OK;
+	if ((st = live_add(&s->procs, key)) == NULL)
+		return ex_fail(r->err, EXR_NOMEM, 0, "no memory");
+	*st = fresh;
+	*live_dirty(st) = 1;
+	return run_count(r, d);
+}
+
+int
+ingest_task(struct run *r, const struct ex_task *t)
+{
+	static const char *const kinds[] = { "final", "partial", "interval" };
+	struct store *s = r->s;
+	struct task_live *tl;
+	struct task_interval iv;
+	enum diff_result d;
+	uint64_t key;
+	int32_t it = -1;
+	int rc, final = t->group == EXD_GROUP_TASK;
+	const char *kind = kinds[t->group == EXD_GROUP_TASK_PARTIAL ? 1 :
+	    t->group == EXD_GROUP_TASK_INTERVAL ? 2 : 0];
+	sqlite3_stmt *st;
+
+	if (!REC_HAS(t, TASK_TASKID) || !REC_HAS(t, TASK_START_NS))
+		return run_count(r, DIFF_UNTIMED);
+	key = (uint64_t)r->host_id << 32 | (uint32_t)t->v[TASK_TASKID];
+	/* Interval records start where the last one ended, not at the
+	 * task's creation: a live task is found by its id alone. */
+	tl = live_next_of(&s->tasks, key, &it);
+	if (tl == NULL) {
+		st = s->st[S_INS_TASK];
+		sqlite3_bind_int64(st, 1, s->next_task_id);
+		sqlite3_bind_int64(st, 2, r->host_id);
+		sqlite3_bind_int64(st, 3, (int64_t)t->v[TASK_TASKID]);
+		sqlite3_bind_int64(st, 4, (int64_t)t->v[TASK_START_NS]);
+		bind_opt(st, 5, REC_HAS(t, TASK_PROJID), t->v[TASK_PROJID]);
+		bind_opt(st, 6, REC_HAS(t, TASK_ANCTASKID),
+		    t->v[TASK_ANCTASKID]);
+		bind_str(st, 7, REC_HAS(t, TASK_ZONE), t->zone);
+		if ((rc = store_step(s, S_INS_TASK, r->err)) != EXR_OK)
+			return rc;
+		if (sqlite3_changes(s->db) == 0)
+			return run_count(r, final ? DIFF_DUP : DIFF_LATE);
+		if ((tl = live_add(&s->tasks, key)) == NULL)
+			return ex_fail(r->err, EXR_NOMEM, 0, "no memory");
+		task_state_begin(&tl->st, s->next_task_id++,
+		    t->v[TASK_START_NS]);
+		tl->start_ns = t->v[TASK_START_NS];
+	}
+	d = task_diff(&tl->st, t, &iv);
+	if (d != DIFF_ROW)
+		return run_count(r, d);
+	*live_dirty(tl) = 1;
+	st = s->st[S_INS_TINT];
+	sqlite3_bind_int64(st, 1, tl->st.task_id);
+	sqlite3_bind_int64(st, 2, (int64_t)iv.t0_ns);
+	sqlite3_bind_int64(st, 3, (int64_t)iv.t1_ns);
+	sqlite3_bind_text(st, 4, kind, -1, SQLITE_STATIC);
+	bind_counters(st, 5, TASK_FIRST_COUNTER, TASK_LAST_COUNTER,
+	    iv.present, iv.d);
+	sqlite3_bind_int64(st, 19, (int64_t)iv.anomalies);
+	r->stats->rows++;
+	r->stats->anomalies += (uint64_t)__builtin_popcountll(iv.anomalies);
+	if ((rc = store_step(s, S_INS_TINT, r->err)) != EXR_OK)
+		return rc;
+	if (!final)
+		return EXR_OK;
+	sqlite3_bind_int64(s->st[S_UPD_TASK], 1, (int64_t)iv.t1_ns);
+	sqlite3_bind_int64(s->st[S_UPD_TASK], 2, tl->st.task_id);
+	if ((rc = store_step(s, S_UPD_TASK, r->err)) != EXR_OK)
+		return rc;
+	sqlite3_bind_int64(s->st[S_DEL_TLAST], 1, tl->st.task_id);
+	if ((rc = store_step(s, S_DEL_TLAST, r->err)) != EXR_OK)
+		return rc;
+	live_remove(&s->tasks, tl);
+	return EXR_OK;
+}
+
+/* The state of live processes and tasks, as the last commit left it. */
+int
+live_load(struct store *s, struct ex_err *err)
+{
+	static const char procs_sql[] =
+	    "SELECT l.proc_id, p.host_id, p.pid, p.start_ns, l.t_ns, "
+	    "l.row_t_ns, l.present, " PROC_COLUMNS " "
+	    "FROM proc_last l JOIN procs p USING (proc_id) ORDER BY proc_id";
+	static const char tasks_sql[] =
+	    "SELECT l.task_id, t.host_id, t.taskid, t.start_ns, l.t_ns, "
+	    "l.present, " COUNTERS " FROM task_last l JOIN tasks t "
+	    "USING (task_id) ORDER BY task_id";
+	sqlite3_stmt *st;
+	int rc, f;
+
+	if (db_prepare(s->db, procs_sql, &st, err) != EXR_OK)
+		return EXR_DB;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		uint64_t key = (uint64_t)sqlite3_column_int64(st, 1) << 32 |
+		    (uint32_t)sqlite3_column_int64(st, 2);
+		struct proc_state *p = live_add(&s->procs, key);
+
+		if (p == NULL) {
+			sqlite3_finalize(st);
+			return ex_fail(err, EXR_NOMEM, 0, "no memory");
+		}
+		p->proc_id = sqlite3_column_int64(st, 0);
+		p->start_ns = (uint64_t)sqlite3_column_int64(st, 3);
+		p->t_ns = (uint64_t)sqlite3_column_int64(st, 4);
+		p->row_t_ns = (uint64_t)sqlite3_column_int64(st, 5);
+		p->present = (uint64_t)sqlite3_column_int64(st, 6);
+		for (f = PROC_FIRST_COUNTER; f <= PROC_LAST_LEVEL; f++)
+			p->v[f] = (uint64_t)sqlite3_column_int64(st,
+			    7 + f - PROC_FIRST_COUNTER);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(s->db, err, "proc_last");
+
+	if (db_prepare(s->db, tasks_sql, &st, err) != EXR_OK)
+		return EXR_DB;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		uint64_t key = (uint64_t)sqlite3_column_int64(st, 1) << 32 |
+		    (uint32_t)sqlite3_column_int64(st, 2);
+		struct task_live *t = live_add(&s->tasks, key);
+
+		if (t == NULL) {
+			sqlite3_finalize(st);
+			return ex_fail(err, EXR_NOMEM, 0, "no memory");
+		}
+		t->st.task_id = sqlite3_column_int64(st, 0);
+		t->start_ns = (uint64_t)sqlite3_column_int64(st, 3);
+		t->st.t_ns = (uint64_t)sqlite3_column_int64(st, 4);
+		t->st.present = (uint64_t)sqlite3_column_int64(st, 5);
+		for (f = TASK_FIRST_COUNTER; f <= TASK_LAST_COUNTER; f++)
+			t->st.v[f] = (uint64_t)sqlite3_column_int64(st,
+			    6 + f - TASK_FIRST_COUNTER);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(s->db, err, "task_last");
+
+	if (db_prepare(s->db, "SELECT coalesce(max(proc_id), 0) + 1, "
+	    "(SELECT coalesce(max(task_id), 0) + 1 FROM tasks) FROM procs",
+	    &st, err) != EXR_OK)
+		return EXR_DB;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		s->next_proc_id = sqlite3_column_int64(st, 0);
+		s->next_task_id = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return EXR_OK;
+}
+
+/* Write back the live states that changed this chunk. */
+int
+live_flush(struct run *r)
+{
+	struct store *s = r->s;
+	struct proc_state *p;
+	struct task_live *t;
+	int32_t it = -1;
+	int rc;
+
+	while ((p = live_next(&s->procs, &it)) != NULL) {
+		sqlite3_stmt *st = s->st[S_PUT_PLAST];
+
+		if (!*live_dirty(p))
+			continue;
+		*live_dirty(p) = 0;
+		sqlite3_bind_int64(st, 1, p->proc_id);
+		sqlite3_bind_int64(st, 2, (int64_t)p->t_ns);
+		sqlite3_bind_int64(st, 3, (int64_t)p->row_t_ns);
+		sqlite3_bind_int64(st, 4, (int64_t)p->present);
+		bind_counters(st, 5, PROC_FIRST_COUNTER, PROC_LAST_LEVEL,
+		    p->present, p->v);
+		if ((rc = store_step(s, S_PUT_PLAST, r->err)) != EXR_OK)
+			return rc;
+	}
+	it = -1;
+	while ((t = live_next(&s->tasks, &it)) != NULL) {
+		sqlite3_stmt *st = s->st[S_PUT_TLAST];
+
+		if (!*live_dirty(t))
+			continue;
+		*live_dirty(t) = 0;
+		sqlite3_bind_int64(st, 1, t->st.task_id);
+		sqlite3_bind_int64(st, 2, (int64_t)t->st.t_ns);
+		sqlite3_bind_int64(st, 3, (int64_t)t->st.present);
+		bind_counters(st, 4, TASK_FIRST_COUNTER, TASK_LAST_COUNTER,
+		    t->st.present, t->st.v);
+		if ((rc = store_step(s, S_PUT_TLAST, r->err)) != EXR_OK)
+			return rc;
+	}
+	return EXR_OK;
+}
+
