@@ -128,6 +128,68 @@ close_outputs(struct outputs *o)
 	return rc;
 }
 
+/* Ingest options as the configuration sets them. */
+void
+ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx)
+{
+	memset(io, 0, sizeof(*io));
+	io->idle_always = ctx->cfg->idle_always;
+	io->heartbeat_ns = ctx->cfg->heartbeat_hours * 3600 * 1000000000ull;
+	io->chunk_records = 50000;
+	io->on_damage = report_damage;
+}
+
+int
+ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
+    char *const *paths, int npaths)
+{
+	struct outputs out;
+	struct ingest_stats st;
+	struct ex_err err;
+	struct store *s;
+	int i, rc, status = EXR_OK;
+
+	memset(&out, 0, sizeof(out));
+	out.outdir = outdir;
+	out.stats = &st;
+	io->on_record = write_record;
+	io->arg = &out;
+	memset(&err, 0, sizeof(err));
+	if ((rc = store_open(&s, db, &err)) != EXR_OK)
+		return complain(rc, "%s: %s", db, err.reason);
+	for (i = 0; i < npaths; i++) {
+		memset(&err, 0, sizeof(err));
+		err.path = paths[i];
+		out.input = paths[i];
+		rc = ingest_file(s, paths[i], io, &st, &err);
+		if (close_outputs(&out) != EXR_OK && rc == EXR_OK)
+			rc = complain(EXR_IO, "%s: writing outputs failed",
+			    paths[i]);
+		/* Damaged ranges were reported as found; the rest here. */
+		if ((rc != EXR_OK && rc != EXR_DAMAGED) || st.empty)
+			report_err(&err);
+		status = worst(status, rc);
+		if (st.empty)
+			continue;
+		if (st.already) {
+			printf("%s: already ingested (%" PRIu64 " bytes)\n",
+			    paths[i], st.from);
+			continue;
+		}
+		if (rc != EXR_OK && rc != EXR_DAMAGED)
+			continue;
+		printf("%s: bytes %" PRIu64 "-%" PRIu64 ": %" PRIu64
+		    " records, %" PRIu64 " rows, %" PRIu64 " duplicates, %"
+		    PRIu64 " late, %" PRIu64 " idle, %" PRIu64 " flows, %"
+		    PRIu64 " damaged ranges, %" PRIu64 " without pid or "
+		    "time\n", paths[i], st.from, st.to, st.records, st.rows,
+		    st.duplicates, st.late, st.idle, st.flows, st.damaged,
+		    st.untimed);
+	}
+	store_close(s);
+	return status;
+}
+
 int
 cmd_ingest(int argc, char **argv, struct ctx *ctx)
 {
@@ -141,29 +203,23 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct ingest_opts io = { 0, 24 * 3600 * 1000000000ull, 50000, NULL,
-	    report_damage, NULL, NULL };
+	struct ingest_opts io;
 	char hostname[256];
-	struct outputs out;
-	struct ingest_stats st;
-	struct ex_err err;
-	struct store *s;
 	/* The configured database if there is a configuration file. */
 	const char *db = ctx->cfg->path[0] != '\0' ? ctx->cfg->database :
 	    PATH_DEFAULT_DB;
+	const char *outdir = NULL;
 	uint64_t n;
-	int ch, i, rc, status = EXR_OK;
+	int ch;
 
-	io.idle_always = ctx->cfg->idle_always;
-	io.heartbeat_ns = ctx->cfg->heartbeat_hours * 3600 * 1000000000ull;
-	memset(&out, 0, sizeof(out));
+	ingest_opts_config(&io, ctx);
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'd':	/* the database */
 			db = optarg;
 			break;
 		case 'o':	/* where .txt and .csv go */
-			out.outdir = optarg;
+			outdir = optarg;
 			break;
 		case 'I':	/* rows for idle intervals */
 			if (strcmp(optarg, "always") == 0)
@@ -201,42 +257,5 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		config_hostname(ctx, hostname, sizeof(hostname));
 		io.host = hostname;
 	}
-	io.on_record = write_record;
-	io.arg = &out;
-	out.stats = &st;
-
-	memset(&err, 0, sizeof(err));
-	if ((rc = store_open(&s, db, &err)) != EXR_OK)
-		return complain(rc, "%s: %s", db, err.reason);
-	for (i = 0; i < argc; i++) {
-		memset(&err, 0, sizeof(err));
-		err.path = argv[i];
-		out.input = argv[i];
-		rc = ingest_file(s, argv[i], &io, &st, &err);
-		if (close_outputs(&out) != EXR_OK && rc == EXR_OK)
-			rc = complain(EXR_IO, "%s: writing outputs failed",
-			    argv[i]);
-		/* Damaged ranges were reported as found; the rest here. */
-		if ((rc != EXR_OK && rc != EXR_DAMAGED) || st.empty)
-			report_err(&err);
-		status = worst(status, rc);
-		if (st.empty)
-			continue;
-		if (st.already) {
-			printf("%s: already ingested (%" PRIu64 " bytes)\n",
-			    argv[i], st.from);
-			continue;
-		}
-		if (rc != EXR_OK && rc != EXR_DAMAGED)
-			continue;
-		printf("%s: bytes %" PRIu64 "-%" PRIu64 ": %" PRIu64
-		    " records, %" PRIu64 " rows, %" PRIu64 " duplicates, %"
-		    PRIu64 " late, %" PRIu64 " idle, %" PRIu64 " flows, %"
-		    PRIu64 " damaged ranges, %" PRIu64 " without pid or "
-		    "time\n", argv[i], st.from, st.to, st.records, st.rows,
-		    st.duplicates, st.late, st.idle, st.flows, st.damaged,
-		    st.untimed);
-	}
-	store_close(s);
-	return status;
+	return ingest_logs(db, outdir, &io, argv, argc);
 }

@@ -60,6 +60,18 @@ take_lock(const char *spool)
 	return fd;
 }
 
+/* The newest log of its kind is live (still written); the others closed. */
+static int
+is_live(const struct spool_log *logs, int nlogs, int i)
+{
+	int j;
+
+	for (j = i + 1; j < nlogs; j++)
+		if (strcmp(logs[j].kind, logs[i].kind) == 0)
+			return 0;
+	return 1;
+}
+
 /* Delete dir/name if older than days; only_if_ingested asks the ledger. */
 static int
 retire(struct store *s, const char *dir, const char *name, int days,
@@ -132,8 +144,9 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	int ch, i, nlogs, lock, rc, status = EXR_OK, do_snap = 1;
 	int do_rotate = 1;
 	char host[256], path[4096], snaplog[4096];
-	char *ingest_argv[SPOOL_MAX_LOGS + 16];
-	int ingest_argc = 0;
+	char **paths;
+	int npaths, nspooled = 0;
+	struct ingest_opts io;
 	struct ex_err err = { 0 };
 	struct store *s;
 	struct stat st;
@@ -211,56 +224,45 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 		status = worst(status, rotate_logs(spool, pacct, host,
 		    PATH_ACCTADM_CONF));
 
-	/* 3. ingest every closed log: all but the newest of each kind. */
+	/* 3. ingest every closed log, then the operands. */
 	nlogs = spool_list(spool, host, logs, SPOOL_MAX_LOGS);
-	ingest_argv[ingest_argc++] = "ingest";
-	ingest_argv[ingest_argc++] = "--db";
-	ingest_argv[ingest_argc++] = (char *)db;
-	if (outdir != NULL) {
-		ingest_argv[ingest_argc++] = "--outdir";
-		ingest_argv[ingest_argc++] = (char *)outdir;
+	if ((paths = calloc((size_t)(nlogs > 0 ? nlogs : 0) + (size_t)argc +
+	    1, sizeof(*paths))) == NULL) {
+		close(lock);
+		return complain(EXR_NOMEM, "no memory");
 	}
 	for (i = 0; i < nlogs; i++) {
-		int j, newest = 1;
-
-		for (j = i + 1; j < nlogs; j++)
-			if (strcmp(logs[j].kind, logs[i].kind) == 0)
-				newest = 0;
-		if (newest)
-			continue;	/* live: still being written */
+		if (is_live(logs, nlogs, i))
+			continue;
 		snprintf(path, sizeof(path), "%.3800s/%.255s", spool,
 		    logs[i].name);
 		if (lstat(path, &st) == 0 && st.st_size == 0)
 			continue;	/* an empty log: nothing to read */
-		if ((ingest_argv[ingest_argc] = strdup(path)) != NULL)
-			ingest_argc++;
+		if ((paths[nspooled] = strdup(path)) != NULL)
+			nspooled++;
 	}
-	for (i = 0; i < argc && ingest_argc < SPOOL_MAX_LOGS + 15; i++)
-		ingest_argv[ingest_argc++] = strdup(argv[i]);
-	ingest_argv[ingest_argc] = NULL;
-	if (ingest_argc > (outdir != NULL ? 5 : 3)) {
-		optind = 0;	/* getopt again, for ingest */
-		status = worst(status, cmd_ingest(ingest_argc, ingest_argv,
-		    ctx));
+	npaths = nspooled;
+	for (i = 0; i < argc; i++)
+		paths[npaths++] = argv[i];
+	if (npaths > 0) {
+		ingest_opts_config(&io, ctx);
+		io.host = host;
+		status = worst(status, ingest_logs(db, outdir, &io, paths,
+		    npaths));
 	}
-	for (i = outdir != NULL ? 5 : 3; i < ingest_argc; i++)
-		free(ingest_argv[i]);
+	for (i = 0; i < nspooled; i++)
+		free(paths[i]);
+	free(paths);
 
 	/* 4. retention */
 	now = time(NULL);
 	if ((rc = store_open(&s, db, &err)) != EXR_OK) {
 		status = worst(status, complain(rc, "%s: %s", db, err.reason));
 	} else {
-		for (i = 0; i < nlogs; i++) {
-			int j, newest = 1;
-
-			for (j = i + 1; j < nlogs; j++)
-				if (strcmp(logs[j].kind, logs[i].kind) == 0)
-					newest = 0;
-			if (!newest)
+		for (i = 0; i < nlogs; i++)
+			if (!is_live(logs, nlogs, i))
 				status = worst(status, retire(s, spool,
 				    logs[i].name, (int)keep, 1, now));
-		}
 		store_close(s);
 	}
 	status = worst(status, retire_text(outdir, (int)keep_text, now));

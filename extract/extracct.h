@@ -14,6 +14,7 @@
 #define EXTRACCT_VERSION_STRING	"0.1"
 
 struct config;
+struct ingest_opts;
 
 /* Shared state handed to every command. */
 struct ctx {
@@ -31,6 +32,15 @@ int	cmd_snap(int argc, char **argv, struct ctx *ctx);
 int	cmd_rotate(int argc, char **argv, struct ctx *ctx);
 int	cmd_run(int argc, char **argv, struct ctx *ctx);
 int	cmd_config(int argc, char **argv, struct ctx *ctx);
+
+/*
+ * Ingest paths[0..npaths) into db, writing each one's .txt and .csv into
+ * outdir unless it is NULL, and print what each added (cmd_ingest.c).
+ * io starts from ingest_opts_config(); returns the worst EXR_* code.
+ */
+void	ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx);
+int	ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
+	    char *const *paths, int npaths);
 
 /*
  * Switch accounting (if on) and the snapshot log to new files in spool

@@ -91,8 +91,6 @@ store_step(struct store *s, int which, struct ex_err *err)
 	return EXR_OK;
 }
 
-
-
 static uint64_t
 now_ns(void)
 {
@@ -150,7 +148,6 @@ store_close(struct store *s)
 	free(s);
 }
 
-
 static int
 host_id(struct run *r, const char *name)
 {
@@ -181,11 +178,6 @@ run_host(struct run *r, const char *from_log)
 	return host_id(r, r->host);
 }
 
-
-
-
-
-
 int
 run_count(struct run *r, enum diff_result d)
 {
@@ -198,14 +190,6 @@ run_count(struct run *r, enum diff_result d)
 	}
 	return EXR_OK;
 }
-
-
-
-
-
-
-
-
 
 /*
  * End a chunk: write back state, re-pair flows, move the ledger to
@@ -296,16 +280,37 @@ on_sysload(struct run *r, const struct exacct_reader *rd,
 	return store_step(r->s, S_INS_SYSLOAD, r->err);
 }
 
+/* A decoded record: count it, hand it to the outputs, then store it. */
+static int
+on_record(struct run *r, enum rec_kind k, const void *fixed, uint64_t off)
+{
+	int rc;
+
+	r->stats->records++;
+	if (r->o->on_record != NULL &&
+	    (rc = r->o->on_record(r->o->arg, r->host, k, fixed)) != EXR_OK)
+		return ex_fail(r->err, rc, off, "writing outputs");
+	switch (k) {
+	case REC_PROC:
+		return ingest_proc(r, fixed);
+	case REC_TASK:
+		return ingest_task(r, fixed);
+	default:
+		return ingest_flow(r, fixed);
+	}
+}
+
 /* One decoded object: fill its record and apply it. */
 static int
 on_object(struct run *r, const struct exacct_reader *rd,
     const struct ex_rec *rec)
 {
-	static struct ex_proc p;
-	static struct ex_task t;
-	static struct ex_flow f;
+	union {
+		struct ex_proc	 p;
+		struct ex_task	 t;
+		struct ex_flow	 f;
+	} u;
 	enum rec_kind k = rec_kind(rec);
-	const void *fixed;
 	int rc;
 
 	if (k == REC_HEADER)
@@ -318,32 +323,13 @@ on_object(struct run *r, const struct exacct_reader *rd,
 	}
 	if ((rc = run_host(r, rd->hdr.hostname)) != EXR_OK)
 		return rc;
-	r->stats->records++;
-	switch (k) {
-	case REC_PROC:
-		proc_fill(&p, rec, &r->stats->counts);
-		fixed = &p;
-		break;
-	case REC_TASK:
-		task_fill(&t, rec, &r->stats->counts);
-		fixed = &t;
-		break;
-	default:
-		flow_fill(&f, rec, &r->stats->counts);
-		fixed = &f;
-		break;
-	}
-	if (r->o->on_record != NULL &&
-	    (rc = r->o->on_record(r->o->arg, r->host, k, fixed)) != EXR_OK)
-		return ex_fail(r->err, rc, rec->off, "writing outputs");
-	switch (k) {
-	case REC_PROC:
-		return ingest_proc(r, &p);
-	case REC_TASK:
-		return ingest_task(r, &t);
-	default:
-		return ingest_flow(r, &f);
-	}
+	if (k == REC_PROC)
+		proc_fill(&u.p, rec, &r->stats->counts);
+	else if (k == REC_TASK)
+		task_fill(&u.t, rec, &r->stats->counts);
+	else
+		flow_fill(&u.f, rec, &r->stats->counts);
+	return on_record(r, k, &u, rec->off);
 }
 
 /* One pacct record: always a final process record. */
@@ -355,11 +341,7 @@ on_pacct(struct run *r, const struct ex_proc *p)
 	/* pacct names no host: it is the one it was written on. */
 	if ((rc = run_host(r, "")) != EXR_OK)
 		return rc;
-	r->stats->records++;
-	if (r->o->on_record != NULL &&
-	    (rc = r->o->on_record(r->o->arg, r->host, REC_PROC, p)) != EXR_OK)
-		return ex_fail(r->err, rc, p->off, "writing outputs");
-	return ingest_proc(r, p);
+	return on_record(r, REC_PROC, p, p->off);
 }
 
 /* Either reader, behind one next(). */

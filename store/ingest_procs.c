@@ -91,7 +91,7 @@ int
 ingest_proc(struct run *r, const struct ex_proc *p)
 {
 	struct store *s = r->s;
-	static struct ex_proc shifted;
+	struct ex_proc shifted;
 	struct proc_state *st = NULL, *e, fresh;
 	struct proc_interval iv;
 	enum diff_result d;

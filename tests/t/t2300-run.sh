@@ -53,6 +53,23 @@ test_expect_success 'closed logs are ingested, snapshots first; the live ones ar
 	grep "already ingested" out.log
 '
 
+test_expect_success 'FILE operands are ingested after the spool, exactly once' '
+	mkdir -m 700 sp4 outd4 &&
+	extracct gen --kind pacct --records 30 --seed 4 -o sp4/pacct-$HOST-20000101-0000 &&
+	: >sp4/pacct-$HOST-20990101-0000 &&
+	extracct gen --kind pacct --records 20 --seed 5 -o extra.acct &&
+	extracct run --spool sp4 --db o.db --outdir outd4 --no-rotate --no-snap extra.acct >out.log &&
+	grep "sp4/pacct-$HOST-20000101-0000: bytes 0-1920: 30 records" out.log &&
+	grep "^extra.acct: bytes 0-1280: 20 records" out.log &&
+	test "$(grep -n "pacct-$HOST-20000101" out.log | cut -d: -f1)" -lt "$(grep -n "^extra.acct" out.log | cut -d: -f1)" &&
+	test -s outd4/extra.acct.csv &&
+	q="SELECT count(*) || \" \" || sum(cpu_user_ns) FROM proc_intervals" &&
+	before=$(sqlite3 o.db "$q") &&
+	extracct run --spool sp4 --db o.db --no-rotate --no-snap extra.acct >out.log &&
+	grep "^extra.acct: already ingested (1280 bytes)" out.log &&
+	test "$(sqlite3 o.db "$q")" = "$before"
+'
+
 test_expect_success 'retention: old ingested logs go, a half-ingested one stays' '
 	mkdir -m 700 sp3 &&
 	extracct gen --kind pacct --records 40 --seed 2 -o sp3/pacct-$HOST-20000101-0000 &&
