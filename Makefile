@@ -31,13 +31,14 @@ EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c \
 	extract/cmd_snap.c extract/procfs.c extract/cmd_rotate.c \
 	extract/cmd_run.c extract/spool.c extract/config.c extract/solaris.c \
-	extract/cmd_config.c
+	extract/cmd_config.c extract/cmd_acctd.c extract/taskstats.c \
+	extract/tgroups.c
 LIB_SRC = $(PARSERS) $(STORE) $(REPORTS) $(EXTRACT)
 MAIN_SRC = extract/main.c
-HELPER_SRC = tests/helper/extracct-test.c
+HELPER_SRC = tests/helper/extracct-test.c tests/helper/workload.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 HEADERS = $(wildcard parsers/*.h store/*.h reports/*.h extract/*.h \
-	tests/unit/*.h)
+	tests/unit/*.h tests/helper/*.h)
 
 B = build
 S = build/san
@@ -60,8 +61,8 @@ $(S)/%.o: %.c $(HEADERS)
 $(B)/extracct: $(LIB_OBJ) $(B)/extract/main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/extracct-test: $(LIB_OBJ) $(B)/tests/helper/extracct-test.o
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/extracct-test: $(LIB_OBJ) $(HELPER_SRC:%.c=$(B)/%.o)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -pthread
 
 $(B)/unit: $(LIB_OBJ) $(UNIT_SRC:%.c=$(B)/%.o)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -69,8 +70,8 @@ $(B)/unit: $(LIB_OBJ) $(UNIT_SRC:%.c=$(B)/%.o)
 $(S)/extracct: $(LIB_SAN_OBJ) $(S)/extract/main.o
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
-$(S)/extracct-test: $(LIB_SAN_OBJ) $(S)/tests/helper/extracct-test.o
-	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+$(S)/extracct-test: $(LIB_SAN_OBJ) $(HELPER_SRC:%.c=$(S)/%.o)
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS) -pthread
 
 $(S)/unit: $(LIB_SAN_OBJ) $(UNIT_SRC:%.c=$(S)/%.o)
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
@@ -104,6 +105,8 @@ bench: $(B)/extracct
 	@sh bench/ingest.sh $(B)/extracct
 	@echo
 	@sh bench/pacct.sh $(B)/extracct
+	@echo
+	@sh bench/acctd.sh $(B)/extracct
 
 FUZZ_SECONDS ?= 60
 fuzz: $(B)/fuzz_exacct
@@ -113,7 +116,7 @@ fuzz: $(B)/fuzz_exacct
 	    -artifact_prefix=$(B)/ $(B)/fuzz-corpus
 
 FUZZ_SRC = tests/fuzz/fuzz_exacct.c $(PARSERS) reports/fmt.c \
-	reports/idnames.c reports/dump.c
+	reports/idnames.c reports/dump.c extract/taskstats.c
 $(B)/fuzz_exacct: $(FUZZ_SRC) $(HEADERS)
 	@mkdir -p $(@D)
 	clang -std=c11 -D_GNU_SOURCE -g -O1 \
@@ -128,9 +131,13 @@ install: $(B)/extracct
 	install -m 0644 docs/extracct.1 $(DESTDIR)$(MANDIR)/extracct.1
 	sed "s|/usr/local/bin/extracct|$(BINDIR)/extracct|" \
 	    cron/extracct.service >$(DESTDIR)$(UNITDIR)/extracct.service
+	sed "s|/usr/local/bin/extracct|$(BINDIR)/extracct|" \
+	    cron/extracct-acctd.service \
+	    >$(DESTDIR)$(UNITDIR)/extracct-acctd.service
 	sed "s|extracct run|$(BINDIR)/extracct run|" cron/extracct.cron \
 	    >$(DESTDIR)$(SYSCONFDIR)/cron.d/extracct
 	chmod 0644 $(DESTDIR)$(UNITDIR)/extracct.service \
+	    $(DESTDIR)$(UNITDIR)/extracct-acctd.service \
 	    $(DESTDIR)$(SYSCONFDIR)/cron.d/extracct
 	install -m 0644 cron/extracct.timer $(DESTDIR)$(UNITDIR)/
 	install -d $(DESTDIR)$(PREFIX)/share/doc/extracct

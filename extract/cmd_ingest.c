@@ -61,7 +61,7 @@ open_output(const struct outputs *out, const char *ext, int append)
 }
 
 static int
-write_record(void *arg, const char *host, enum rec_kind kind,
+output_record(void *arg, const char *host, enum rec_kind kind,
     const void *rec)
 {
 	struct outputs *o = arg;
@@ -152,7 +152,7 @@ ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
 	memset(&out, 0, sizeof(out));
 	out.outdir = outdir;
 	out.stats = &st;
-	io->on_record = write_record;
+	io->on_record = output_record;
 	io->arg = &out;
 	memset(&err, 0, sizeof(err));
 	if ((rc = store_open(&s, db, &err)) != EXR_OK)
@@ -182,9 +182,17 @@ ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
 		    " records, %" PRIu64 " rows, %" PRIu64 " duplicates, %"
 		    PRIu64 " late, %" PRIu64 " idle, %" PRIu64 " flows, %"
 		    PRIu64 " damaged ranges, %" PRIu64 " without pid or "
-		    "time\n", paths[i], st.from, st.to, st.records, st.rows,
+		    "time", paths[i], st.from, st.to, st.records, st.rows,
 		    st.duplicates, st.late, st.idle, st.flows, st.damaged,
 		    st.untimed);
+		/* Only where acctd and pacct both ran, or acctd lost some. */
+		if (st.alt_exits > 0)
+			printf(", %" PRIu64 " exits another source had",
+			    st.alt_exits);
+		if (st.lost > 0)
+			printf(", %" PRIu64 " exits the kernel dropped",
+			    st.lost);
+		putchar('\n');
 	}
 	store_close(s);
 	return status;

@@ -1,19 +1,23 @@
 /*
- * extracct rotate [--spool DIR] [--pacct FILE]
+ * extracct rotate [--spool DIR] [--pacct FILE] [--acctd-pidfile FILE]
  *
  * acctadm -f for Linux: switch kernel process accounting to a new
  * date-stamped file in the spool with acct(2) (the kernel swaps files
- * atomically: no record is lost), and start a new snapshot log.  Only
+ * atomically: no record is lost), start a new snapshot log, and move
+ * acctd (if it runs) to a new log.  Only
  * moves accounting that is already on: rotate never starts it.  Where
  * acctadm and wracct are on PATH (Solaris, illumos), it drives them
  * instead (solaris.c).
  */
+#include <sys/file.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -27,7 +31,7 @@
 
 static const char usage_rotate[] =
     "usage: extracct rotate [--spool DIR] [--pacct FILE] "
-    "[--acctadm-conf FILE]";
+    "[--acctadm-conf FILE] [--acctd-pidfile FILE]";
 
 /* Size of path, or -1. */
 static off_t
@@ -60,9 +64,75 @@ accounting_to(const char *file)
 	return size_of(file) > before;
 }
 
+/*
+ * Is acctd running (it holds its pidfile locked)?  Then *pid and
+ * current (the log it writes, the pidfile's second line) are set.
+ */
+static int
+acctd_running(const char *pidfile, pid_t *pid, char *current, size_t n)
+{
+	char buf[320];
+	ssize_t got;
+	int fd, running = 0;
+
+	if ((fd = open(pidfile, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return 0;
+	if (flock(fd, LOCK_SH | LOCK_NB) == -1 && errno == EWOULDBLOCK &&
+	    (got = pread(fd, buf, sizeof(buf) - 1, 0)) > 0) {
+		buf[got] = '\0';
+		*pid = (pid_t)strtol(buf, NULL, 10);
+		snprintf(current, n, "%s", strchr(buf, '\n') != NULL ?
+		    strchr(buf, '\n') + 1 : "");
+		current[strcspn(current, "\n")] = '\0';
+		running = *pid > 0;
+	}
+	close(fd);
+	return running;
+}
+
+/*
+ * Switch acctd to a new log: create it, SIGHUP acctd (it opens the
+ * newest acctd log; exits queue in its socket meanwhile), and wait until
+ * its pidfile names the new log, so the old one is closed when run
+ * ingests it.
+ */
+static int
+rotate_acctd(const char *spool, const char *host, const char *pidfile,
+    time_t now)
+{
+	char current[256], name[256];
+	struct ex_err err = { 0 };
+	pid_t pid;
+	int i, rc;
+
+	if (!acctd_running(pidfile, &pid, current, sizeof(current)))
+		return EXR_OK;
+	spool_name(name, sizeof(name), "acctd", host, now);
+	if (strcmp(current, name) == 0) {
+		printf("rotate: acctd already writes %s/%s\n", spool, name);
+		return EXR_OK;
+	}
+	if ((rc = spool_create(spool, name, &err)) != EXR_OK &&
+	    err.sys_errno != EEXIST)
+		return complain(rc, "%s", err.reason);
+	if (kill(pid, SIGHUP) == -1)
+		return complain(EXR_IO, "acctd (pid %ld): %s", (long)pid,
+		    strerror(errno));
+	for (i = 0; i < 500; i++) {	/* 5 s */
+		if (acctd_running(pidfile, &pid, current, sizeof(current)) &&
+		    strcmp(current, name) == 0) {
+			printf("rotate: acctd moved to %s/%s\n", spool, name);
+			return EXR_OK;
+		}
+		usleep(10000);
+	}
+	return complain(EXR_IO, "acctd (pid %ld) did not move to %s/%s "
+	    "within 5 s; its old log stays open", (long)pid, spool, name);
+}
+
 int
 rotate_logs(const char *spool, const char *pacct, const char *host,
-    const char *acctadm_conf)
+    const char *acctadm_conf, const char *acctd_pidfile)
 {
 	static struct spool_log logs[SPOOL_MAX_LOGS];
 	char current[4096], path[4096], name[256];
@@ -125,7 +195,7 @@ rotate_logs(const char *spool, const char *pacct, const char *host,
 			return complain(rc, "%s", err.reason);
 		printf("rotate: snapshots now go to %s/%s\n", spool, name);
 	}
-	return EXR_OK;
+	return rotate_acctd(spool, host, acctd_pidfile, now);
 }
 
 int
@@ -135,11 +205,13 @@ cmd_rotate(int argc, char **argv, struct ctx *ctx)
 		{ "spool", required_argument, NULL, 's' },
 		{ "pacct", required_argument, NULL, 'p' },
 		{ "acctadm-conf", required_argument, NULL, 'a' },
+		{ "acctd-pidfile", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *spool = ctx->cfg->spool_dir, *pacct = ctx->cfg->pacct_file;
 	const char *conf = PATH_ACCTADM_CONF;
+	const char *acctd_pid = ctx->cfg->acctd_pidfile;
 	char host[256];
 	int ch;
 
@@ -154,6 +226,9 @@ cmd_rotate(int argc, char **argv, struct ctx *ctx)
 		case 'a':	/* Solaris: the active exacct files */
 			conf = optarg;
 			break;
+		case 'P':	/* where acctd says it runs */
+			acctd_pid = optarg;
+			break;
 		case 'h':
 			puts(usage_rotate);
 			return EXR_OK;
@@ -164,5 +239,5 @@ cmd_rotate(int argc, char **argv, struct ctx *ctx)
 	if (optind != argc)
 		return complain(EXR_USAGE, "%s", usage_rotate);
 	config_hostname(ctx, host, sizeof(host));
-	return rotate_logs(spool, pacct, host, conf);
+	return rotate_logs(spool, pacct, host, conf, acctd_pid);
 }

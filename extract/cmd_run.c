@@ -222,7 +222,7 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	/* 2. rotate */
 	if (do_rotate)
 		status = worst(status, rotate_logs(spool, pacct, host,
-		    PATH_ACCTADM_CONF));
+		    PATH_ACCTADM_CONF, ctx->cfg->acctd_pidfile));
 
 	/* 3. ingest every closed log, then the operands. */
 	nlogs = spool_list(spool, host, logs, SPOOL_MAX_LOGS);

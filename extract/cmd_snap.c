@@ -29,18 +29,6 @@
 static const char usage_snap[] =
     "usage: extracct snap [-o FILE] [--spool DIR]";
 
-/* One record, one write(2), retried only for EINTR. */
-static int
-write_record(int fd, const struct exw *w)
-{
-	ssize_t n;
-
-	do
-		n = write(fd, w->buf, w->len);
-	while (n == -1 && errno == EINTR);
-	return n == (ssize_t)w->len ? EXR_OK : EXR_IO;
-}
-
 int
 snap_write(const char *path, const char *proc_root, uint64_t *nprocs)
 {

@@ -38,6 +38,9 @@ static const struct key keys[] = {
 	{ "heartbeat_hours", K_UINT, offsetof(struct config, heartbeat_hours),
 	    87600 },
 	{ "counter_wrap", K_WRAP, offsetof(struct config, counter_wrap), 0 },
+	{ "acctd_pidfile", K_STR, offsetof(struct config, acctd_pidfile), 0 },
+	{ "acctd_rcvbuf", K_UINT, offsetof(struct config, acctd_rcvbuf),
+	    1ULL << 30 },
 };
 
 void
@@ -52,6 +55,9 @@ config_defaults(struct config *c)
 	c->retention_days = 14;
 	c->text_retention_days = 90;
 	c->heartbeat_hours = 24;
+	snprintf(c->acctd_pidfile, sizeof(c->acctd_pidfile), "%s",
+	    PATH_ACCTD_PID);
+	c->acctd_rcvbuf = 16u << 20;
 }
 
 static int	at(struct ex_err *err, const yaml_event_t *ev,
@@ -215,4 +221,7 @@ config_print(FILE *fp, const struct config *c)
 	fprintf(fp, "heartbeat_hours: %llu\n",
 	    (unsigned long long)c->heartbeat_hours);
 	fprintf(fp, "counter_wrap: %s\n", c->counter_wrap);
+	fprintf(fp, "acctd_pidfile: \"%s\"\n", c->acctd_pidfile);
+	fprintf(fp, "acctd_rcvbuf: %llu\n",
+	    (unsigned long long)c->acctd_rcvbuf);
 }

@@ -27,6 +27,8 @@ struct config {
 	int		 idle_always;			/* idle_rows */
 	uint64_t	 heartbeat_hours;
 	char		 counter_wrap[16];		/* "none" */
+	char		 acctd_pidfile[CONFIG_STR];
+	uint64_t	 acctd_rcvbuf;			/* bytes */
 };
 
 /* The defaults (paths.h). */

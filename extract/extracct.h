@@ -32,6 +32,7 @@ int	cmd_snap(int argc, char **argv, struct ctx *ctx);
 int	cmd_rotate(int argc, char **argv, struct ctx *ctx);
 int	cmd_run(int argc, char **argv, struct ctx *ctx);
 int	cmd_config(int argc, char **argv, struct ctx *ctx);
+int	cmd_acctd(int argc, char **argv, struct ctx *ctx);
 
 /*
  * Ingest paths[0..npaths) into db, writing each one's .txt and .csv into
@@ -43,11 +44,12 @@ int	ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
 	    char *const *paths, int npaths);
 
 /*
- * Switch accounting (if on) and the snapshot log to new files in spool
- * (cmd_rotate.c).  Messages printed; EXR_OK, EXR_USAGE or EXR_IO.
+ * Switch accounting (if on), the snapshot log and acctd (if it runs) to
+ * new files in spool (cmd_rotate.c).  Messages printed; EXR_OK,
+ * EXR_USAGE or EXR_IO.
  */
 int	rotate_logs(const char *spool, const char *pacct, const char *host,
-	    const char *acctadm_conf);
+	    const char *acctadm_conf, const char *acctd_pidfile);
 
 /* This machine's name (gethostname), or "unknown". */
 void	local_hostname(char *buf, size_t n);
@@ -61,6 +63,14 @@ void	config_hostname(const struct ctx *ctx, char *buf, size_t n);
  * are printed; returns EXR_OK or EXR_IO.
  */
 int	snap_write(const char *path, const char *proc_root, uint64_t *nprocs);
+
+/*
+ * Append one encoded record with one write(2) (retried only for EINTR),
+ * so a reader of the O_APPEND log never sees half of it.  EXR_OK or
+ * EXR_IO (errno set).
+ */
+struct exw;
+int	write_record(int fd, const struct exw *w);
 
 /* Worse of two EXR_* codes for the exit status (EXR_EOF counts as OK). */
 int	worst(int a, int b);

@@ -47,8 +47,10 @@ static const struct command commands[] = {
 	    "[--host NAME] FILE..." },
 	{ "config", cmd_config, "config" },
 	{ "snap", cmd_snap, "snap [-o FILE] [--spool DIR]" },
+	{ "acctd", cmd_acctd, "acctd [-o DIR] [--pidfile FILE] "
+	    "[--rcvbuf BYTES]" },
 	{ "rotate", cmd_rotate, "rotate [--spool DIR] [--pacct FILE] "
-	    "[--acctadm-conf FILE]" },
+	    "[--acctadm-conf FILE] [--acctd-pidfile FILE]" },
 	{ "run", cmd_run, "run [--spool DIR] [--db FILE] [--outdir DIR] "
 	    "[--pacct FILE] [--retention-days N] [--text-retention-days N] "
 	    "[--no-snap] [--no-rotate] [FILE...]" },

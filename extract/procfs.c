@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "procfs.h"
@@ -69,6 +70,23 @@ procfs_init(struct procfs *pf, const char *root, struct ex_err *err)
 	if (slurp(root, "stat", buf, sizeof(buf)) <= 0 ||
 	    field(buf, "btime ", &pf->btime_s) != 0)
 		return ex_fail(err, EXR_IO, 0, "%s/stat: no btime line", root);
+	/*
+	 * btime is cut to whole seconds: starts built on it would all be
+	 * early by the same fraction of a second, enough to put a pacct
+	 * exit (whose start the kernel takes from the real time) more
+	 * than 1 s from its process's snapshots.  The live system's boot
+	 * time to the nanosecond is the real time less the time since
+	 * boot; starttime counts from the same boot clock.
+	 */
+	pf->boot_ns = pf->btime_s * NS;
+	if (strcmp(root, "/proc") == 0) {
+		struct timespec rt, bt;
+
+		clock_gettime(CLOCK_REALTIME, &rt);
+		clock_gettime(CLOCK_BOOTTIME, &bt);
+		pf->boot_ns = ((uint64_t)rt.tv_sec * NS + (uint64_t)rt.tv_nsec) -
+		    ((uint64_t)bt.tv_sec * NS + (uint64_t)bt.tv_nsec);
+	}
 	return EXR_OK;
 }
 
@@ -149,7 +167,7 @@ procfs_proc(const struct procfs *pf, const char *pid, uint64_t now_ns,
 	set(p, PROC_CPU_USER_NS, utime * (NS / tck));
 	set(p, PROC_CPU_SYS_NS, stime * (NS / tck));
 	set(p, PROC_THREADS, threads);
-	set(p, PROC_START_NS, pf->btime_s * NS + start * (NS / tck));
+	set(p, PROC_START_NS, pf->boot_ns + start * (NS / tck));
 	set(p, PROC_FINISH_NS, now_ns);
 	/* dev_t: major in bits 8-19, minor in 0-7 and 20-31; 0: no tty. */
 	set(p, PROC_TTY_MAJOR, tty == 0 ? 0xffffffffu : (tty >> 8) & 0xfff);

@@ -14,6 +14,7 @@ struct procfs {
 	const char	*root;		/* "/proc", or a test tree */
 	long		 clk_tck;	/* sysconf(_SC_CLK_TCK) */
 	uint64_t	 btime_s;	/* boot time, s since the epoch */
+	uint64_t	 boot_ns;	/* the same to the ns (see procfs.c) */
 	long		 ncpu;
 };
 

@@ -52,7 +52,10 @@ spool_name(char *buf, size_t n, const char *kind, const char *host,
 static int
 kind_rank(const char *kind)
 {
-	return strcmp(kind, "snap") == 0 ? 0 : 1;
+	/* Snapshots first; acctd's exits before pacct's, so acctd closes
+	 * the processes both recorded (pacct's become alternates). */
+	return strcmp(kind, "snap") == 0 ? 0 : strcmp(kind, "acctd") == 0 ?
+	    1 : 2;
 }
 
 static int
@@ -95,6 +98,7 @@ spool_list(const char *dir, const char *host, struct spool_log *logs,
 		    (int)(dash - de->d_name), de->d_name);
 		snprintf(logs[n].stamp, sizeof(logs[n].stamp), "%s", stamp);
 		if (strcmp(logs[n].kind, "snap") == 0 ||
+		    strcmp(logs[n].kind, "acctd") == 0 ||
 		    strcmp(logs[n].kind, "pacct") == 0 ||
 		    strcmp(logs[n].kind, "proc") == 0 ||
 		    strcmp(logs[n].kind, "task") == 0 ||
@@ -115,9 +119,14 @@ spool_create(const char *dir, const char *name, struct ex_err *err)
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 	    0640);
-	if (fd == -1)
-		return ex_fail(err, EXR_IO, 0, "%s: %s", path,
-		    strerror(errno));
+	if (fd == -1) {
+		int e = errno;
+
+		ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(e));
+		if (err != NULL)
+			err->sys_errno = e;
+		return EXR_IO;
+	}
 	/* Accounting writes as root; the group (adm) may read. */
 	(void)fchmod(fd, 0640);
 	close(fd);

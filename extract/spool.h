@@ -16,7 +16,8 @@
 
 struct spool_log {
 	char		 name[256];	/* the file name, in the spool */
-	char		 kind[16];	/* snap, pacct; Solaris: proc, task, flow */
+	char		 kind[16];	/* snap, acctd, pacct; Solaris: proc,
+					   task, flow */
 	char		 stamp[16];	/* "YYYYMMDD-HHMM" */
 };
 
@@ -36,16 +37,17 @@ void	spool_name(char *buf, size_t n, const char *kind, const char *host,
 	    time_t t);
 
 /*
- * The logs of host in dir, sorted oldest first (by stamp, then snap
- * before pacct: snapshots must be ingested before the exits that close
- * their processes).  Returns the count, or -1 (errno set).
+ * The logs of host in dir, sorted oldest first (by stamp, then snap,
+ * acctd, the rest: snapshots must be ingested before the exits that
+ * close their processes, and acctd's exits are preferred to pacct's).  Returns the count, or -1 (errno set).
  */
 int	spool_list(const char *dir, const char *host, struct spool_log *logs,
 	    int max);
 
 /*
  * Create dir/name, empty, never through a link and never an existing
- * file (O_EXCL | O_NOFOLLOW), mode 0640.  Returns EXR_OK or EXR_IO.
+ * file (O_EXCL | O_NOFOLLOW), mode 0640.  Returns EXR_OK or EXR_IO
+ * (err->sys_errno says why: EEXIST for a name taken).
  */
 int	spool_create(const char *dir, const char *name, struct ex_err *err);
 

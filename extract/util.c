@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../parsers/exacct.h"
 #include "config.h"
 #include "extracct.h"
 
@@ -91,4 +92,15 @@ parse_u64(const char *flag, const char *s, uint64_t min, uint64_t max,
 		    flag, s, (unsigned long long)min);
 	*out = v;
 	return EXR_OK;
+}
+
+int
+write_record(int fd, const struct exw *w)
+{
+	ssize_t n;
+
+	do
+		n = write(fd, w->buf, w->len);
+	while (n == -1 && errno == EINTR);
+	return n == (ssize_t)w->len ? EXR_OK : EXR_IO;
 }

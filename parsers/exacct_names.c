@@ -159,12 +159,22 @@ static const struct idname default_names[] = {
 /* extracct's local catalog (local.h), sorted by id. */
 static const struct idname local_names[] = {
 	{ EXL_GROUP_SYSLOAD, "group-sysload" },
+	{ EXL_GROUP_LOST, "group-lost" },
 	{ EXL_PROC_READ_BYTES, "read-bytes" },
 	{ EXL_PROC_WRITE_BYTES, "write-bytes" },
 	{ EXL_PROC_SYSCALLS_R, "syscalls-read" },
 	{ EXL_PROC_SYSCALLS_W, "syscalls-write" },
 	{ EXL_PROC_THREADS, "threads" },
 	{ EXL_PROC_RSS_K, "memory-rss-k" },
+	{ EXL_PROC_DELAY_CPU, "delay-cpu-ns" },
+	{ EXL_PROC_DELAY_BLKIO, "delay-blkio-ns" },
+	{ EXL_PROC_DELAY_SWAPIN, "delay-swapin-ns" },
+	{ EXL_PROC_DELAY_FREEPAGES, "delay-freepages-ns" },
+	{ EXL_PROC_DELAY_THRASHING, "delay-thrashing-ns" },
+	{ EXL_PROC_DELAY_COMPACT, "delay-compact-ns" },
+	{ EXL_PROC_DELAY_WPCOPY, "delay-wpcopy-ns" },
+	{ EXL_PROC_DELAY_IRQ, "delay-irq-ns" },
+	{ EXL_PROC_CPU_RUN_NS, "cpu-run-ns" },
 	{ EXL_SYS_TIME_NS, "snapshot-time-ns" },
 	{ EXL_SYS_USER, "cpu-user-ticks" },
 	{ EXL_SYS_NICE, "cpu-nice-ticks" },
@@ -177,6 +187,8 @@ static const struct idname local_names[] = {
 	{ EXL_SYS_CLK_TCK, "clk-tck" },
 	{ EXL_SYS_BTIME, "boot-time" },
 	{ EXL_SYS_NCPU, "cpus" },
+	{ EXL_LOST_TIME_NS, "lost-time-ns" },
+	{ EXL_LOST_COUNT, "lost-records" },
 };
 
 static const char *

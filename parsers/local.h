@@ -17,6 +17,28 @@
 #define EXL_PROC_SYSCALLS_W	0x000104u	/* UINT64, write syscalls */
 #define EXL_PROC_THREADS	0x000105u	/* UINT32, threads now */
 #define EXL_PROC_RSS_K		0x000106u	/* UINT64, resident now, KiB */
+/*
+ * Delay accounting totals from taskstats (acctd), ns spent waiting: for a
+ * CPU, synchronous block I/O, swap-in, memory reclaim, thrashing, memory
+ * compaction, write-protect copy, IRQ/softirq handling.  Written only
+ * when the kernel filled them (kernel.task_delayacct=1 and a struct
+ * version that has the field).
+ */
+#define EXL_PROC_DELAY_CPU	0x000107u	/* UINT64, ns */
+#define EXL_PROC_DELAY_BLKIO	0x000108u	/* UINT64, ns */
+#define EXL_PROC_DELAY_SWAPIN	0x000109u	/* UINT64, ns */
+#define EXL_PROC_DELAY_FREEPAGES 0x00010au	/* UINT64, ns */
+#define EXL_PROC_DELAY_THRASHING 0x00010bu	/* UINT64, ns */
+#define EXL_PROC_DELAY_COMPACT	0x00010cu	/* UINT64, ns */
+#define EXL_PROC_DELAY_WPCOPY	0x00010du	/* UINT64, ns */
+#define EXL_PROC_DELAY_IRQ	0x00010eu	/* UINT64, ns */
+/*
+ * The scheduler's runtime of the process at its exit (taskstats
+ * cpu_run_virtual_total), ns: exact to the nanosecond as of the last
+ * scheduler update, so it lags by up to one tick (2 ms on average at
+ * HZ=250).  acctd's user and system CPU are the kernel's tick samples.
+ */
+#define EXL_PROC_CPU_RUN_NS	0x00010fu	/* UINT64, ns */
 
 /*
  * The system record, one per snapshot: a local-catalog top-level group
@@ -35,6 +57,15 @@
 #define EXL_SYS_CLK_TCK		0x00020au	/* UINT32, ticks per second */
 #define EXL_SYS_BTIME		0x00020bu	/* UINT64, boot time, s */
 #define EXL_SYS_NCPU		0x00020cu	/* UINT32, online CPUs */
+
+/*
+ * A loss record, written by acctd when the kernel dropped exit records
+ * (its socket buffer overflowed): when it noticed, and how many.  A
+ * local-catalog top-level group, like the system record.
+ */
+#define EXL_GROUP_LOST		0x000002u	/* group-lost */
+#define EXL_LOST_TIME_NS	0x000301u	/* UINT64, noticed at, ns UTC */
+#define EXL_LOST_COUNT		0x000302u	/* UINT64, records dropped */
 
 /* Name of a local-catalog data id, or NULL. */
 const char *local_id_name(uint32_t id);

@@ -58,6 +58,15 @@ const struct field_info proc_fields[PROC_NFIELDS] = {
 	[PROC_COMMAND] = { "command", FK_STRING },
 	[PROC_HOSTNAME] = { "hostname", FK_STRING },
 	[PROC_ZONE] = { "zone", FK_STRING },
+	[PROC_DELAY_CPU_NS] = { "delay_cpu_ns", FK_COUNTER },
+	[PROC_DELAY_BLKIO_NS] = { "delay_blkio_ns", FK_COUNTER },
+	[PROC_DELAY_SWAPIN_NS] = { "delay_swapin_ns", FK_COUNTER },
+	[PROC_DELAY_FREEPAGES_NS] = { "delay_freepages_ns", FK_COUNTER },
+	[PROC_DELAY_THRASHING_NS] = { "delay_thrashing_ns", FK_COUNTER },
+	[PROC_DELAY_COMPACT_NS] = { "delay_compact_ns", FK_COUNTER },
+	[PROC_DELAY_WPCOPY_NS] = { "delay_wpcopy_ns", FK_COUNTER },
+	[PROC_DELAY_IRQ_NS] = { "delay_irq_ns", FK_COUNTER },
+	[PROC_CPU_RUN_NS] = { "cpu_run_ns", FK_COUNTER },
 };
 
 const struct field_info task_fields[TASK_NFIELDS] = {
@@ -196,6 +205,29 @@ static const struct idmap proc_local_map[] = {
 	[EXL_PROC_SYSCALLS_W - EXL_PROC_READ_BYTES] = { PROC_SYSCALLS_W, WHOLE },
 	[EXL_PROC_THREADS - EXL_PROC_READ_BYTES] = { PROC_THREADS, WHOLE },
 	[EXL_PROC_RSS_K - EXL_PROC_READ_BYTES] = { PROC_RSS_KB, WHOLE },
+	[EXL_PROC_DELAY_CPU - EXL_PROC_READ_BYTES] = { PROC_DELAY_CPU_NS,
+	    WHOLE },
+	[EXL_PROC_DELAY_BLKIO - EXL_PROC_READ_BYTES] = { PROC_DELAY_BLKIO_NS,
+	    WHOLE },
+	[EXL_PROC_DELAY_SWAPIN - EXL_PROC_READ_BYTES] = {
+	    PROC_DELAY_SWAPIN_NS, WHOLE },
+	[EXL_PROC_DELAY_FREEPAGES - EXL_PROC_READ_BYTES] = {
+	    PROC_DELAY_FREEPAGES_NS, WHOLE },
+	[EXL_PROC_DELAY_THRASHING - EXL_PROC_READ_BYTES] = {
+	    PROC_DELAY_THRASHING_NS, WHOLE },
+	[EXL_PROC_DELAY_COMPACT - EXL_PROC_READ_BYTES] = {
+	    PROC_DELAY_COMPACT_NS, WHOLE },
+	[EXL_PROC_DELAY_WPCOPY - EXL_PROC_READ_BYTES] = {
+	    PROC_DELAY_WPCOPY_NS, WHOLE },
+	[EXL_PROC_DELAY_IRQ - EXL_PROC_READ_BYTES] = { PROC_DELAY_IRQ_NS,
+	    WHOLE },
+	[EXL_PROC_CPU_RUN_NS - EXL_PROC_READ_BYTES] = { PROC_CPU_RUN_NS,
+	    WHOLE },
+};
+
+/* The loss record's items (local catalog). */
+static const struct idmap lost_map[] = {
+	{ LOST_TIME_NS, WHOLE }, { LOST_COUNT, WHOLE },
 };
 
 /* The system record's items (local catalog). */
@@ -247,6 +279,8 @@ rec_kind(const struct ex_rec *rec)
 	tag = rec->items[0].tag;
 	if (tag == (EXT_GROUP | EXC_LOCAL | EXL_GROUP_SYSLOAD))
 		return REC_SYSLOAD;
+	if (tag == (EXT_GROUP | EXC_LOCAL | EXL_GROUP_LOST))
+		return REC_LOST;
 	if (EX_TYPE(tag) != EXT_GROUP || EX_CATALOG(tag) != EXC_DEFAULT)
 		return REC_OTHER;
 	switch (EX_ID(tag)) {
@@ -330,6 +364,18 @@ sysload_fill(struct ex_sysload *sl, const struct ex_rec *rec,
 	    &sl->present, str, NULL };
 
 	sl->off = rec->off;
+	fill(&s, rec, c);
+}
+
+void
+lost_fill(struct ex_lost *l, const struct ex_rec *rec, struct rec_counts *c)
+{
+	struct strdst str[1] = { { NULL, 0 } };
+	struct fillspec s = { EXC_LOCAL, EXL_LOST_TIME_NS, lost_map,
+	    sizeof(lost_map) / sizeof(lost_map[0]), 0, NULL, 0, l->v,
+	    &l->present, str, NULL };
+
+	l->off = rec->off;
 	fill(&s, rec, c);
 }
 

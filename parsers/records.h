@@ -26,7 +26,8 @@ enum rec_kind {
 	REC_PROC,		/* group-proc, group-proc-partial */
 	REC_TASK,		/* group-task, -partial, -interval */
 	REC_FLOW,		/* group-flow */
-	REC_SYSLOAD		/* extracct's group-sysload (local.h) */
+	REC_SYSLOAD,		/* extracct's group-sysload (local.h) */
+	REC_LOST		/* extracct's group-lost (local.h) */
 };
 
 enum field_kind {
@@ -55,6 +56,11 @@ enum proc_field {
 	PROC_RSS_KB, PROC_THREADS,	/* levels at the observation */
 	PROC_TTY_MAJOR, PROC_TTY_MINOR, PROC_ACCTFLAGS, PROC_WAIT_STATUS,
 	PROC_COMMAND, PROC_HOSTNAME, PROC_ZONE,
+	/* Delay accounting totals (acctd): exit facts, not differenced. */
+	PROC_DELAY_CPU_NS, PROC_DELAY_BLKIO_NS, PROC_DELAY_SWAPIN_NS,
+	PROC_DELAY_FREEPAGES_NS, PROC_DELAY_THRASHING_NS,
+	PROC_DELAY_COMPACT_NS, PROC_DELAY_WPCOPY_NS, PROC_DELAY_IRQ_NS,
+	PROC_CPU_RUN_NS,	/* the scheduler's runtime at exit (acctd) */
 	PROC_NFIELDS
 };
 
@@ -81,6 +87,8 @@ enum sys_field {
 	SYS_IRQ, SYS_SOFTIRQ, SYS_STEAL, SYS_CLK_TCK, SYS_BTIME, SYS_NCPU,
 	SYS_NFIELDS
 };
+
+_Static_assert(PROC_NFIELDS <= 64, "present is one 64-bit word");
 
 #define REC_HAS(r, f)	(((r)->present >> (f)) & 1)
 
@@ -120,6 +128,15 @@ struct ex_sysload {
 	uint64_t	 off;
 };
 
+/* Exit records the kernel dropped, as acctd noticed them. */
+enum lost_field { LOST_TIME_NS, LOST_COUNT, LOST_NFIELDS };
+
+struct ex_lost {
+	uint64_t	 present;
+	uint64_t	 v[LOST_NFIELDS];
+	uint64_t	 off;
+};
+
 /* Skipped while filling: counted per file. */
 struct rec_counts {
 	uint64_t	 unknown_items;	/* ids we do not know, or mistyped */
@@ -145,6 +162,8 @@ void	task_fill(struct ex_task *t, const struct ex_rec *rec,
 void	flow_fill(struct ex_flow *f, const struct ex_rec *rec,
 	    struct rec_counts *c);
 void	sysload_fill(struct ex_sysload *s, const struct ex_rec *rec,
+	    struct rec_counts *c);
+void	lost_fill(struct ex_lost *l, const struct ex_rec *rec,
 	    struct rec_counts *c);
 
 /*

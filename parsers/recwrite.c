@@ -79,6 +79,17 @@ proc_write(struct exw *w, const struct ex_proc *p)
 	u64(w, p, PROC_SYSCALLS_W, EXC_LOCAL | EXL_PROC_SYSCALLS_W);
 	u32(w, p, PROC_THREADS, EXC_LOCAL | EXL_PROC_THREADS);
 	u64(w, p, PROC_RSS_KB, EXC_LOCAL | EXL_PROC_RSS_K);
+	u64(w, p, PROC_DELAY_CPU_NS, EXC_LOCAL | EXL_PROC_DELAY_CPU);
+	u64(w, p, PROC_DELAY_BLKIO_NS, EXC_LOCAL | EXL_PROC_DELAY_BLKIO);
+	u64(w, p, PROC_DELAY_SWAPIN_NS, EXC_LOCAL | EXL_PROC_DELAY_SWAPIN);
+	u64(w, p, PROC_DELAY_FREEPAGES_NS,
+	    EXC_LOCAL | EXL_PROC_DELAY_FREEPAGES);
+	u64(w, p, PROC_DELAY_THRASHING_NS,
+	    EXC_LOCAL | EXL_PROC_DELAY_THRASHING);
+	u64(w, p, PROC_DELAY_COMPACT_NS, EXC_LOCAL | EXL_PROC_DELAY_COMPACT);
+	u64(w, p, PROC_DELAY_WPCOPY_NS, EXC_LOCAL | EXL_PROC_DELAY_WPCOPY);
+	u64(w, p, PROC_DELAY_IRQ_NS, EXC_LOCAL | EXL_PROC_DELAY_IRQ);
+	u64(w, p, PROC_CPU_RUN_NS, EXC_LOCAL | EXL_PROC_CPU_RUN_NS);
 	exw_group_end(w, 0);
 }
 
@@ -100,5 +111,18 @@ sysload_write(struct exw *w, const struct ex_sysload *s)
 		if (REC_HAS(s, f))
 			exw_uint(w, type | EXC_LOCAL | ids[f], s->v[f]);
 	}
+	exw_group_end(w, 0);
+}
+
+void
+lost_write(struct exw *w, const struct ex_lost *l)
+{
+	exw_group_begin(w, EXT_GROUP | EXC_LOCAL | EXL_GROUP_LOST);
+	if (REC_HAS(l, LOST_TIME_NS))
+		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_LOST_TIME_NS,
+		    l->v[LOST_TIME_NS]);
+	if (REC_HAS(l, LOST_COUNT))
+		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_LOST_COUNT,
+		    l->v[LOST_COUNT]);
 	exw_group_end(w, 0);
 }

@@ -179,42 +179,144 @@ ratio_text(char *buf, size_t n, int64_t a, int64_t b)
 		fmt_fixed(buf, n, (uint64_t)a, (uint64_t)b, 3);
 }
 
+/*
+ * Exit sources other than the one that closed the processes (acctd and
+ * pacct both on): what each would have made of a window's process CPU.
+ * Each final interval ending in the window is recomputed from that
+ * source's exit record and the process's CPU at its last observation;
+ * processes it did not record keep the figure they have.
+ */
+#define MAX_ALT	4
+
+struct alt {
+	char	 source[16];
+	int64_t	 delta_ns;	/* to add to the window's process CPU */
+};
+
+static int
+alt_deltas(sqlite3_stmt *q, int64_t host_id, int64_t t0, int64_t t1,
+    struct alt *alt, int *nalt)
+{
+	int rc;
+
+	*nalt = 0;
+	sqlite3_bind_int64(q, 1, host_id);
+	sqlite3_bind_int64(q, 2, t0);
+	sqlite3_bind_int64(q, 3, t1);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW && *nalt < MAX_ALT) {
+		const unsigned char *src = sqlite3_column_text(q, 0);
+
+		snprintf(alt[*nalt].source, sizeof(alt[*nalt].source), "%s",
+		    src != NULL ? (const char *)src : "?");
+		alt[(*nalt)++].delta_ns = sqlite3_column_int64(q, 1);
+	}
+	sqlite3_reset(q);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* "pacct=0.130 ..." for the alternates of one window, or "-". */
+static void
+alt_text(char *buf, size_t n, const struct alt *alt, int nalt, int64_t pc,
+    int64_t bu)
+{
+	char r[16];
+	size_t o = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < nalt && o < n; k++) {
+		ratio_text(r, sizeof(r), pc + alt[k].delta_ns, bu);
+		o += (size_t)snprintf(buf + o, n - o, "%s%s=%s", k ? " " : "",
+		    alt[k].source, r);
+	}
+	if (nalt == 0)
+		snprintf(buf, n, "-");
+}
+
+/* Add one window's alternates into the running totals. */
+static void
+alt_sum(struct alt *tot, int *ntot, const struct alt *alt, int nalt)
+{
+	int k, m;
+
+	for (k = 0; k < nalt; k++) {
+		for (m = 0; m < *ntot; m++)
+			if (strcmp(tot[m].source, alt[k].source) == 0)
+				break;
+		if (m == *ntot) {
+			if (*ntot == MAX_ALT)
+				continue;
+			tot[m] = alt[k];
+			tot[m].delta_ns = 0;
+			(*ntot)++;
+		}
+		tot[m].delta_ns += alt[k].delta_ns;
+	}
+}
+
 int
 report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
 	static const char sql[] =
 	    "SELECT h.name, c.t0_ns, c.t1_ns, c.proc_cpu_ns, c.busy_ns,"
-	    " (SELECT group_concat(DISTINCT kind) FROM files f"
-	    "   WHERE f.host_id = c.host_id)"
+	    " c.exit_sources, c.lost, c.host_id"
 	    " FROM capture c JOIN hosts h USING (host_id)"
 	    " WHERE c.t1_ns > ?1 AND c.t0_ns >= ?1 AND c.t1_ns <= ?2"
 	    " ORDER BY h.name, c.t0_ns";
-	char t0[40], t1[40], cpu[32], busy[32], ratio[16], last[256] = "";
-	int64_t sum_cpu = 0, sum_busy = 0;
-	sqlite3_stmt *st;
-	int rc, csv = o->format == FMT_CSV;
+	static const char alt_sql[] =
+	    "SELECT x.source, sum(max(coalesce(x.cpu_user_ns, 0) +"
+	    "   coalesce(x.cpu_sys_ns, 0) - coalesce(p.base_cpu_ns, 0), 0) -"
+	    "   coalesce(i.cpu_user_ns, 0) - coalesce(i.cpu_sys_ns, 0))"
+	    " FROM proc_intervals i JOIN procs p USING (proc_id)"
+	    " JOIN proc_alt_exits x ON x.proc_id = i.proc_id"
+	    " WHERE p.host_id = ?1 AND i.final = 1 AND i.t1_ns > ?2"
+	    "   AND i.t1_ns <= ?3 AND i.t0_ns >= ?2 - 1000000000"
+	    " GROUP BY x.source ORDER BY x.source";
+	char t0[40], t1[40], cpu[32], busy[32], ratio[16], alts[128];
+	struct alt alt[MAX_ALT], tot[MAX_ALT];
+	int64_t sum_cpu = 0, sum_busy = 0, sum_lost = 0;
+	sqlite3_stmt *st, *q;
+	int rc, nalt, ntot = 0, csv = o->format == FMT_CSV;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+	if (sqlite3_prepare_v2(db, alt_sql, -1, &q, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+	}
 	sqlite3_bind_int64(st, 1, o->from_ns);
 	sqlite3_bind_int64(st, 2, o->to_ns);
 	if (csv)
 		fputs("host,t0_utc,t0_epoch_s,t1_utc,t1_epoch_s,tz,"
-		    "proc_cpu_s,busy_cpu_s,capture_ratio,exit_sources\r\n", fp);
+		    "proc_cpu_s,busy_cpu_s,capture_ratio,exit_sources,"
+		    "lost_exits,other_sources\r\n", fp);
 	else
 		fprintf(fp, "# capture ratio: process CPU / busy CPU "
-		    "(user+nice+system); time zone %s\n%-16s %-19s %-19s "
-		    "%12s %12s %7s %s\n", o->tz, "host", "from", "to",
-		    "proc_cpu_s", "busy_cpu_s", "ratio", "exit_sources");
+		    "(user+nice+system); time zone %s\n"
+		    "# exits: the exit source that closed the window's "
+		    "processes; lost: exit records the kernel dropped;\n"
+		    "# other: the ratio had another source that recorded the "
+		    "same exits closed them\n%-16s %-19s %-19s "
+		    "%12s %12s %7s %-11s %5s %s\n", o->tz, "host", "from", "to",
+		    "proc_cpu_s", "busy_cpu_s", "ratio", "exits", "lost",
+		    "other");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		char host[128];
 		const unsigned char *src = sqlite3_column_text(st, 5);
-		int64_t a = sqlite3_column_int64(st, 1) / 1000000000;
-		int64_t b = sqlite3_column_int64(st, 2) / 1000000000;
+		int64_t t0n = sqlite3_column_int64(st, 1);
+		int64_t t1n = sqlite3_column_int64(st, 2);
+		int64_t a = t0n / 1000000000, b = t1n / 1000000000;
 		int64_t pc = sqlite3_column_int64(st, 3);
 		int64_t bu = sqlite3_column_int64(st, 4);
+		int64_t lost = sqlite3_column_int64(st, 6);
 
+		if (alt_deltas(q, sqlite3_column_int64(st, 7), t0n, t1n, alt,
+		    &nalt) != 0) {
+			rc = SQLITE_ERROR;
+			break;
+		}
+		alt_text(alts, sizeof(alts), alt, nalt, pc, bu);
 		/* Host names come from log headers: escape them. */
 		fmt_escape(host, sizeof(host), sqlite3_column_text(st, 0) !=
 		    NULL ? (const char *)sqlite3_column_text(st, 0) : "-",
@@ -231,25 +333,32 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 			csv_field(fp, o->tz);
 			fprintf(fp, ",%s,%s,%s,", cpu, busy, ratio);
 			csv_field(fp, src != NULL ? (const char *)src : "");
+			fprintf(fp, ",%" PRId64 ",", lost);
+			csv_field(fp, nalt > 0 ? alts : "");
 			fputs("\r\n", fp);
 		} else
-			fprintf(fp, "%-16s %-19s %-19s %12s %12s %7s %s\n",
-			    host, fmt_datetime(t0, sizeof(t0), a),
+			fprintf(fp, "%-16s %-19s %-19s %12s %12s %7s %-11s "
+			    "%5" PRId64 " %s\n", host,
+			    fmt_datetime(t0, sizeof(t0), a),
 			    fmt_datetime(t1, sizeof(t1), b), cpu, busy, ratio,
-			    src != NULL ? (const char *)src : "-");
-		snprintf(last, sizeof(last), "%s", host);
+			    src != NULL ? (const char *)src : "-", lost, alts);
 		sum_cpu += pc;
 		sum_busy += bu;
+		sum_lost += lost;
+		alt_sum(tot, &ntot, alt, nalt);
 	}
 	sqlite3_finalize(st);
+	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
 		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
 	if (!csv) {
 		fmt_secs(cpu, sizeof(cpu), sum_cpu);
 		fmt_secs(busy, sizeof(busy), sum_busy);
 		ratio_text(ratio, sizeof(ratio), sum_cpu, sum_busy);
-		fprintf(fp, "%-16s %-19s %-19s %12s %12s %7s\n", "total", "", "",
-		    cpu, busy, ratio);
+		alt_text(alts, sizeof(alts), tot, ntot, sum_cpu, sum_busy);
+		fprintf(fp, "%-16s %-19s %-19s %12s %12s %7s %-11s %5" PRId64
+		    " %s\n", "total", "", "", cpu, busy, ratio, "", sum_lost,
+		    alts);
 	}
 	return ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;
 }

@@ -19,13 +19,24 @@
 
 const char *const stmt_sql[S_NSTMTS] = {
 	[S_INS_HOST] = "INSERT OR IGNORE INTO hosts (name) VALUES (?)",
-	[S_SEL_HOST] = "SELECT host_id FROM hosts WHERE name = ?",
+	[S_SEL_HOST] = "SELECT host_id, exit_sources FROM hosts WHERE name = ?",
+	[S_UPD_HOSTSRC] = "UPDATE hosts SET exit_sources = exit_sources | ? "
+	    "WHERE host_id = ?",
 	[S_INS_PROC] = "INSERT OR IGNORE INTO procs (proc_id, host_id, pid, "
 	    "start_ns, ppid, uid, gid, projid, taskid, command, zone, "
-	    "finish_ns, wait_status, acctflags) "
-	    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-	[S_UPD_PROC] = "UPDATE procs SET finish_ns = ?, wait_status = ?, "
-	    "acctflags = ? WHERE proc_id = ?",
+	    "finish_ns, wait_status, acctflags, exit_source, base_cpu_ns, "
+	    EXIT_EXTRAS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?," Q9 ")",
+	[S_UPD_PROC] = "UPDATE procs SET (finish_ns, wait_status, acctflags, "
+	    "exit_source, base_cpu_ns, " EXIT_EXTRAS ") = (?,?,?,?,?," Q9 ") "
+	    "WHERE proc_id = ?",
+	[S_SEL_CLOSED] = "SELECT proc_id, exit_source FROM procs "
+	    "WHERE host_id = ?1 AND start_ns BETWEEN ?2 - 1000000000 AND "
+	    "?2 + 1000000000 AND pid = ?3 AND finish_ns IS NOT NULL "
+	    "ORDER BY abs(start_ns - ?2) LIMIT 1",
+	[S_INS_ALT] = "INSERT OR IGNORE INTO proc_alt_exits (proc_id, source, "
+	    "finish_ns, cpu_user_ns, cpu_sys_ns) VALUES (?,?,?,?,?)",
+	[S_INS_LOST] = "INSERT OR IGNORE INTO lost (host_id, t_ns, records) "
+	    "VALUES (?,?,?)",
 	[S_INS_PINT] = "INSERT INTO proc_intervals (proc_id, t0_ns, t1_ns, "
 	    "final, heartbeat, " PROC_COLUMNS ", anomalies) "
 	    "VALUES (?,?,?,?,?," Q22 ",?)",
@@ -158,8 +169,11 @@ host_id(struct run *r, const char *name)
 	if ((rc = store_step(s, S_INS_HOST, r->err)) != EXR_OK)
 		return rc;
 	sqlite3_bind_text(s->st[S_SEL_HOST], 1, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(s->st[S_SEL_HOST]) == SQLITE_ROW)
+	if (sqlite3_step(s->st[S_SEL_HOST]) == SQLITE_ROW) {
 		r->host_id = sqlite3_column_int64(s->st[S_SEL_HOST], 0);
+		r->host_sources = (unsigned)sqlite3_column_int(
+		    s->st[S_SEL_HOST], 1);
+	}
 	sqlite3_reset(s->st[S_SEL_HOST]);
 	return r->host_id > 0 ? EXR_OK : db_fail(s->db, r->err, "hosts");
 }
@@ -280,6 +294,28 @@ on_sysload(struct run *r, const struct exacct_reader *rd,
 	return store_step(r->s, S_INS_SYSLOAD, r->err);
 }
 
+/* A loss record from acctd: exits the kernel dropped, kept per host. */
+static int
+on_lost(struct run *r, const struct exacct_reader *rd,
+    const struct ex_rec *rec)
+{
+	struct ex_lost l;
+	sqlite3_stmt *st = r->s->st[S_INS_LOST];
+	int rc;
+
+	memset(&l, 0, sizeof(l));
+	lost_fill(&l, rec, &r->stats->counts);
+	if (!REC_HAS(&l, LOST_TIME_NS) || !REC_HAS(&l, LOST_COUNT))
+		return run_count(r, DIFF_UNTIMED);
+	if ((rc = run_host(r, rd->hdr.hostname)) != EXR_OK)
+		return rc;
+	r->stats->lost += l.v[LOST_COUNT];
+	sqlite3_bind_int64(st, 1, r->host_id);
+	sqlite3_bind_int64(st, 2, (int64_t)l.v[LOST_TIME_NS]);
+	sqlite3_bind_int64(st, 3, (int64_t)l.v[LOST_COUNT]);
+	return store_step(r->s, S_INS_LOST, r->err);
+}
+
 /* A decoded record: count it, hand it to the outputs, then store it. */
 static int
 on_record(struct run *r, enum rec_kind k, const void *fixed, uint64_t off)
@@ -317,12 +353,18 @@ on_object(struct run *r, const struct exacct_reader *rd,
 		return EXR_OK;
 	if (k == REC_SYSLOAD)
 		return on_sysload(r, rd, rec);
+	if (k == REC_LOST)
+		return on_lost(r, rd, rec);
 	if (k == REC_OTHER) {
 		r->stats->other++;
 		return EXR_OK;
 	}
 	if ((rc = run_host(r, rd->hdr.hostname)) != EXR_OK)
 		return rc;
+	/* extracct writes exit records only from acctd (snap writes
+	 * partials); any other creator is a kernel's (Solaris). */
+	r->source = strcmp(rd->hdr.creator, "extracct") == 0 ?
+	    EXIT_ACCTD : EXIT_EXACCT;
 	if (k == REC_PROC)
 		proc_fill(&u.p, rec, &r->stats->counts);
 	else if (k == REC_TASK)
@@ -341,6 +383,7 @@ on_pacct(struct run *r, const struct ex_proc *p)
 	/* pacct names no host: it is the one it was written on. */
 	if ((rc = run_host(r, "")) != EXR_OK)
 		return rc;
+	r->source = EXIT_PACCT;
 	return on_record(r, REC_PROC, p, p->off);
 }
 

@@ -49,6 +49,9 @@ struct ingest_stats {
 	uint64_t	 anomalies;	/* counters that went backwards */
 	uint64_t	 other;		/* other objects, skipped */
 	uint64_t	 flows;		/* one-way flow records */
+	uint64_t	 alt_exits;	/* exits of processes another source
+					   had already closed */
+	uint64_t	 lost;		/* exit records the kernel dropped */
 	struct rec_counts counts;	/* unknown items, bad values */
 	uint64_t	 damaged, damaged_bytes;
 };

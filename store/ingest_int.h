@@ -25,6 +25,7 @@ enum {
 	S_PUT_PLAST, S_DEL_PLAST, S_INS_TASK, S_UPD_TASK, S_INS_TINT,
 	S_PUT_TLAST, S_DEL_TLAST, S_UPS_FLOW, S_SEL_FLOWS, S_DEL_FLOWS,
 	S_INS_FLOWS, S_INS_FILE, S_UPD_FILE, S_INS_DAMAGE, S_INS_SYSLOAD,
+	S_UPD_HOSTSRC, S_SEL_CLOSED, S_INS_ALT, S_INS_LOST,
 	S_NSTMTS
 };
 
@@ -36,6 +37,24 @@ enum {
 #define PROC_COLUMNS COUNTERS ", read_bytes, write_bytes, syscalls_r, " \
 	"syscalls_w, rss_avg_kb, rss_max_kb, rss_kb, threads"
 #define Q22 Q14 ",?,?,?,?,?,?,?,?"
+/* The delay totals and runtime of an exit, PROC_DELAY_CPU_NS on. */
+#define EXIT_EXTRAS "delay_cpu_ns, delay_blkio_ns, delay_swapin_ns, " \
+	"delay_freepages_ns, delay_thrashing_ns, delay_compact_ns, " \
+	"delay_wpcopy_ns, delay_irq_ns, cpu_run_ns"
+#define Q9 "?,?,?,?,?,?,?,?,?"
+
+/*
+ * Where exit records come from (hosts.exit_sources is a mask of them):
+ * a kernel's exacct, Linux pacct, extracct acctd.
+ */
+enum exit_source { EXIT_EXACCT = 1, EXIT_PACCT = 2, EXIT_ACCTD = 4 };
+
+static inline const char *
+exit_source_name(enum exit_source e)
+{
+	return e == EXIT_ACCTD ? "acctd" : e == EXIT_PACCT ? "pacct" :
+	    "exacct";
+}
 
 
 struct task_live {
@@ -89,6 +108,8 @@ struct run {
 	int64_t		 file_id;
 	int64_t		 host_id;
 	const char	*host;
+	unsigned	 host_sources;	/* exit sources the host has had */
+	enum exit_source source;	/* of the records being read */
 	struct diff_opts dopts;
 	uint64_t	 since_commit;
 };

@@ -87,6 +87,112 @@ store_proc_row(struct run *r, int64_t proc_id, const struct proc_interval *iv)
 	return EXR_OK;
 }
 
+/*
+ * Bind an exit's facts from column i on: its source, the process's CPU
+ * at its last observation before it (NULL: unknown), the delay totals
+ * and the scheduler's runtime.  For a record that is not an exit, all NULL.
+ */
+static void
+bind_exit(sqlite3_stmt *st, int i, const struct run *r,
+    const struct ex_proc *p, int has_base, uint64_t base)
+{
+	int final = p->group == EXD_GROUP_PROC;
+
+	if (final)
+		sqlite3_bind_text(st, i, exit_source_name(r->source), -1,
+		    SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+	bind_opt(st, i + 1, final && has_base, base);
+	bind_counters(st, i + 2, PROC_DELAY_CPU_NS, PROC_CPU_RUN_NS,
+	    final ? p->present : 0, p->v);
+}
+
+/* Remember that the host has exits from this run's source. */
+static int
+note_source(struct run *r)
+{
+	sqlite3_stmt *u = r->s->st[S_UPD_HOSTSRC];
+
+	if (r->host_sources & r->source)
+		return EXR_OK;
+	r->host_sources |= r->source;
+	sqlite3_bind_int(u, 1, (int)r->source);
+	sqlite3_bind_int64(u, 2, r->host_id);
+	return store_step(r->s, S_UPD_HOSTSRC, r->err);
+}
+
+/*
+ * An exit record for a process no live state knows: did another exit
+ * source already close it (acctd and pacct both on)?  Then keep it as
+ * that process's alternate exit, never as a second process.  Only asked
+ * on hosts that have had more than one exit source.
+ */
+static int
+alt_exit(struct run *r, const struct ex_proc *p, int *taken)
+{
+	struct store *s = r->s;
+	sqlite3_stmt *q = s->st[S_SEL_CLOSED], *ins = s->st[S_INS_ALT];
+	const char *mine = exit_source_name(r->source), *theirs;
+	int64_t proc_id = 0;
+
+	*taken = 0;
+	if ((r->host_sources & ~(unsigned)r->source) == 0)
+		return EXR_OK;
+	sqlite3_bind_int64(q, 1, r->host_id);
+	sqlite3_bind_int64(q, 2, (int64_t)p->v[PROC_START_NS]);
+	sqlite3_bind_int64(q, 3, (int64_t)p->v[PROC_PID]);
+	if (sqlite3_step(q) == SQLITE_ROW) {
+		theirs = (const char *)sqlite3_column_text(q, 1);
+		if (theirs == NULL || strcmp(theirs, mine) != 0)
+			proc_id = sqlite3_column_int64(q, 0);
+	}
+	sqlite3_reset(q);
+	if (proc_id == 0)
+		return EXR_OK;
+	*taken = 1;
+	r->stats->alt_exits++;
+	sqlite3_bind_int64(ins, 1, proc_id);
+	sqlite3_bind_text(ins, 2, mine, -1, SQLITE_STATIC);
+	bind_opt(ins, 3, REC_HAS(p, PROC_FINISH_NS), p->v[PROC_FINISH_NS]);
+	bind_opt(ins, 4, REC_HAS(p, PROC_CPU_USER_NS),
+	    p->v[PROC_CPU_USER_NS]);
+	bind_opt(ins, 5, REC_HAS(p, PROC_CPU_SYS_NS), p->v[PROC_CPU_SYS_NS]);
+	return store_step(s, S_INS_ALT, r->err);
+}
+
+/*
+ * An acctd exit against the last snapshot (/proc) of its process: the
+ * kernel cuts taskstats' I/O counts down to whole KiB, and its CPU times
+ * are tick samples where /proc's are the scheduler's runtime, so an
+ * exit may read a little below what the snapshot already saw.  Where
+ * the snapshot proves more, by less than that imprecision, its figure
+ * stands (the interval is then 0, not an anomaly); a larger gap is left
+ * for proc_diff to flag.
+ */
+#define CPU_SLACK_NS	100000000ull	/* tick sampling: 100 ms */
+
+static void
+acctd_floor(const struct proc_state *st, struct ex_proc *p)
+{
+	static const struct { int f; uint64_t slack; } floors[] = {
+		{ PROC_CHARS_RDWR, 2048 },	/* read + write, each cut */
+		{ PROC_SYSCALLS_R, 1024 }, { PROC_SYSCALLS_W, 1024 },
+		{ PROC_READ_BYTES, 1024 }, { PROC_WRITE_BYTES, 1024 },
+		{ PROC_CPU_USER_NS, CPU_SLACK_NS },
+		{ PROC_CPU_SYS_NS, CPU_SLACK_NS },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(floors) / sizeof(floors[0]); i++) {
+		int f = floors[i].f;
+
+		if (REC_HAS(st, f) && REC_HAS(p, f) && p->v[f] < st->v[f] &&
+		    st->v[f] - p->v[f] < floors[i].slack)
+			p->v[f] = st->v[f];
+	}
+}
+
 int
 ingest_proc(struct run *r, const struct ex_proc *p)
 {
@@ -95,12 +201,14 @@ ingest_proc(struct run *r, const struct ex_proc *p)
 	struct proc_state *st = NULL, *e, fresh;
 	struct proc_interval iv;
 	enum diff_result d;
-	uint64_t key, best = UINT64_MAX, start;
+	uint64_t key, best = UINT64_MAX, start, base;
 	int32_t it = -1;
-	int final = p->group == EXD_GROUP_PROC, rc;
+	int final = p->group == EXD_GROUP_PROC, rc, has_base, taken;
 
 	if (!REC_HAS(p, PROC_PID) || !REC_HAS(p, PROC_START_NS))
 		return run_count(r, DIFF_UNTIMED);
+	if (final && (rc = note_source(r)) != EXR_OK)
+		return rc;
 	start = p->v[PROC_START_NS];
 	key = (uint64_t)r->host_id << 32 | (uint32_t)p->v[PROC_PID];
 	/*
@@ -126,12 +234,15 @@ ingest_proc(struct run *r, const struct ex_proc *p)
 	}
 	if (st != NULL) {
 		/*
-		 * What the kernel measured is the elapsed time; a pacct start
-		 * is cut to whole seconds.  Place the record on the start
-		 * the process is known by, so its finish is not up to a
-		 * second early (and older than the last snapshot).
+		 * What pacct measured is the elapsed time; its start is
+		 * cut to whole seconds.  Place its record on the start the
+		 * process is known by, so its finish is not up to a second
+		 * early (and older than the last snapshot).  Other records
+		 * carry their finish as measured: never move it (a
+		 * snapshot's is the snapshot's time, to the nanosecond).
 		 */
-		if (st->start_ns != start && REC_HAS(p, PROC_FINISH_NS) &&
+		if (r->source == EXIT_PACCT && st->start_ns != start &&
+		    REC_HAS(p, PROC_FINISH_NS) &&
 		    p->v[PROC_FINISH_NS] >= start) {
 			shifted = *p;
 			shifted.v[PROC_START_NS] = st->start_ns;
@@ -139,6 +250,17 @@ ingest_proc(struct run *r, const struct ex_proc *p)
 			    (p->v[PROC_FINISH_NS] - start);
 			p = &shifted;
 		}
+		if (final && r->source == EXIT_ACCTD) {
+			if (p != &shifted) {
+				shifted = *p;
+				p = &shifted;
+			}
+			acctd_floor(st, &shifted);
+		}
+		/* The CPU it had when last seen, before the exit moves it. */
+		has_base = REC_HAS(st, PROC_CPU_USER_NS) &&
+		    REC_HAS(st, PROC_CPU_SYS_NS);
+		base = st->v[PROC_CPU_USER_NS] + st->v[PROC_CPU_SYS_NS];
 		d = proc_diff(st, p, &r->dopts, &iv);
 		if (d == DIFF_ROW || d == DIFF_IDLE)
 			*live_dirty(st) = 1;
@@ -155,7 +277,8 @@ ingest_proc(struct run *r, const struct ex_proc *p)
 		    p->v[PROC_WAIT_STATUS]);
 		bind_opt(u, 3, REC_HAS(p, PROC_ACCTFLAGS),
 		    p->v[PROC_ACCTFLAGS]);
-		sqlite3_bind_int64(u, 4, st->proc_id);
+		bind_exit(u, 4, r, p, has_base, base);
+		sqlite3_bind_int64(u, 15, st->proc_id);
 		if ((rc = store_step(s, S_UPD_PROC, r->err)) != EXR_OK)
 			return rc;
 		sqlite3_bind_int64(s->st[S_DEL_PLAST], 1, st->proc_id);
@@ -165,7 +288,11 @@ ingest_proc(struct run *r, const struct ex_proc *p)
 		return EXR_OK;
 	}
 
-	/* First sight of this process. */
+	/* First sight of this process, unless another source closed it. */
+	if (final && (rc = alt_exit(r, p, &taken)) != EXR_OK)
+		return rc;
+	if (final && taken)
+		return EXR_OK;
 	sqlite3_stmt *ins = s->st[S_INS_PROC];
 
 	sqlite3_bind_int64(ins, 1, s->next_proc_id);
@@ -185,6 +312,7 @@ ingest_proc(struct run *r, const struct ex_proc *p)
 	    p->v[PROC_WAIT_STATUS]);
 	bind_opt(ins, 14, final && REC_HAS(p, PROC_ACCTFLAGS),
 	    p->v[PROC_ACCTFLAGS]);
+	bind_exit(ins, 15, r, p, 1, 0);		/* all of it is new */
 	if ((rc = store_step(s, S_INS_PROC, r->err)) != EXR_OK)
 		return rc;
 	if (sqlite3_changes(s->db) == 0) {

@@ -98,6 +98,50 @@ acct_restore() {
 	fi
 }
 
+# snap every 2 s for $1 seconds into $2 (run it in the background).
+snapper() {
+	end=$(($(date +%s) + $1))
+	while [ "$(date +%s)" -lt $end ]; do
+		"$EXTRACCT" snap -o "$TRASH/$2" || return 1
+		sleep 2
+	done
+	"$EXTRACCT" snap -o "$TRASH/$2"
+}
+
+# Start acctd on spool $1 with pidfile $2 (more options after); wait
+# until it has registered.  Its output goes to $2.out and $2.err, its
+# exit status to $2.rc; APID is its pid.
+acctd_start() {
+	sp=$1 pf=$2
+	shift 2
+	rm -f "$pf.rc"
+	( "$EXTRACCT" acctd -o "$sp" --pidfile "$pf" "$@" >"$pf.out" \
+	    2>"$pf.err"; echo $? >"$pf.rc" ) &
+	i=0
+	until grep -q "exit records of CPUs" "$pf.out" 2>/dev/null; do
+		[ ! -e "$pf.rc" ] || return 1
+		i=$((i + 1))
+		[ $i -lt 1000 ] || return 1
+		sleep 0.01
+	done
+	APID=$(sed -n 1p "$pf")
+}
+
+# SIGTERM acctd (pidfile $1) and wait for it; its exit status.
+acctd_stop() {
+	kill -TERM "$APID" || return 1
+	i=0
+	until [ -s "$1.rc" ]; do
+		i=$((i + 1))
+		[ $i -lt 1000 ] || return 1
+		sleep 0.01
+	done
+	return "$(cat "$1.rc")"
+}
+
+# The log acctd writes: the second line of its pidfile.
+acctd_log() { sed -n 2p "$1"; }
+
 test_done() {
 	echo "# $test_name: $((test_count - test_failed)) passed, $test_failed failed, $test_skipped skipped"
 	[ "$test_failed" -eq 0 ]

@@ -3,7 +3,8 @@
  *
  * Feeds arbitrary bytes through the whole read path: the reader with its
  * resync, the record fillers, and dump -v formatting; then the same bytes
- * through the pacct reader.  Oracles beyond
+ * through the pacct reader, and the taskstats decoder (as a struct and as
+ * a netlink datagram).  Oracles beyond
  * "no crash, no sanitizer report": every object the reader accepts must
  * re-encode to exactly its input bytes, damaged ranges must lie inside
  * the input and never overlap a delivered object, and the reader must
@@ -27,8 +28,19 @@
 #include "../../parsers/source.h"
 #include "../../reports/dump.h"
 #include "../../reports/idnames.h"
+#include "../../extract/taskstats.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Every exit a fuzzed datagram carries: its command must be a string. */
+static int
+ts_sink(void *arg, const struct ts_exit *e)
+{
+	(void)arg;
+	if (memchr(e->p.command, '\0', sizeof(e->p.command)) == NULL)
+		abort();
+	return 0;
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -107,6 +119,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sysload_fill(&sl, rec, &c);
 			break;
 		}
+		case REC_LOST: {
+			struct ex_lost l;
+
+			lost_fill(&l, rec, &c);
+			break;
+		}
 		default:
 			break;
 		}
@@ -135,6 +153,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (n > size / PACCT_RECORD_SIZE)
 			abort();
 		pacct_reader_release(&pr);
+	}
+
+	/* taskstats: as a struct of any version, and as a netlink
+	 * datagram (family id 0x17, whatever the kernel would give). */
+	{
+		struct ts_exit e;
+		int acked = 0, ack_errno = 0;
+
+		(void)ts_decode(data, size, &e);
+		(void)ts_parse(data, size, 0x17, 1, &acked, &ack_errno,
+		    ts_sink, NULL);
 	}
 	idnames_release(&names);
 	return 0;

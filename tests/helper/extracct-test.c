@@ -11,6 +11,10 @@
  *   extracct-test finals IN           "pid|start_ns|counters..." for each
  *                                     final process record (absent: empty);
  *                                     "taskid|start_ns|..." for tasks
+ *   extracct-test fields FILE         read FILE, sleep, burn 300 ms, print
+ *                                     "pid user_us sys_us", exit 3
+ *   extracct-test threads N MS        N threads and main burn MS ms each
+ *   extracct-test spin S              alive S seconds, busy a quarter
  *
  * Spec lines (one object each; '#' starts a comment):
  *   header kernel|library CREATOR HOSTNAME
@@ -30,6 +34,7 @@
 #include "../../parsers/exacct.h"
 #include "../../parsers/records.h"
 #include "../../extract/spool.h"
+#include "workload.h"
 
 struct spec {
 	FILE		*fp;
@@ -389,6 +394,10 @@ final_one(void *arg, const struct ex_rec *rec)
 int
 main(int argc, char *argv[])
 {
+	int rc;
+
+	if ((rc = workload_main(argc, argv)) != -1)
+		return rc;
 	if (argc == 4 && strcmp(argv[1], "encode") == 0)
 		return cmd_encode(argv[2], argv[3]);
 	if (argc == 4 && strcmp(argv[1], "roundtrip") == 0)
@@ -411,6 +420,7 @@ main(int argc, char *argv[])
 	    "       extracct-test roundtrip IN OUT\n"
 	    "       extracct-test offsets IN\n"
 	    "       extracct-test split IN N PREFIX\n"
-	    "       extracct-test finals IN\n");
+	    "       extracct-test finals IN\n"
+	    "       extracct-test fields FILE | threads N MS | spin S\n");
 	return 2;
 }

@@ -14,16 +14,6 @@ acct_note_state
 
 HOST=$(hostname)
 
-# snap every 2 s for $1 seconds into $2 (run it in the background).
-snapper() {
-	end=$(($(date +%s) + $1))
-	while [ "$(date +%s)" -lt $end ]; do
-		"$EXTRACCT" snap -o "$TRASH/$2" || return 1
-		sleep 2
-	done
-	"$EXTRACCT" snap -o "$TRASH/$2"
-}
-
 burn() {
 	awk 'BEGIN { for (i = 0; i < 1e8; i++) s += i }'
 }

@@ -25,5 +25,6 @@ void	suite_exacct(void);
 void	suite_records(void);
 void	suite_fmt(void);
 void	suite_diff(void);
+void	suite_taskstats(void);
 
 #endif

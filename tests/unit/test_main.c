@@ -13,6 +13,7 @@ main(void)
 	suite_records();
 	suite_fmt();
 	suite_diff();
+	suite_taskstats();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,458 @@
+/*
+ * extracct acctd [-o DIR] [--pidfile FILE] [--rcvbuf BYTES]
+ *
+ * The Linux counterpart of the Solaris kernel writing an exacct record
+ * at every process exit: a small daemon that registers for taskstats
+ * exit notifications on every CPU and appends one group-proc record
+ * (creator "extracct") per process to its log in the spool,
+ * acctd-HOST-YYYYMMDD-HHMM.  Unlike pacct, the CPU times are in
+ * microseconds, so a process that ran 2 ms counts as 2 ms, not 0.
+ *
+ * Threads are summed into their process (tgroups.h).  Every record is
+ * one write(2) to an O_APPEND file.  When the kernel drops notifications
+ * (the socket buffer overflowed) a loss record says when and how many.
+ * SIGHUP: switch to the newest acctd log in the spool (rotate creates
+ * it first; exits queue in the socket meanwhile, none is lost).
+ * SIGTERM, SIGINT: write what is queued and exit.  The pidfile is locked
+ * while acctd runs, so a second one refuses to start; its second line
+ * names the log being written.
+ */
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../parsers/recwrite.h"
+#include "config.h"
+#include "extracct.h"
+#include "spool.h"
+#include "taskstats.h"
+#include "tgroups.h"
+
+#define NS		1000000000ull
+#define SWEEP_NS	(10 * NS)	/* look for lost last threads */
+
+static const char usage_acctd[] =
+    "usage: extracct acctd [-o DIR] [--pidfile FILE] [--rcvbuf BYTES]";
+
+struct acctd {
+	const char	*spool;
+	char		 host[256];	/* in log names */
+	char		 log_host[256];	/* in log headers: as snap writes */
+	char		 log[256];	/* the log being written */
+	int		 logfd;
+	int		 pidfd;
+	int		 delayacct;	/* kernel.task_delayacct is on */
+	struct ts_conn	 ts;
+	struct tgroups	 tg;
+	struct exw	 w;
+	uint64_t	 written, lost;
+};
+
+static volatile sig_atomic_t got_term, got_hup;
+
+static void
+on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		got_hup = 1;
+	else
+		got_term = 1;
+}
+
+static uint64_t
+clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * NS + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Is delay accounting on?  Without it the kernel still fills the CPU
+ * delay (from the scheduler's own statistics) but leaves the others
+ * zero: then they are absent, not zero.
+ */
+static int
+delayacct_on(void)
+{
+	char c = '0';
+	int fd = open("/proc/sys/kernel/task_delayacct", O_RDONLY | O_CLOEXEC);
+
+	if (fd != -1) {
+		if (read(fd, &c, 1) != 1)
+			c = '0';
+		close(fd);
+	}
+	return c == '1';
+}
+
+/* One process record to the log. */
+static int
+emit(void *arg, const struct ex_proc *p)
+{
+	struct acctd *a = arg;
+
+	exw_reset(&a->w);
+	proc_write(&a->w, p);
+	if (a->w.error != EXR_OK || write_record(a->logfd, &a->w) != EXR_OK)
+		return complain(EXR_IO, "%s/%s: %s", a->spool, a->log,
+		    strerror(errno));
+	a->written++;
+	return 0;
+}
+
+/*
+ * One thread's exit, as it arrives: finish is the time it arrived,
+ * start that less the elapsed time the kernel measured (so it agrees
+ * with the snapshots' starts, and with pacct's, to well within 1 s).
+ */
+static int
+on_exit_record(void *arg, const struct ts_exit *e)
+{
+	struct acctd *a = arg;
+	struct ts_exit x = *e;
+	uint64_t now = clock_ns(CLOCK_REALTIME);
+	int rc;
+
+	if (!a->delayacct)
+		for (int f = PROC_DELAY_BLKIO_NS; f <= PROC_DELAY_IRQ_NS; f++)
+			x.p.present &= ~(1ULL << f);
+	x.p.v[PROC_FINISH_NS] = now;
+	x.p.present |= 1ULL << PROC_FINISH_NS;
+	if (x.has_etime && x.etime_us * 1000u <= now) {
+		x.p.v[PROC_START_NS] = now - x.etime_us * 1000u;
+		x.p.present |= 1ULL << PROC_START_NS;
+	}
+	if ((rc = tgroups_add(&a->tg, &x, emit, a)) == -1)
+		return complain(EXR_NOMEM, "no memory");
+	return rc;		/* a write error stops acctd */
+}
+
+static int
+write_lost(struct acctd *a, uint64_t count)
+{
+	struct ex_lost l = { 0 };
+
+	l.v[LOST_TIME_NS] = clock_ns(CLOCK_REALTIME);
+	l.v[LOST_COUNT] = count;
+	l.present = (1ULL << LOST_NFIELDS) - 1;
+	exw_reset(&a->w);
+	lost_write(&a->w, &l);
+	a->lost += count;
+	fprintf(stderr, "extracct: acctd: the kernel dropped %llu exit "
+	    "record%s (socket buffer full); a loss record says so\n",
+	    (unsigned long long)count, count == 1 ? "" : "s");
+	if (write_record(a->logfd, &a->w) != EXR_OK)
+		return complain(EXR_IO, "%s/%s: %s", a->spool, a->log,
+		    strerror(errno));
+	return 0;
+}
+
+/* The pidfile: "PID\nLOG\n", rewritten whenever the log changes. */
+static void
+pidfile_update(struct acctd *a)
+{
+	char buf[320];
+	int n = snprintf(buf, sizeof(buf), "%ld\n%s\n", (long)getpid(),
+	    a->log);
+
+	if (pwrite(a->pidfd, buf, (size_t)n, 0) == n)
+		(void)ftruncate(a->pidfd, n);
+}
+
+static int
+pidfile_take(struct acctd *a, const char *path)
+{
+	char buf[32] = "";
+	ssize_t n;
+
+	a->pidfd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (a->pidfd == -1)
+		return complain(EXR_IO, "%s: %s", path, strerror(errno));
+	if (flock(a->pidfd, LOCK_EX | LOCK_NB) == -1) {
+		if ((n = pread(a->pidfd, buf, sizeof(buf) - 1, 0)) > 0)
+			buf[n] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		close(a->pidfd);
+		a->pidfd = -1;
+		return complain(EXR_LOCKED, "acctd is already running (pid %s,"
+		    " %s); exiting", buf[0] != '\0' ? buf : "?", path);
+	}
+	return EXR_OK;
+}
+
+/*
+ * Open the log to write: at start, one named for now (a new one unless
+ * it exists); on SIGHUP, the newest acctd log in the spool, which rotate
+ * has just created.  The old one is closed only once the new one is
+ * open, and records go to one or the other, never neither.
+ */
+static int
+open_log(struct acctd *a, int at_start)
+{
+	static struct spool_log logs[SPOOL_MAX_LOGS];
+	char name[256], path[4096];
+	const char *newest = NULL;
+	struct ex_err err = { 0 };
+	struct stat st;
+	int i, n, fd;
+
+	if ((n = spool_list(a->spool, a->host, logs, SPOOL_MAX_LOGS)) < 0)
+		return complain(EXR_IO, "%s: %s", a->spool, strerror(errno));
+	for (i = 0; i < n; i++)
+		if (strcmp(logs[i].kind, "acctd") == 0)
+			newest = logs[i].name;
+	if (at_start) {
+		spool_name(name, sizeof(name), "acctd", a->host, time(NULL));
+		if ((newest == NULL || strcmp(newest, name) != 0) &&
+		    spool_create(a->spool, name, &err) != EXR_OK &&
+		    err.sys_errno != EEXIST)
+			return complain(EXR_IO, "%s", err.reason);
+	} else if (newest == NULL || strcmp(newest, a->log) == 0) {
+		printf("acctd: no newer log in %s; still writing %s\n",
+		    a->spool, a->log);
+		fflush(stdout);
+		return EXR_OK;
+	} else
+		snprintf(name, sizeof(name), "%.255s", newest);
+	snprintf(path, sizeof(path), "%.3800s/%.255s", a->spool, name);
+	/* O_NONBLOCK: a FIFO in its place fails instead of hanging. */
+	fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC);
+	if (fd == -1 || fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		i = complain(EXR_IO, "%s: %s", path, fd == -1 ? strerror(errno) :
+		    "not a regular file");
+		if (fd != -1)
+			close(fd);
+		return i;
+	}
+	if (st.st_size == 0) {
+		exw_reset(&a->w);
+		exw_header(&a->w, "extracct", a->log_host, EXW_HEADER_LIBRARY);
+		if (write_record(fd, &a->w) != EXR_OK) {
+			close(fd);
+			return complain(EXR_IO, "%s: %s", path,
+			    strerror(errno));
+		}
+	}
+	if (a->logfd != -1)
+		close(a->logfd);
+	a->logfd = fd;
+	snprintf(a->log, sizeof(a->log), "%s", name);
+	pidfile_update(a);
+	printf("acctd: writing exit records to %s\n", path);
+	fflush(stdout);
+	return EXR_OK;
+}
+
+/* Does no process tgid exist any more? */
+static int
+gone(uint32_t tgid)
+{
+	return kill((pid_t)tgid, 0) == -1 && errno == ESRCH;
+}
+
+/* Write what the socket holds; a drop becomes a loss record. */
+static int
+drain(struct acctd *a)
+{
+	uint64_t d;
+	int rc;
+
+	while ((rc = ts_drain(&a->ts, on_exit_record, a)) == -1 &&
+	    errno == ENOBUFS) {
+		d = ts_dropped(&a->ts);
+		if ((rc = write_lost(a, d > 0 ? d : 1)) != 0)
+			return rc;
+	}
+	if (rc == -1)
+		return complain(EXR_IO, "taskstats: %s", strerror(errno));
+	return rc;
+}
+
+/* Every SWEEP_NS: drops the kernel counted without an ENOBUFS reaching
+ * us, and processes whose last thread's record never came. */
+static int
+sweep(struct acctd *a)
+{
+	uint64_t d = ts_dropped(&a->ts);
+	size_t n;
+	int rc;
+
+	a->delayacct = delayacct_on();
+	if (d > 0 && (rc = write_lost(a, d)) != 0)
+		return rc;
+	return tgroups_sweep(&a->tg, gone, emit, a, &n);
+}
+
+/*
+ * SIGTERM, SIGINT and SIGHUP are caught from the start (a rotate may
+ * send SIGHUP as soon as the pidfile names a log) and blocked except
+ * inside ppoll, so none is missed between a check and the wait.
+ * *during is the mask for ppoll.
+ */
+static void
+catch_signals(sigset_t *during)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: ppoll returns */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, during);
+	sigdelset(during, SIGTERM);
+	sigdelset(during, SIGINT);
+	sigdelset(during, SIGHUP);
+}
+
+static int
+serve(struct acctd *a, const sigset_t *during)
+{
+	struct pollfd pfd;
+	struct timespec tmo = { 1, 0 };
+	uint64_t last_sweep = clock_ns(CLOCK_MONOTONIC);
+	int rc, r;
+
+	for (;;) {
+		pfd.fd = a->ts.fd;
+		pfd.events = POLLIN;
+		r = ppoll(&pfd, 1, &tmo, during);
+		if (r == -1 && errno != EINTR)
+			return complain(EXR_IO, "poll: %s", strerror(errno));
+		if ((rc = drain(a)) != 0)
+			return rc;
+		if (got_hup) {
+			got_hup = 0;
+			if ((rc = open_log(a, 0)) != EXR_OK)
+				return rc;
+		}
+		if (got_term)
+			return EXR_OK;
+		if (clock_ns(CLOCK_MONOTONIC) - last_sweep >= SWEEP_NS) {
+			if ((rc = sweep(a)) != 0)
+				return rc;
+			last_sweep = clock_ns(CLOCK_MONOTONIC);
+		}
+	}
+}
+
+static int
+acctd(struct acctd *a, const char *pidfile, uint64_t rcvbuf)
+{
+	struct ex_err err = { 0 };
+	sigset_t during;
+	int rc, rc2;
+
+	catch_signals(&during);
+	if ((rc = spool_check(a->spool, &err)) != EXR_OK)
+		return complain(rc, "%s", err.reason);
+	a->delayacct = delayacct_on();
+	if ((rc = pidfile_take(a, pidfile)) != EXR_OK)
+		return rc;
+	if ((rc = ts_open(&a->ts, rcvbuf, &err)) != EXR_OK) {
+		complain(rc, "%s", err.reason);
+		goto out;
+	}
+	if ((rc = open_log(a, 1)) != EXR_OK)
+		goto out;
+	if ((rc = ts_register(&a->ts, 1, on_exit_record, a, &err)) !=
+	    EXR_OK) {
+		complain(rc, "%s", err.reason);
+		goto out;
+	}
+	printf("acctd: exit records of CPUs %s (pid %ld)\n", a->ts.cpus,
+	    (long)getpid());
+	fflush(stdout);
+	rc = serve(a, &during);
+	/* What is queued still counts; then stop the kernel sending. */
+	if ((rc2 = drain(a)) != 0 && rc == EXR_OK)
+		rc = rc2;
+	(void)ts_register(&a->ts, 0, on_exit_record, a, &err);
+	(void)drain(a);
+	if (a->tg.n > 0)
+		fprintf(stderr, "extracct: acctd: %zu running process%s had "
+		    "threads exit; those threads' figures are not written\n",
+		    a->tg.n, a->tg.n == 1 ? "" : "es");
+	printf("acctd: %llu process records, %llu lost, in %s/%s\n",
+	    (unsigned long long)a->written, (unsigned long long)a->lost,
+	    a->spool, a->log);
+out:
+	ts_close(&a->ts);
+	if (a->logfd != -1 && close(a->logfd) != 0 && rc == EXR_OK)
+		rc = complain(EXR_IO, "%s/%s: %s", a->spool, a->log,
+		    strerror(errno));
+	if (a->pidfd != -1) {
+		(void)unlink(pidfile);
+		close(a->pidfd);
+	}
+	return rc;
+}
+
+int
+cmd_acctd(int argc, char **argv, struct ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "pidfile", required_argument, NULL, 'p' },
+		{ "rcvbuf", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static struct acctd a;
+	const char *pidfile = ctx->cfg->acctd_pidfile;
+	uint64_t rcvbuf = ctx->cfg->acctd_rcvbuf;
+	int ch, rc;
+
+	memset(&a, 0, sizeof(a));
+	a.spool = ctx->cfg->spool_dir;
+	a.logfd = a.pidfd = -1;
+	a.ts.fd = -1;
+	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':	/* the spool directory for the logs */
+			a.spool = optarg;
+			break;
+		case 'p':
+			pidfile = optarg;
+			break;
+		case 'r':	/* socket receive buffer, bytes */
+			if ((rc = parse_u64("--rcvbuf", optarg, 4096,
+			    1ULL << 30, &rcvbuf)) != EXR_OK)
+				return rc;
+			break;
+		case 'h':
+			puts(usage_acctd);
+			return EXR_OK;
+		default:
+			return complain(EXR_USAGE, "%s", usage_acctd);
+		}
+	}
+	if (optind != argc)
+		return complain(EXR_USAGE, "%s", usage_acctd);
+	config_hostname(ctx, a.host, sizeof(a.host));
+	local_hostname(a.log_host, sizeof(a.log_host));
+	exw_init(&a.w);
+	rc = acctd(&a, pidfile, rcvbuf);
+	exw_release(&a.w);
+	tgroups_release(&a.tg);
+	return rc;
+}

@@ -1,0 +1,141 @@
+/*
+ * Workloads with known figures, for the acctd and capture tests
+ * (extracct-test fields|threads|spin).  Each prints what it measured of
+ * itself so the test can hold the exit record against it.
+ */
+#include <sys/resource.h>
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "workload.h"
+
+static uint64_t
+cpu_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Spin until this thread has used ms of CPU. */
+static void
+burn_ms(unsigned ms)
+{
+	uint64_t end = cpu_ns(CLOCK_THREAD_CPUTIME_ID) + ms * 1000000ull;
+	volatile uint64_t x = 0;
+
+	while (cpu_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+		for (int i = 0; i < 10000; i++)
+			x += (uint64_t)i;
+}
+
+/* "pid user_us sys_us" of the whole process, from getrusage. */
+static void
+print_rusage(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	printf("%ld %lld %lld\n", (long)getpid(),
+	    (long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec,
+	    (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec);
+	fflush(stdout);
+}
+
+/* Read file whole, sleep 300 ms, burn 300 ms, report, exit 3. */
+static int
+fields(const char *file)
+{
+	static char buf[65536];
+	ssize_t n;
+	int fd = open(file, O_RDONLY);
+
+	if (fd == -1) {
+		perror(file);
+		return 1;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		;
+	close(fd);
+	usleep(300000);
+	burn_ms(300);
+	print_rusage();
+	return 3;
+}
+
+struct burner {
+	pthread_t	 t;
+	unsigned	 ms;
+	pid_t		 tid;
+};
+
+static void *
+thread_burn(void *arg)
+{
+	struct burner *b = arg;
+
+	b->tid = gettid();
+	burn_ms(b->ms);
+	return NULL;
+}
+
+/*
+ * n threads burning ms each, the main thread too; prints the rusage
+ * line, then the threads' ids on a second line; exit 0.
+ */
+static int
+threads(int n, unsigned ms)
+{
+	struct burner b[64];
+	int i;
+
+	if (n < 1 || n > 64)
+		return 2;
+	for (i = 0; i < n; i++) {
+		b[i].ms = ms;
+		if (pthread_create(&b[i].t, NULL, thread_burn, &b[i]) != 0)
+			return 1;
+	}
+	burn_ms(ms);
+	for (i = 0; i < n; i++)
+		pthread_join(b[i].t, NULL);
+	print_rusage();
+	for (i = 0; i < n; i++)
+		printf("%s%ld", i ? " " : "", (long)b[i].tid);
+	printf("\n");
+	return 0;
+}
+
+/* Alive for s seconds, busy a quarter of the time. */
+static int
+spin(unsigned s)
+{
+	time_t end = time(NULL) + (time_t)s;
+
+	while (time(NULL) < end) {
+		burn_ms(50);
+		usleep(150000);
+	}
+	print_rusage();
+	return 0;
+}
+
+int
+workload_main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "fields") == 0)
+		return fields(argv[2]);
+	if (argc == 4 && strcmp(argv[1], "threads") == 0)
+		return threads(atoi(argv[2]), (unsigned)atoi(argv[3]));
+	if (argc == 3 && strcmp(argv[1], "spin") == 0)
+		return spin((unsigned)atoi(argv[2]));
+	return -1;
+}

@@ -1,0 +1,124 @@
+#!/bin/sh
+# Perfect capture, measured: acctd and kernel process accounting both
+# record the exits of one workload (1,200 short processes of about 2 ms
+# of CPU each, a multi-threaded busy process, and a process alive
+# throughout) while snap runs every 2 s for 22 s; then run rotates and
+# ingests it all.  acctd's exits close the processes (its CPU is the
+# kernel's tick samples in microseconds, the samples /proc/stat's busy
+# time is made of); pacct's become alternates, and the report shows what
+# the ratio would have been with them (its 10 ms units, truncated per
+# process, lose the short processes).  The one process pacct alone may
+# close is the rotating extracct itself: acct(2) writes a record for the
+# caller into the file it switches away from.  Needs root, a
+# kernel that allows accounting and taskstats, and faketime (run must
+# name its new logs after another minute than the old ones).
+. "$(dirname "$0")/../lib.sh"
+
+acct_note_state
+HOST=$(hostname)
+APID=
+
+skip_all() {
+	test_skip 'capture with acctd' "$1"
+	test_done
+	exit $?
+}
+
+[ "${BUILD_LABEL:-}" != "asan+ubsan" ] ||
+	skip_all 'a timing measurement: run with the release build (the ASan build snaps 20x slower and skews where CPU lands)'
+[ "$(id -u)" -eq 0 ] || skip_all 'taskstats and accounting need root'
+command -v accton >/dev/null 2>&1 ||
+	skip_all 'accton is missing (apt-get install acct)'
+command -v faketime >/dev/null 2>&1 ||
+	skip_all 'faketime is missing (apt-get install faketime)'
+
+mkdir -m 700 spool
+trap 'kill "$APID" 2>/dev/null; acct_restore; rm -rf "$TRASH"' EXIT
+trap 'exit 130' INT TERM
+acctd_start spool c.pid ||
+	skip_all "the kernel refused taskstats: $(cat c.pid.err)"
+stamp=$(acctd_log c.pid | sed "s/^acctd-$HOST-//")
+: >"spool/pacct-$HOST-$stamp"
+accton "$TRASH/spool/pacct-$HOST-$stamp" >/dev/null 2>err.accton ||
+	skip_all "the kernel refused accounting: $(cat err.accton)"
+printf 'acctd_pidfile: "%s"\n' "$TRASH/c.pid" >c.yml
+
+snapper 22 "spool/snap-$HOST-$stamp" &
+spid=$!
+extracct_test spin 40 >spin.out &
+long=$!
+sleep 3
+extracct_test threads 3 1000 >threads.out &
+i=0
+while [ $i -lt 1200 ]; do
+	awk 'BEGIN { for (i = 0; i < 20000; i++) s += i }'
+	i=$((i + 1))
+done
+wait $spid
+ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
+    faketime -f +3m "$EXTRACCT" -c c.yml run --spool "$TRASH/spool" \
+    --db cap.db --no-snap --pacct /nonexistent >run.out 2>&1
+acct_restore
+kill "$long"
+acctd_stop c.pid
+extracct report --db cap.db --capture --tz UTC >report
+
+test_expect_success 'run moved acctd and accounting, ingested the closed logs' '
+	cat run.out &&
+	grep "rotate: acctd moved to " run.out &&
+	grep "rotate: process accounting moved from .*/spool/pacct-$HOST-$stamp" run.out &&
+	grep "spool/acctd-$HOST-$stamp: bytes 0-" run.out &&
+	grep "spool/pacct-$HOST-$stamp: bytes 0-" run.out
+'
+
+test_expect_success 'acctd exits: capture ratio of the whole window in 0.93..1.07' '
+	cat report &&
+	ratio=$(awk "\$1 == \"total\" { print \$4 }" report) &&
+	echo "$ratio" >acctd.ratio &&
+	awk -v r="$ratio" "BEGIN { exit !(r >= 0.93 && r <= 1.07) }"
+'
+
+test_expect_success 'pacct exits, the same run: their ratio beside it, and lower' '
+	alt=$(awk "\$1 == \"total\" { for (i = 5; i <= NF; i++)
+	    if (\$i ~ /^pacct=/) print substr(\$i, 7) }" report) &&
+	echo "$alt" >pacct.ratio &&
+	test -n "$alt" &&
+	awk -v a="$alt" -v r="$(cat acctd.ratio)" "BEGIN { exit !(a < r) }"
+'
+
+test_expect_success 'each process counted once: pacct exits are alternates' '
+	sqlite3 cap.db "SELECT count(*) FROM proc_alt_exits
+	    WHERE source = '\''pacct'\''" >alts &&
+	test "$(cat alts)" -ge 1200 &&
+	sqlite3 cap.db "SELECT count(*) FROM (SELECT pid FROM procs
+	    GROUP BY host_id, pid, start_ns / 2000000000
+	    HAVING count(*) > 1)" >twice &&
+	test "$(cat twice)" -eq 0 &&
+	sqlite3 cap.db "SELECT pid, command, finish_ns - start_ns FROM procs
+	    WHERE exit_source = '\''pacct'\''" >by_pacct &&
+	awk -F"|" "\$2 != \"extracct\" || \$3 != 0 { bad++ } END { exit bad > 0 }" by_pacct
+'
+
+test_expect_success 'the threads: one process, all its CPU (runtime within 10 ms)' '
+	read pid user sys <threads.out &&
+	sqlite3 cap.db "SELECT sum(i.cpu_user_ns + i.cpu_sys_ns), max(threads),
+	    max(p.cpu_run_ns) FROM procs p JOIN proc_intervals i
+	    USING (proc_id) WHERE p.pid = $pid" | tr "|" " " >thr.rec &&
+	cat thr.rec &&
+	read cpu threads run <thr.rec &&
+	test "$threads" -eq 4 &&
+	awk -v c="$cpu" -v r="$run" -v u="$user" -v s="$sys" "BEGIN {
+	    t = (u + s) * 1000; d = c - t; if (d < 0) d = -d
+	    e = r - t; if (e < 0) e = -e
+	    exit !(e <= 10000000 && d <= t * 0.15) }"
+'
+
+test_expect_success 'acctd exits and snapshots: no final CPU went backwards' '
+	sqlite3 cap.db "SELECT count(*) FROM proc_intervals i
+	    JOIN procs p USING (proc_id) WHERE i.final = 1
+	    AND p.exit_source = '\''acctd'\'' AND i.anomalies & 768" >bad &&
+	test "$(cat bad)" -eq 0
+'
+
+echo "# measured capture ratio, acctd exits: $(cat acctd.ratio 2>/dev/null); the same exits from pacct: $(cat pacct.ratio 2>/dev/null)"
+test_done

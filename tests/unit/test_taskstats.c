@@ -1,0 +1,271 @@
+/*
+ * Taskstats decoding by struct version, and threads summed into
+ * processes.  The buffers are built here field by field at the offsets
+ * of linux/taskstats.h (v8, v13, v15 with its moved fields, v16), so a
+ * field read at the wrong offset or from a version that lacks it shows.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../extract/taskstats.h"
+#include "../../extract/tgroups.h"
+#include "check.h"
+
+static uint8_t buf[1024];
+
+static void
+put(size_t off, const void *v, size_t n)
+{
+	memcpy(buf + off, v, n);
+}
+
+static void
+put64(size_t off, uint64_t v)
+{
+	put(off, &v, 8);
+}
+
+static void
+put32(size_t off, uint32_t v)
+{
+	put(off, &v, 4);
+}
+
+/*
+ * A struct of the given version and size; common-layout offsets, which
+ * v15 moves by 16 bytes per delay total before them (shift[]).
+ */
+static void
+build(uint16_t version, int v15)
+{
+	/* offsets before which 1..8 delay totals lie, for v15 */
+#define AT(off) ((off) + (v15 ? 16 * ((off) > 24) + 16 * ((off) > 40) + \
+	16 * ((off) > 56) + 16 * ((off) > 320) + 16 * ((off) > 336) + \
+	16 * ((off) > 360) + 16 * ((off) > 408) + 16 * ((off) > 424) : 0))
+	uint8_t flag = 0x20 | 0x02;	/* AGROUP | ASU */
+
+	memset(buf, 0xee, sizeof(buf));	/* what is not set is garbage */
+	put(0, &version, 2);
+	put32(4, 3 << 8);			/* exit 3 */
+	put(8, &flag, 1);
+	put64(AT(16), 7);			/* cpu_count: delays on */
+	put64(AT(24), 1111);			/* cpu_delay_total */
+	put64(AT(40), 2222);			/* blkio */
+	put64(AT(56), 3333);			/* swapin */
+	put64(AT(72), 123456789);		/* cpu_run_virtual_total */
+	memset(buf + AT(80), 0, 32);
+	memcpy(buf + AT(80), "worker", 6);
+	put32(AT(120), 1000);			/* uid */
+	put32(AT(124), 100);			/* gid */
+	put32(AT(128), 4242);			/* pid */
+	put32(AT(132), 1);			/* ppid */
+	put64(AT(144), 5000000);		/* etime, us */
+	put64(AT(152), 300000);			/* utime, us */
+	put64(AT(160), 40000);			/* stime, us */
+	put64(AT(168), 55);			/* minflt */
+	put64(AT(176), 2);			/* majflt */
+	put64(AT(200), 2048);			/* hiwater_rss, KB */
+	put64(AT(216), 4096);			/* read_char */
+	put64(AT(224), 1024);			/* write_char */
+	put64(AT(232), 3072);			/* read_syscalls */
+	put64(AT(240), 1024);			/* write_syscalls */
+	put64(AT(248), 8192);			/* read_bytes */
+	put64(AT(256), 0);			/* write_bytes */
+	put64(AT(272), 9);			/* nvcsw */
+	put64(AT(280), 4);			/* nivcsw */
+	put64(AT(320), 4444);			/* freepages */
+	put64(AT(336), 5555);			/* thrashing */
+	put64(AT(360), 6666);			/* compact */
+	put32(AT(368), 4240);			/* tgid */
+	put64(AT(408), 7777);			/* wpcopy */
+	put64(AT(424), 8888);			/* irq */
+#undef AT
+}
+
+static void
+decode_versions(void)
+{
+	struct ts_exit e;
+
+	/* v16: every field, at the common offsets. */
+	build(16, 0);
+	CHECK("v16 decodes", ts_decode(buf, 560, &e) == 0);
+	CHECK("v16 pid", e.pid == 4242 && e.p.v[PROC_PID] == 4242);
+	CHECK("v16 tgid", e.tgid == 4240);
+	CHECK("v16 last thread", e.group_dead == 1);
+	CHECK("v16 flags without AGROUP", e.p.v[PROC_ACCTFLAGS] == 0x02);
+	CHECK("v16 exit status", e.p.v[PROC_WAIT_STATUS] == 768);
+	CHECK("v16 command", strcmp(e.p.command, "worker") == 0);
+	CHECK("v16 uid gid ppid", e.p.v[PROC_UID] == 1000 &&
+	    e.p.v[PROC_GID] == 100 && e.p.v[PROC_PPID] == 1);
+	CHECK("v16 cpu us -> ns", e.p.v[PROC_CPU_USER_NS] == 300000000ull &&
+	    e.p.v[PROC_CPU_SYS_NS] == 40000000ull);
+	CHECK("v16 runtime", REC_HAS(&e.p, PROC_CPU_RUN_NS) &&
+	    e.p.v[PROC_CPU_RUN_NS] == 123456789);
+	CHECK("v16 etime", e.has_etime && e.etime_us == 5000000);
+	CHECK("v16 chars", e.p.v[PROC_CHARS_RDWR] == 5120);
+	CHECK("v16 syscalls", e.p.v[PROC_SYSCALLS_R] == 3072 &&
+	    e.p.v[PROC_SYSCALLS_W] == 1024);
+	CHECK("v16 storage", e.p.v[PROC_READ_BYTES] == 8192 &&
+	    REC_HAS(&e.p, PROC_WRITE_BYTES) && e.p.v[PROC_WRITE_BYTES] == 0);
+	CHECK("v16 ctxt", e.p.v[PROC_CTXT_VOL] == 9 &&
+	    e.p.v[PROC_CTXT_INV] == 4);
+	CHECK("v16 rss", e.p.v[PROC_RSS_MAX_KB] == 2048);
+	CHECK("v16 delays", e.p.v[PROC_DELAY_CPU_NS] == 1111 &&
+	    e.p.v[PROC_DELAY_FREEPAGES_NS] == 4444 &&
+	    e.p.v[PROC_DELAY_COMPACT_NS] == 6666 &&
+	    e.p.v[PROC_DELAY_IRQ_NS] == 8888);
+
+	/* v15: the same values, 16 bytes further per delay total. */
+	build(15, 1);
+	CHECK("v15 decodes", ts_decode(buf, 560, &e) == 0);
+	CHECK("v15 moved fields", e.tgid == 4240 &&
+	    strcmp(e.p.command, "worker") == 0 &&
+	    e.p.v[PROC_CPU_USER_NS] == 300000000ull &&
+	    e.p.v[PROC_RSS_MAX_KB] == 2048 &&
+	    e.p.v[PROC_DELAY_THRASHING_NS] == 5555 &&
+	    e.p.v[PROC_DELAY_WPCOPY_NS] == 7777 &&
+	    e.p.v[PROC_DELAY_IRQ_NS] == 8888);
+
+	/* v13: no irq delay (v14), even where the bytes are there. */
+	build(13, 0);
+	CHECK("v13 decodes", ts_decode(buf, 560, &e) == 0);
+	CHECK("v13 has wpcopy", e.p.v[PROC_DELAY_WPCOPY_NS] == 7777);
+	CHECK("v13 has no irq", !REC_HAS(&e.p, PROC_DELAY_IRQ_NS));
+
+	/* v8: no tgid, no AGROUP (v12), no thrashing (v9), no compact. */
+	build(8, 0);
+	CHECK("v8 decodes", ts_decode(buf, 328, &e) == 0);
+	CHECK("v8 tgid is the pid", e.tgid == 4242);
+	CHECK("v8 AGROUP not read", e.group_dead == 0);
+	CHECK("v8 no later delays", !REC_HAS(&e.p, PROC_DELAY_THRASHING_NS) &&
+	    !REC_HAS(&e.p, PROC_DELAY_COMPACT_NS));
+	CHECK("v8 freepages", e.p.v[PROC_DELAY_FREEPAGES_NS] == 4444);
+
+	/* A payload cut short: what it does not hold is absent. */
+	build(16, 0);
+	CHECK("short decodes", ts_decode(buf, 160, &e) == 0);
+	CHECK("short: user in, sys out", REC_HAS(&e.p, PROC_CPU_USER_NS) &&
+	    !REC_HAS(&e.p, PROC_CPU_SYS_NS) && !REC_HAS(&e.p, PROC_FAULTS_MINOR));
+	CHECK("too short for a version", ts_decode(buf, 1, &e) == -1);
+
+	/* Delay accounting off: every delay field zero, so absent. */
+	build(16, 0);
+	put64(16, 0);
+	put64(72, 0);
+	CHECK("no delayacct decodes", ts_decode(buf, 560, &e) == 0);
+	CHECK("no delayacct: delays absent", !REC_HAS(&e.p, PROC_DELAY_CPU_NS) &&
+	    !REC_HAS(&e.p, PROC_CPU_RUN_NS));
+}
+
+static struct ex_proc out[8];
+static int nout;
+
+static int
+collect(void *arg, const struct ex_proc *p)
+{
+	(void)arg;
+	if (nout < 8)
+		out[nout++] = *p;
+	return 0;
+}
+
+static void
+thread_exit(struct ts_exit *e, uint32_t pid, uint32_t tgid, int last,
+    uint64_t user, uint64_t start)
+{
+	memset(e, 0, sizeof(*e));
+	e->pid = pid;
+	e->tgid = tgid;
+	e->group_dead = last;
+	e->p.group = EXD_GROUP_PROC;
+	e->p.v[PROC_PID] = pid;
+	e->p.v[PROC_CPU_USER_NS] = user;
+	e->p.v[PROC_CPU_SYS_NS] = 1;
+	e->p.v[PROC_START_NS] = start;
+	e->p.v[PROC_FINISH_NS] = start + 100;
+	e->p.v[PROC_RSS_MAX_KB] = user / 10;
+	e->p.present = 1ULL << PROC_PID | 1ULL << PROC_CPU_USER_NS |
+	    1ULL << PROC_CPU_SYS_NS | 1ULL << PROC_START_NS |
+	    1ULL << PROC_FINISH_NS | 1ULL << PROC_RSS_MAX_KB;
+	snprintf(e->p.command, sizeof(e->p.command), pid == tgid ? "main" :
+	    "worker");
+	e->p.present |= 1ULL << PROC_COMMAND;
+}
+
+static int
+never_gone(uint32_t tgid)
+{
+	(void)tgid;
+	return 0;
+}
+
+static int
+always_gone(uint32_t tgid)
+{
+	(void)tgid;
+	return 1;
+}
+
+static void
+thread_groups(void)
+{
+	struct tgroups t = { 0 };
+	struct ts_exit e;
+	size_t n;
+
+	/* One thread: straight through. */
+	nout = 0;
+	thread_exit(&e, 10, 10, 1, 500, 1000);
+	tgroups_add(&t, &e, collect, NULL);
+	CHECK("single thread written", nout == 1 &&
+	    out[0].v[PROC_PID] == 10 && out[0].v[PROC_THREADS] == 1);
+
+	/* Two workers, then the leader last: one record, all CPU. */
+	nout = 0;
+	thread_exit(&e, 21, 20, 0, 300, 1005);
+	tgroups_add(&t, &e, collect, NULL);
+	thread_exit(&e, 22, 20, 0, 200, 1006);
+	tgroups_add(&t, &e, collect, NULL);
+	CHECK("workers held", nout == 0 && t.n == 1);
+	thread_exit(&e, 20, 20, 1, 100, 1000);
+	tgroups_add(&t, &e, collect, NULL);
+	CHECK("one process record", nout == 1 && t.n == 0);
+	CHECK("pid is the tgid", out[0].v[PROC_PID] == 20);
+	CHECK("CPU summed", out[0].v[PROC_CPU_USER_NS] == 600 &&
+	    out[0].v[PROC_CPU_SYS_NS] == 3);
+	CHECK("leader names it", strcmp(out[0].command, "main") == 0 &&
+	    out[0].v[PROC_START_NS] == 1000);
+	CHECK("largest rss", out[0].v[PROC_RSS_MAX_KB] == 30);
+	CHECK("latest finish", out[0].v[PROC_FINISH_NS] == 1106);
+	CHECK("threads counted", out[0].v[PROC_THREADS] == 3);
+
+	/* The leader first (pthread_exit), a worker last. */
+	nout = 0;
+	thread_exit(&e, 30, 30, 0, 100, 2000);
+	tgroups_add(&t, &e, collect, NULL);
+	thread_exit(&e, 31, 30, 1, 700, 2001);
+	tgroups_add(&t, &e, collect, NULL);
+	CHECK("leader first: one record", nout == 1 &&
+	    out[0].v[PROC_PID] == 30 && out[0].v[PROC_CPU_USER_NS] == 800 &&
+	    strcmp(out[0].command, "main") == 0);
+
+	/* A process whose last record never came: swept once it is gone. */
+	nout = 0;
+	thread_exit(&e, 41, 40, 0, 50, 3000);
+	tgroups_add(&t, &e, collect, NULL);
+	CHECK("sweep keeps the living", tgroups_sweep(&t, never_gone, collect,
+	    NULL, &n) == 0 && n == 0 && t.n == 1);
+	CHECK("sweep writes the gone", tgroups_sweep(&t, always_gone, collect,
+	    NULL, &n) == 0 && n == 1 && nout == 1 && t.n == 0 &&
+	    out[0].v[PROC_PID] == 40);
+	tgroups_release(&t);
+}
+
+void
+suite_taskstats(void)
+{
+	decode_versions();
+	thread_groups();
+}
