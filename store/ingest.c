@@ -30,8 +30,8 @@ const char *const stmt_sql[S_NSTMTS] = {
 	    "exit_source, base_cpu_ns, " EXIT_EXTRAS ") = (?,?,?,?,?," Q9 ") "
 	    "WHERE proc_id = ?",
 	[S_SEL_CLOSED] = "SELECT proc_id, exit_source FROM procs "
-	    "WHERE host_id = ?1 AND start_ns BETWEEN ?2 - 1000000000 AND "
-	    "?2 + 1000000000 AND pid = ?3 AND finish_ns IS NOT NULL "
+	    "WHERE host_id = ?1 AND start_ns BETWEEN ?2 - ?4 AND ?2 + ?4 "
+	    "AND pid = ?3 AND finish_ns IS NOT NULL "
 	    "ORDER BY abs(start_ns - ?2) LIMIT 1",
 	[S_INS_ALT] = "INSERT OR IGNORE INTO proc_alt_exits (proc_id, source, "
 	    "finish_ns, cpu_user_ns, cpu_sys_ns) VALUES (?,?,?,?,?)",

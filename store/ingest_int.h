@@ -20,6 +20,15 @@
 
 #define NS	1000000000ull
 
+/*
+ * How far apart two records' starts may be and still name one process:
+ * 1 s, plus 20 ms because a pacct start is whole seconds of the
+ * kernel's coarse clock, which lags the real time by up to a tick (a
+ * process that ended within a tick after a second boundary is dated a
+ * second early: measured, 1.0004 s from its taskstats start).
+ */
+#define START_SLACK_NS	(NS + 20000000ull)
+
 enum {
 	S_INS_HOST, S_SEL_HOST, S_INS_PROC, S_UPD_PROC, S_INS_PINT,
 	S_PUT_PLAST, S_DEL_PLAST, S_INS_TASK, S_UPD_TASK, S_INS_TINT,

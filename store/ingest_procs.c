@@ -142,6 +142,7 @@ alt_exit(struct run *r, const struct ex_proc *p, int *taken)
 	sqlite3_bind_int64(q, 1, r->host_id);
 	sqlite3_bind_int64(q, 2, (int64_t)p->v[PROC_START_NS]);
 	sqlite3_bind_int64(q, 3, (int64_t)p->v[PROC_PID]);
+	sqlite3_bind_int64(q, 4, (int64_t)START_SLACK_NS);
 	if (sqlite3_step(q) == SQLITE_ROW) {
 		theirs = (const char *)sqlite3_column_text(q, 1);
 		if (theirs == NULL || strcmp(theirs, mine) != 0)
@@ -214,15 +215,16 @@ ingest_proc(struct run *r, const struct ex_proc *p)
 	/*
 	 * Identity is (host, pid, start).  The kernel derives start from
 	 * the current time minus the elapsed time, so it may move by a
-	 * little between records: match the live process within 1 s.  A
-	 * pid reused within that second gives two candidates: prefer the
-	 * one last seen before this record, then the closest start.
+	 * little between records: match the live process within 1 s
+	 * (START_SLACK_NS).  A pid reused within that second gives two
+	 * candidates: prefer the one last seen before this record, then
+	 * the closest start.
 	 */
 	while ((e = live_next_of(&s->procs, key, &it)) != NULL) {
 		uint64_t diff = e->start_ns > start ? e->start_ns - start :
 		    start - e->start_ns;
 
-		if (diff > NS)
+		if (diff > START_SLACK_NS)
 			continue;
 		if (REC_HAS(p, PROC_FINISH_NS) &&
 		    e->t_ns > p->v[PROC_FINISH_NS] + NS)
