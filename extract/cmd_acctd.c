@@ -10,7 +10,8 @@
  *
  * Threads are summed into their process (tgroups.h).  Every record is
  * one write(2) to an O_APPEND file.  When the kernel drops notifications
- * (the socket buffer overflowed) a loss record says when and how many.
+ * (the socket buffer overflowed), or the log cannot be written (a full
+ * disk), a loss record says when and how many, as soon as it can.
  * SIGHUP: switch to the newest acctd log in the spool (rotate creates
  * it first; exits queue in the socket meanwhile, none is lost).
  * SIGTERM, SIGINT: write what is queued and exit.  The pidfile is locked
@@ -54,8 +55,11 @@ struct acctd {
 	int		 delayacct;	/* kernel.task_delayacct is on */
 	struct ts_conn	 ts;
 	struct tgroups	 tg;
-	struct exw	 w;
+	struct exw	 w;		/* the record being written */
+	struct exw	 lw;		/* a loss record for unwritten ones */
 	uint64_t	 written, lost;
+	uint64_t	 unwritten;	/* exits not written since the log
+					   last took a write */
 };
 
 static volatile sig_atomic_t got_term, got_hup;
@@ -97,6 +101,51 @@ delayacct_on(void)
 	return c == '1';
 }
 
+/* Encode a loss record of count exits into w. */
+static void
+encode_lost(struct exw *w, uint64_t count)
+{
+	struct ex_lost l = { 0 };
+
+	l.v[LOST_TIME_NS] = clock_ns(CLOCK_REALTIME);
+	l.v[LOST_COUNT] = count;
+	l.present = (1ULL << LOST_NFIELDS) - 1;
+	exw_reset(w);
+	lost_write(w, &l);
+}
+
+/*
+ * Write the record in a->w, which stands for n exits.  A log that cannot
+ * be written (a full disk) does not stop acctd, and loses nothing
+ * silently: it counts the exits it could not write and, as soon as the
+ * log takes a write again, first writes a loss record with that count.
+ * Returns 1 if the record was written.
+ */
+static int
+put(struct acctd *a, uint64_t n)
+{
+	if (a->unwritten > 0) {
+		encode_lost(&a->lw, a->unwritten);
+		if (write_record(a->logfd, &a->lw) == EXR_OK) {
+			fprintf(stderr, "extracct: acctd: %s/%s takes writes "
+			    "again; a loss record counts the %llu exit records "
+			    "not written\n", a->spool, a->log,
+			    (unsigned long long)a->unwritten);
+			a->lost += a->unwritten;
+			a->unwritten = 0;
+		}
+	}
+	if (a->unwritten == 0 && a->w.error == EXR_OK &&
+	    write_record(a->logfd, &a->w) == EXR_OK)
+		return 1;
+	if (a->unwritten == 0)
+		fprintf(stderr, "extracct: acctd: %s/%s: %s; counting the exit "
+		    "records not written until it takes writes again\n",
+		    a->spool, a->log, strerror(errno));
+	a->unwritten += n;
+	return 0;
+}
+
 /* One process record to the log. */
 static int
 emit(void *arg, const struct ex_proc *p)
@@ -105,10 +154,7 @@ emit(void *arg, const struct ex_proc *p)
 
 	exw_reset(&a->w);
 	proc_write(&a->w, p);
-	if (a->w.error != EXR_OK || write_record(a->logfd, &a->w) != EXR_OK)
-		return complain(EXR_IO, "%s/%s: %s", a->spool, a->log,
-		    strerror(errno));
-	a->written++;
+	a->written += (uint64_t)put(a, 1);
 	return 0;
 }
 
@@ -139,24 +185,16 @@ on_exit_record(void *arg, const struct ts_exit *e)
 	return rc;		/* a write error stops acctd */
 }
 
-static int
+/* The kernel dropped count exits: a loss record says so. */
+static void
 write_lost(struct acctd *a, uint64_t count)
 {
-	struct ex_lost l = { 0 };
-
-	l.v[LOST_TIME_NS] = clock_ns(CLOCK_REALTIME);
-	l.v[LOST_COUNT] = count;
-	l.present = (1ULL << LOST_NFIELDS) - 1;
-	exw_reset(&a->w);
-	lost_write(&a->w, &l);
-	a->lost += count;
 	fprintf(stderr, "extracct: acctd: the kernel dropped %llu exit "
 	    "record%s (socket buffer full); a loss record says so\n",
 	    (unsigned long long)count, count == 1 ? "" : "s");
-	if (write_record(a->logfd, &a->w) != EXR_OK)
-		return complain(EXR_IO, "%s/%s: %s", a->spool, a->log,
-		    strerror(errno));
-	return 0;
+	encode_lost(&a->w, count);
+	if (put(a, count))
+		a->lost += count;
 }
 
 /* The pidfile: "PID\nLOG\n", rewritten whenever the log changes. */
@@ -273,8 +311,7 @@ drain(struct acctd *a)
 	while ((rc = ts_drain(&a->ts, on_exit_record, a)) == -1 &&
 	    errno == ENOBUFS) {
 		d = ts_dropped(&a->ts);
-		if ((rc = write_lost(a, d > 0 ? d : 1)) != 0)
-			return rc;
+		write_lost(a, d > 0 ? d : 1);
 	}
 	if (rc == -1)
 		return complain(EXR_IO, "taskstats: %s", strerror(errno));
@@ -288,11 +325,10 @@ sweep(struct acctd *a)
 {
 	uint64_t d = ts_dropped(&a->ts);
 	size_t n;
-	int rc;
 
 	a->delayacct = delayacct_on();
-	if (d > 0 && (rc = write_lost(a, d)) != 0)
-		return rc;
+	if (d > 0)
+		write_lost(a, d);
 	return tgroups_sweep(&a->tg, gone, emit, a, &n);
 }
 
@@ -314,6 +350,9 @@ catch_signals(sigset_t *during)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* A log over the file size limit: write(2) fails (counted, see
+	 * put()) instead of the signal killing acctd. */
+	signal(SIGXFSZ, SIG_IGN);
 	sigemptyset(&block);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGINT);
@@ -395,6 +434,10 @@ acctd(struct acctd *a, const char *pidfile, uint64_t rcvbuf)
 	printf("acctd: %llu process records, %llu lost, in %s/%s\n",
 	    (unsigned long long)a->written, (unsigned long long)a->lost,
 	    a->spool, a->log);
+	if (a->unwritten > 0 && rc == EXR_OK)
+		rc = complain(EXR_IO, "%s/%s: %llu exit records could not be "
+		    "written", a->spool, a->log,
+		    (unsigned long long)a->unwritten);
 out:
 	ts_close(&a->ts);
 	if (a->logfd != -1 && close(a->logfd) != 0 && rc == EXR_OK)
@@ -451,8 +494,10 @@ cmd_acctd(int argc, char **argv, struct ctx *ctx)
 	config_hostname(ctx, a.host, sizeof(a.host));
 	local_hostname(a.log_host, sizeof(a.log_host));
 	exw_init(&a.w);
+	exw_init(&a.lw);
 	rc = acctd(&a, pidfile, rcvbuf);
 	exw_release(&a.w);
+	exw_release(&a.lw);
 	tgroups_release(&a.tg);
 	return rc;
 }

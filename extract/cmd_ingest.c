@@ -190,7 +190,7 @@ ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
 			printf(", %" PRIu64 " exits another source had",
 			    st.alt_exits);
 		if (st.lost > 0)
-			printf(", %" PRIu64 " exits the kernel dropped",
+			printf(", %" PRIu64 " exits lost",
 			    st.lost);
 		putchar('\n');
 	}

@@ -102,5 +102,7 @@ write_record(int fd, const struct exw *w)
 	do
 		n = write(fd, w->buf, w->len);
 	while (n == -1 && errno == EINTR);
+	if (n >= 0 && n < (ssize_t)w->len)
+		errno = ENOSPC;	/* short: the disk, or the size limit, is full */
 	return n == (ssize_t)w->len ? EXR_OK : EXR_IO;
 }

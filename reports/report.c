@@ -295,7 +295,8 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 		fprintf(fp, "# capture ratio: process CPU / busy CPU "
 		    "(user+nice+system); time zone %s\n"
 		    "# exits: the exit source that closed the window's "
-		    "processes; lost: exit records the kernel dropped;\n"
+		    "processes; lost: exit records lost (dropped by the kernel,"
+		    " or not written);\n"
 		    "# other: the ratio had another source that recorded the "
 		    "same exits closed them\n%-16s %-19s %-19s "
 		    "%12s %12s %7s %-11s %5s %s\n", o->tz, "host", "from", "to",

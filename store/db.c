@@ -319,6 +319,12 @@ user_version(sqlite3 *db, int *v, struct ex_err *err)
 int
 db_open(const char *path, sqlite3 **dbp, struct ex_err *err)
 {
+	return db_open_at(path, (int)NMIGRATIONS, dbp, err);
+}
+
+int
+db_open_at(const char *path, int version, sqlite3 **dbp, struct ex_err *err)
+{
 	struct stat st;
 	sqlite3 *db = NULL;
 	char sql[64];
@@ -371,7 +377,7 @@ db_open(const char *path, sqlite3 **dbp, struct ex_err *err)
 			    (int)NMIGRATIONS);
 			goto rollback;
 		}
-		if (v == (int)NMIGRATIONS) {
+		if (v >= version) {
 			if (db_exec(db, "COMMIT", err) != EXR_OK)
 				goto rollback;
 			break;

@@ -22,6 +22,10 @@
  * a symbolic link is refused.
  */
 int	db_open(const char *path, sqlite3 **dbp, struct ex_err *err);
+
+/* The same, migrating no further than version (tests of migrations). */
+int	db_open_at(const char *path, int version, sqlite3 **dbp,
+	    struct ex_err *err);
 void	db_close(sqlite3 *db);
 
 /* Run SQL with no result rows; EXR_OK or EXR_DB with err filled. */

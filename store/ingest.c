@@ -294,7 +294,7 @@ on_sysload(struct run *r, const struct exacct_reader *rd,
 	return store_step(r->s, S_INS_SYSLOAD, r->err);
 }
 
-/* A loss record from acctd: exits the kernel dropped, kept per host. */
+/* A loss record from acctd: exits dropped or not written, per host. */
 static int
 on_lost(struct run *r, const struct exacct_reader *rd,
     const struct ex_rec *rec)

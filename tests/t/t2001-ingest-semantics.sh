@@ -197,4 +197,27 @@ test_expect_success 'tasks: partials differenced, intervals stored, final closes
 	test_cmp expect actual
 '
 
+# A record with a start given to the nanosecond: STARTNS NS.
+rec_at() {
+	if [ "$1" = final ]; then echo "group 0xf0000100"; else echo "group 0xf0000106"; fi
+	echo "  uint 0x30001000 $2"
+	echo "  uint 0x40001007 $3"
+	echo "  uint 0x40001008 $4"
+	echo "  uint 0x40001009 $5"
+	echo "  uint 0x4000100a 0"
+	echo "  uint 0x4000100b 1"
+	echo "  uint 0x4000100c 0"
+	echo "end"
+}
+
+test_expect_success 'starts 1.01 s apart are one process, 1.03 s apart two' '
+	{ rec_at partial 70 1000 0 1005 && rec_at final 70 1001 10000000 1010 &&
+	  rec_at partial 71 1000 0 1005 && rec_at final 71 1001 30000000 1010
+	} >r &&
+	log s.exacct r &&
+	extracct ingest --db s.db s.exacct >out &&
+	test "$(sqlite3 s.db "SELECT count(*) FROM procs WHERE pid = 70")" -eq 1 &&
+	test "$(sqlite3 s.db "SELECT count(*) FROM procs WHERE pid = 71")" -eq 2
+'
+
 test_done

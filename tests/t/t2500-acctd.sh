@@ -141,6 +141,44 @@ test_expect_success 'a full socket buffer: the drops become a loss record' '
 	test "$lost" -gt 0 && test $((kept + lost)) -ge 400
 '
 
+test_expect_success 'a log that cannot be written: exits counted, then a loss record' '
+	mkdir -m 700 spool3 &&
+	( sh -c "ulimit -f 16; exec \"\$0\" acctd -o spool3 --pidfile c.pid" \
+	    "$EXTRACCT" >c.pid.out 2>c.pid.err; echo $? >c.pid.rc ) &
+	i=0 &&
+	until grep -q "exit records of CPUs" c.pid.out 2>/dev/null; do
+		i=$((i + 1)); [ $i -lt 1000 ] || return 1; sleep 0.01
+	done &&
+	APID=$(sed -n 1p c.pid) && old=$(acctd_log c.pid) &&
+	sh -c "echo \$\$ >b1.pid; i=0
+	    while [ \$i -lt 150 ]; do /bin/true; i=\$((i + 1)); done" &&
+	sleep 0.3 &&
+	grep "No space left on device; counting the exit records not written" \
+	    c.pid.err &&
+	new=acctd-$HOST-29991231-2359 &&
+	: >"spool3/$new" && chmod 640 "spool3/$new" &&
+	kill -HUP "$APID" &&
+	i=0 &&
+	until [ "$(acctd_log c.pid)" = "$new" ]; do
+		i=$((i + 1)); [ $i -lt 500 ] || return 1; sleep 0.01
+	done &&
+	sh -c "echo \$\$ >b2.pid; i=0
+	    while [ \$i -lt 5 ]; do /bin/true; i=\$((i + 1)); done" &&
+	sleep 0.3 &&
+	{ acctd_stop c.pid; rc=$?; cat c.pid.out c.pid.err; test $rc -eq 0; } &&
+	grep "takes writes again; a loss record counts the [0-9]* exit records" \
+	    c.pid.err &&
+	extracct ingest --db w.db "spool3/$old" "spool3/$new" >w.out;
+	cat w.out &&
+	b1=$(cat b1.pid) && b2=$(cat b2.pid) &&
+	kept=$(sqlite3 w.db "SELECT count(*) FROM procs WHERE ppid = $b1") &&
+	lost=$(sqlite3 w.db "SELECT sum(records) FROM lost") &&
+	after=$(sqlite3 w.db "SELECT count(*) FROM procs WHERE ppid = $b2") &&
+	echo "written $kept, lost $lost, after the switch $after" &&
+	test "$kept" -lt 150 && test "$lost" -gt 0 &&
+	test $((kept + lost)) -ge 150 && test "$after" -eq 5
+'
+
 test_expect_success 'without CAP_NET_ADMIN: a clear message, exit 3' '
 	if ! command -v setpriv >/dev/null 2>&1; then
 		echo "setpriv is missing (util-linux)"; false

@@ -26,5 +26,6 @@ void	suite_records(void);
 void	suite_fmt(void);
 void	suite_diff(void);
 void	suite_taskstats(void);
+void	suite_db(void);
 
 #endif

@@ -14,6 +14,7 @@ main(void)
 	suite_fmt();
 	suite_diff();
 	suite_taskstats();
+	suite_db();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }
