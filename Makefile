@@ -23,16 +23,17 @@ PARSERS = parsers/exerr.c parsers/source.c parsers/pacct.c parsers/sniff.c parse
 	parsers/exacct_write.c parsers/exacct_names.c parsers/records.c \
 	parsers/recwrite.c
 STORE = store/db.c store/diff.c store/flows.c store/ledger.c store/live.c \
-	store/ingest.c store/ingest_procs.c store/ingest_flows.c
+	store/ingest.c store/ingest_procs.c store/ingest_flows.c \
+	store/ingest_energy.c
 REPORTS = reports/fmt.c reports/idnames.c reports/dump.c reports/text.c \
-	reports/csv.c reports/report.c reports/summary.c
+	reports/csv.c reports/report.c reports/summary.c reports/energy.c
 EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_dump.c extract/cmd_text.c extract/cmd_check.c \
 	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c \
 	extract/cmd_snap.c extract/procfs.c extract/cmd_rotate.c \
 	extract/cmd_run.c extract/spool.c extract/config.c extract/solaris.c \
 	extract/cmd_config.c extract/cmd_acctd.c extract/taskstats.c \
-	extract/tgroups.c
+	extract/tgroups.c extract/gen_energy.c
 LIB_SRC = $(PARSERS) $(STORE) $(REPORTS) $(EXTRACT)
 MAIN_SRC = extract/main.c
 HELPER_SRC = tests/helper/extracct-test.c tests/helper/workload.c
@@ -107,6 +108,8 @@ bench: $(B)/extracct
 	@sh bench/pacct.sh $(B)/extracct
 	@echo
 	@sh bench/acctd.sh $(B)/extracct
+	@echo
+	@sh bench/energy.sh $(B)/extracct
 
 FUZZ_SECONDS ?= 60
 fuzz: $(B)/fuzz_exacct

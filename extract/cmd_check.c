@@ -39,6 +39,12 @@ check_object(void *arg, const struct ex_rec *rec)
 	case REC_FLOW:
 		flow_fill(&f, rec, &s->counts);
 		break;
+	case REC_ENERGY: {
+		static struct ex_energy e;
+
+		energy_fill(&e, rec, &s->counts);
+		break;
+	}
 	case REC_HEADER:
 		return EXR_OK;
 	default:

@@ -1,6 +1,7 @@
 /*
- * extracct gen --kind proc|task|flow|pacct --records N [--seed S]
+ * extracct gen --kind proc|task|flow|pacct|energy --records N [--seed S]
  *     [--host NAME] [--jitter] [--pacct-version 3|2|0] [--big-endian]
+ *     [--energy-writer native|rosetta|intel]
  *     -o FILE
  *
  * Deterministic synthetic logs (extract/gen.c) for tests and benchmarks.
@@ -18,9 +19,9 @@
 #include "gen.h"
 
 static const char usage_gen[] =
-    "usage: extracct gen --kind proc|task|flow|pacct --records N "
+    "usage: extracct gen --kind proc|task|flow|pacct|energy --records N "
     "[--seed S] [--host NAME] [--jitter] [--pacct-version 3|2|0] "
-    "[--big-endian] -o FILE";
+    "[--big-endian] [--energy-writer native|rosetta|intel] -o FILE";
 
 int
 cmd_gen(int argc, char **argv, struct ctx *ctx)
@@ -33,12 +34,14 @@ cmd_gen(int argc, char **argv, struct ctx *ctx)
 		{ "jitter", no_argument, NULL, 'J' },
 		{ "pacct-version", required_argument, NULL, 'V' },
 		{ "big-endian", no_argument, NULL, 'E' },
+		{ "energy-writer", required_argument, NULL, 'W' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static char buf[1 << 20];
-	struct gen_opts o = { GEN_PROC, 0, 1, NULL, 0, 3, 0 };
+	struct gen_opts o = { GEN_PROC, 0, 1, NULL, 0, 3, 0,
+	    GEN_ENERGY_NATIVE };
 	const char *out = NULL;
 	int ch, fd, rc, saved, to_stdout, have_kind = 0, have_n = 0;
 	FILE *fp;
@@ -57,9 +60,12 @@ cmd_gen(int argc, char **argv, struct ctx *ctx)
 				o.kind = GEN_FLOW;
 			else if (strcmp(optarg, "pacct") == 0)
 				o.kind = GEN_PACCT;
+			else if (strcmp(optarg, "energy") == 0)
+				o.kind = GEN_ENERGY;
 			else
 				return complain(EXR_USAGE, "--kind '%s': not "
-				    "one of proc, task, flow, pacct", optarg);
+				    "one of proc, task, flow, pacct, energy",
+				    optarg);
 			break;
 		case 'n':	/* how many records */
 			if (parse_u64("--records", optarg, 1, 100000000,
@@ -84,6 +90,18 @@ cmd_gen(int argc, char **argv, struct ctx *ctx)
 			break;
 		case 'E':	/* pacct as a big-endian kernel writes it */
 			o.big_endian = 1;
+			break;
+		case 'W':	/* who wrote the energy snapshots */
+			if (strcmp(optarg, "native") == 0)
+				o.energy_writer = GEN_ENERGY_NATIVE;
+			else if (strcmp(optarg, "rosetta") == 0)
+				o.energy_writer = GEN_ENERGY_ROSETTA;
+			else if (strcmp(optarg, "intel") == 0)
+				o.energy_writer = GEN_ENERGY_INTEL;
+			else
+				return complain(EXR_USAGE, "--energy-writer "
+				    "'%s': not native, rosetta or intel",
+				    optarg);
 			break;
 		case 'J':	/* snapshots at random times */
 			o.jitter = 1;

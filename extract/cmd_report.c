@@ -1,7 +1,7 @@
 /*
  * extracct report [--db FILE] [--by user|command|project|zone|host|hour]
  *     [--from TIME] [--to TIME] [--format table|csv|json] [--tz ZONE]
- *     [--capture] [FILE...]
+ *     [--capture] [--energy] [FILE...]
  *
  * Usage totals from the database (reports/report.c), the capture ratio
  * (--capture), or, given log files, totals of their exit records with no
@@ -28,7 +28,8 @@
 static const char usage_report[] =
     "usage: extracct report [--db FILE] "
     "[--by user|command|project|zone|host|hour] [--from TIME] [--to TIME] "
-    "[--format table|csv|json] [--tz ZONE] [--capture] [FILE...]";
+    "[--format table|csv|json] [--tz ZONE] [--capture] [--energy] "
+    "[FILE...]";
 
 /* Log files given: totals of their exit records, no database. */
 struct from_files {
@@ -141,6 +142,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		{ "format", required_argument, NULL, 'F' },
 		{ "tz", required_argument, NULL, 'z' },
 		{ "capture", no_argument, NULL, 'c' },
+		{ "energy", no_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -153,7 +155,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	struct ex_err err;
 	sqlite3 *h = NULL;
 	char zone[64];
-	int ch, i, rc, capture = 0;
+	int ch, i, rc, capture = 0, energy = 0;
 
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -190,6 +192,9 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		case 'c':	/* the capture ratio instead of usage */
 			capture = 1;
 			break;
+		case 'e':	/* energy instead of usage */
+			energy = 1;
+			break;
 		case 'z':	/* time zone: local, UTC or a zone name */
 			tz = optarg;
 			break;
@@ -205,6 +210,13 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		    "files");
 	if (capture && o.format == FMT_JSON)
 		return complain(EXR_USAGE, "--capture: --format table or csv");
+	if (energy && (capture || optind != argc))
+		return complain(EXR_USAGE, "--energy reads the database, and "
+		    "not with --capture");
+	if (energy && o.by != BY_USER && o.by != BY_COMMAND &&
+	    o.by != BY_HOST)
+		return complain(EXR_USAGE, "--energy: --by user, command or "
+		    "host");
 	/* Every time below, parsed or printed, is in this zone. */
 	if (tz != NULL && strcmp(tz, "local") != 0)
 		setenv("TZ", tz, 1);
@@ -235,6 +247,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	sqlite3_busy_timeout(h, 10000);
 	memset(&err, 0, sizeof(err));
 	rc = capture ? report_capture(h, stdout, &o, &err) :
+	    energy ? report_energy(h, stdout, &o, &err) :
 	    report_run(h, stdout, &o, &err);
 	if (rc != EXR_OK)
 		complain(rc, "%s: %s", db, err.reason);

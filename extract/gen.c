@@ -652,6 +652,15 @@ gen_write(FILE *fp, const struct gen_opts *o)
 		return g.error;
 	}
 	exw_init(&g.w);
+	if (o->kind == GEN_ENERGY) {
+		/* Not a kernel's log: the sampler's own, creator extracct. */
+		exw_header(&g.w, "extracct", g.hostname, EXW_HEADER_LIBRARY);
+		g.error = exw_error(&g.w);
+		if (g.error == EXR_OK)
+			g.error = gen_energy(fp, o, &g.w);
+		exw_release(&g.w);
+		return g.error;
+	}
 	exw_header(&g.w, "SunOS", g.hostname, EXW_HEADER_KERNEL);
 	g.error = exw_error(&g.w);
 	if (g.error == EXR_OK &&
@@ -669,6 +678,7 @@ gen_write(FILE *fp, const struct gen_opts *o)
 		gen_flow(&g);
 		break;
 	case GEN_PACCT:
+	case GEN_ENERGY:
 		break;
 	}
 	exw_release(&g.w);

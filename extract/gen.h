@@ -8,7 +8,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum gen_kind { GEN_PROC, GEN_TASK, GEN_FLOW, GEN_PACCT };
+enum gen_kind { GEN_PROC, GEN_TASK, GEN_FLOW, GEN_PACCT, GEN_ENERGY };
+
+/* Who wrote the energy snapshots (gen_energy.c). */
+enum gen_energy_writer {
+	GEN_ENERGY_NATIVE,	/* Apple silicon: timebase 125/3 */
+	GEN_ENERGY_ROSETTA,	/* translated: sees 1/1, ticks native */
+	GEN_ENERGY_INTEL	/* 1/1, no energy counting */
+};
 
 struct gen_opts {
 	enum gen_kind	 kind;
@@ -18,9 +25,14 @@ struct gen_opts {
 	int		 jitter;	/* snapshots at random times, not :00 */
 	int		 pacct_version;	/* GEN_PACCT: 3, 2 or 0 */
 	int		 big_endian;	/* GEN_PACCT: as a big-endian kernel */
+	enum gen_energy_writer energy_writer;	/* GEN_ENERGY */
 };
 
 /* Write a whole log to fp.  Returns EXR_OK, EXR_IO or EXR_NOMEM. */
 int	gen_write(FILE *fp, const struct gen_opts *o);
+
+/* GEN_ENERGY, after the header in *header (gen_energy.c). */
+struct exw;
+int	gen_energy(FILE *fp, const struct gen_opts *o, struct exw *header);
 
 #endif

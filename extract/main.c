@@ -39,9 +39,10 @@ static const struct command commands[] = {
 	    "[--project F] FILE..." },
 	{ "text", cmd_text, "text [-H] [-k proc|task|flow] FILE..." },
 	{ "check", cmd_check, "check FILE..." },
-	{ "gen", cmd_gen, "gen --kind proc|task|flow|pacct --records N "
-	    "[--seed S] [--host NAME] [--jitter] [--pacct-version 3|2|0] "
-	    "[--big-endian] -o FILE" },
+	{ "gen", cmd_gen, "gen --kind proc|task|flow|pacct|energy "
+	    "--records N [--seed S] [--host NAME] [--jitter] "
+	    "[--pacct-version 3|2|0] [--big-endian] "
+	    "[--energy-writer native|rosetta|intel] -o FILE" },
 	{ "ingest", cmd_ingest, "ingest [--db FILE] [--outdir DIR] "
 	    "[--idle-rows heartbeat|always] [--heartbeat-hours N] [--chunk N] "
 	    "[--host NAME] FILE..." },
@@ -57,7 +58,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "report [--db FILE] "
 	    "[--by user|command|project|zone|host|hour] [--from TIME] "
 	    "[--to TIME] [--format table|csv|json] [--tz ZONE] [--capture] "
-	    "[FILE...]" },
+	    "[--energy] [FILE...]" },
 };
 
 /*

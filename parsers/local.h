@@ -67,6 +67,45 @@
 #define EXL_LOST_TIME_NS	0x000301u	/* UINT64, noticed at, ns UTC */
 #define EXL_LOST_COUNT		0x000302u	/* UINT64, records dropped */
 
+/*
+ * An energy snapshot: one per process per snapshot, a local-catalog
+ * top-level group, written by a per-process energy sampler (macOS
+ * proc_pid_rusage, rusage_info_v6; energy-sources.md §2).  CPU times are
+ * in the writer's Mach ticks, with the timebase needed to read them in
+ * every record (numer/denom and hw.tbfrequency, and whether the writer
+ * ran translated under Rosetta, where the timebase it sees is 1/1 but
+ * the ticks are native).  Energy is absent when the writer had no
+ * energy counting (kern.pervasive_energy).  Ids 0x401.. in enum
+ * energy_field order (records.h).
+ */
+#define EXL_GROUP_ENERGY	0x000003u	/* group-energy */
+#define EXL_EN_FIRST		0x000401u
+#define EXL_EN_PID		0x000401u	/* UINT32 */
+#define EXL_EN_PPID		0x000402u	/* UINT32 */
+#define EXL_EN_UID		0x000403u	/* UINT32 */
+#define EXL_EN_START_NS		0x000404u	/* UINT64, ns UTC */
+#define EXL_EN_TIME_NS		0x000405u	/* UINT64, snapshot, ns UTC */
+#define EXL_EN_USER_TICKS	0x000406u	/* UINT64, ri_user_time */
+#define EXL_EN_SYS_TICKS	0x000407u	/* UINT64, ri_system_time */
+#define EXL_EN_USER_PTICKS	0x000408u	/* UINT64, ri_user_ptime */
+#define EXL_EN_SYS_PTICKS	0x000409u	/* UINT64, ri_system_ptime */
+#define EXL_EN_ENERGY_NJ	0x00040au	/* UINT64, ri_energy_nj */
+#define EXL_EN_PENERGY_NJ	0x00040bu	/* UINT64, ri_penergy_nj */
+#define EXL_EN_INSTRUCTIONS	0x00040cu	/* UINT64 */
+#define EXL_EN_CYCLES		0x00040du	/* UINT64 */
+#define EXL_EN_DISK_READ	0x00040eu	/* UINT64, bytes */
+#define EXL_EN_DISK_WRITTEN	0x00040fu	/* UINT64, bytes */
+#define EXL_EN_FOOTPRINT	0x000410u	/* UINT64, bytes, now */
+#define EXL_EN_MAX_FOOTPRINT	0x000411u	/* UINT64, bytes, lifetime max */
+#define EXL_EN_INT_WAKEUPS	0x000412u	/* UINT64 */
+#define EXL_EN_IDLE_WAKEUPS	0x000413u	/* UINT64, ri_pkg_idle_wkups */
+#define EXL_EN_TB_NUMER		0x000414u	/* UINT32, mach_timebase_info */
+#define EXL_EN_TB_DENOM		0x000415u	/* UINT32 */
+#define EXL_EN_TB_HZ		0x000416u	/* UINT64, hw.tbfrequency */
+#define EXL_EN_TRANSLATED	0x000417u	/* UINT8, 1: ran under Rosetta */
+#define EXL_EN_HAS_ENERGY	0x000418u	/* UINT8, kern.pervasive_energy */
+#define EXL_EN_COMMAND		0x000419u	/* STRING */
+
 /* Name of a local-catalog data id, or NULL. */
 const char *local_id_name(uint32_t id);
 

@@ -225,6 +225,22 @@ static const struct idmap proc_local_map[] = {
 	    WHOLE },
 };
 
+/* The energy snapshot's items (local catalog), in enum order. */
+static const struct idmap energy_map[] = {
+	{ EN_PID, WHOLE }, { EN_PPID, WHOLE }, { EN_UID, WHOLE },
+	{ EN_START_NS, WHOLE }, { EN_TIME_NS, WHOLE },
+	{ EN_USER_TICKS, WHOLE }, { EN_SYS_TICKS, WHOLE },
+	{ EN_USER_PTICKS, WHOLE }, { EN_SYS_PTICKS, WHOLE },
+	{ EN_ENERGY_NJ, WHOLE }, { EN_PENERGY_NJ, WHOLE },
+	{ EN_INSTRUCTIONS, WHOLE }, { EN_CYCLES, WHOLE },
+	{ EN_DISK_READ, WHOLE }, { EN_DISK_WRITTEN, WHOLE },
+	{ EN_FOOTPRINT, WHOLE }, { EN_MAX_FOOTPRINT, WHOLE },
+	{ EN_INT_WAKEUPS, WHOLE }, { EN_IDLE_WAKEUPS, WHOLE },
+	{ EN_TB_NUMER, WHOLE }, { EN_TB_DENOM, WHOLE }, { EN_TB_HZ, WHOLE },
+	{ EN_TRANSLATED, WHOLE }, { EN_HAS_ENERGY, WHOLE },
+	{ EN_COMMAND, STR },
+};
+
 /* The loss record's items (local catalog). */
 static const struct idmap lost_map[] = {
 	{ LOST_TIME_NS, WHOLE }, { LOST_COUNT, WHOLE },
@@ -281,6 +297,8 @@ rec_kind(const struct ex_rec *rec)
 		return REC_SYSLOAD;
 	if (tag == (EXT_GROUP | EXC_LOCAL | EXL_GROUP_LOST))
 		return REC_LOST;
+	if (tag == (EXT_GROUP | EXC_LOCAL | EXL_GROUP_ENERGY))
+		return REC_ENERGY;
 	if (EX_TYPE(tag) != EXT_GROUP || EX_CATALOG(tag) != EXC_DEFAULT)
 		return REC_OTHER;
 	switch (EX_ID(tag)) {
@@ -377,6 +395,46 @@ lost_fill(struct ex_lost *l, const struct ex_rec *rec, struct rec_counts *c)
 
 	l->off = rec->off;
 	fill(&s, rec, c);
+}
+
+void
+energy_fill(struct ex_energy *e, const struct ex_rec *rec,
+    struct rec_counts *c)
+{
+	struct strdst str[EN_NFIELDS] = {
+		[EN_COMMAND] = { e->command, sizeof(e->command) },
+	};
+	struct fillspec s = { EXC_LOCAL, EXL_EN_FIRST, energy_map,
+	    sizeof(energy_map) / sizeof(energy_map[0]), 0, NULL, 0, e->v,
+	    &e->present, str, NULL };
+
+	e->off = rec->off;
+	e->command[0] = '\0';
+	fill(&s, rec, c);
+	/* A writer without energy counting reads zeros: absent, not 0. */
+	if (REC_HAS(e, EN_HAS_ENERGY) && e->v[EN_HAS_ENERGY] == 0)
+		e->present &= ~(1ULL << EN_ENERGY_NJ | 1ULL << EN_PENERGY_NJ);
+}
+
+int
+energy_tick_ns(const struct ex_energy *e, uint64_t ticks, uint64_t *ns)
+{
+	unsigned __int128 t = ticks;
+
+	if (REC_HAS(e, EN_TRANSLATED) && e->v[EN_TRANSLATED] != 0) {
+		if (!REC_HAS(e, EN_TB_HZ) || e->v[EN_TB_HZ] == 0)
+			return -1;
+		t = t * 1000000000u / e->v[EN_TB_HZ];
+	} else {
+		if (!REC_HAS(e, EN_TB_NUMER) || !REC_HAS(e, EN_TB_DENOM) ||
+		    e->v[EN_TB_DENOM] == 0)
+			return -1;
+		t = t * e->v[EN_TB_NUMER] / e->v[EN_TB_DENOM];
+	}
+	if (t > UINT64_MAX)
+		return -1;
+	*ns = (uint64_t)t;
+	return 0;
 }
 
 void

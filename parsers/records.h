@@ -27,7 +27,8 @@ enum rec_kind {
 	REC_TASK,		/* group-task, -partial, -interval */
 	REC_FLOW,		/* group-flow */
 	REC_SYSLOAD,		/* extracct's group-sysload (local.h) */
-	REC_LOST		/* extracct's group-lost (local.h) */
+	REC_LOST,		/* extracct's group-lost (local.h) */
+	REC_ENERGY		/* an energy snapshot, group-energy (local.h) */
 };
 
 enum field_kind {
@@ -137,6 +138,40 @@ struct ex_lost {
 	uint64_t	 off;
 };
 
+/*
+ * An energy snapshot of one process (local.h, group-energy), in the
+ * writer's units: CPU in Mach ticks (energy_tick_ns() converts), energy
+ * in nJ, sizes in bytes.  Fields in local-id order.
+ */
+enum energy_field {
+	EN_PID, EN_PPID, EN_UID, EN_START_NS, EN_TIME_NS,
+	EN_USER_TICKS, EN_SYS_TICKS, EN_USER_PTICKS, EN_SYS_PTICKS,
+	EN_ENERGY_NJ, EN_PENERGY_NJ, EN_INSTRUCTIONS, EN_CYCLES,
+	EN_DISK_READ, EN_DISK_WRITTEN, EN_FOOTPRINT, EN_MAX_FOOTPRINT,
+	EN_INT_WAKEUPS, EN_IDLE_WAKEUPS,
+	EN_TB_NUMER, EN_TB_DENOM, EN_TB_HZ, EN_TRANSLATED, EN_HAS_ENERGY,
+	EN_COMMAND,
+	EN_NFIELDS
+};
+
+struct ex_energy {
+	uint64_t	 present;
+	uint64_t	 v[EN_NFIELDS];
+	char		 command[64];
+	uint64_t	 off;
+};
+
+/*
+ * Mach ticks to ns, by the rule the record's writer needs: a translated
+ * (Rosetta) writer saw a timebase of 1/1 while the ticks are native, so
+ * its ticks are converted with hw.tbfrequency (1e9 / Hz); a native one
+ * with numer / denom.  Exact integer arithmetic (128-bit), so a year of
+ * ticks cannot overflow.  Returns 0 with *ns set, or -1 when the record
+ * lacks what its rule needs (a zero denominator or frequency).
+ */
+int	energy_tick_ns(const struct ex_energy *e, uint64_t ticks,
+	    uint64_t *ns);
+
 /* Skipped while filling: counted per file. */
 struct rec_counts {
 	uint64_t	 unknown_items;	/* ids we do not know, or mistyped */
@@ -164,6 +199,8 @@ void	flow_fill(struct ex_flow *f, const struct ex_rec *rec,
 void	sysload_fill(struct ex_sysload *s, const struct ex_rec *rec,
 	    struct rec_counts *c);
 void	lost_fill(struct ex_lost *l, const struct ex_rec *rec,
+	    struct rec_counts *c);
+void	energy_fill(struct ex_energy *e, const struct ex_rec *rec,
 	    struct rec_counts *c);
 
 /*

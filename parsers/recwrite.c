@@ -115,6 +115,28 @@ sysload_write(struct exw *w, const struct ex_sysload *s)
 }
 
 void
+energy_write(struct exw *w, const struct ex_energy *e)
+{
+	int f;
+
+	exw_group_begin(w, EXT_GROUP | EXC_LOCAL | EXL_GROUP_ENERGY);
+	for (f = 0; f < EN_NFIELDS; f++) {
+		uint32_t id = EXC_LOCAL | (EXL_EN_FIRST + (uint32_t)f);
+		uint32_t type = f <= EN_UID || f == EN_TB_NUMER ||
+		    f == EN_TB_DENOM ? EXT_UINT32 : f == EN_TRANSLATED ||
+		    f == EN_HAS_ENERGY ? EXT_UINT8 : EXT_UINT64;
+
+		if (!REC_HAS(e, f))
+			continue;
+		if (f == EN_COMMAND)
+			exw_string(w, EXT_STRING | id, e->command);
+		else
+			exw_uint(w, type | id, e->v[f]);
+	}
+	exw_group_end(w, 0);
+}
+
+void
 lost_write(struct exw *w, const struct ex_lost *l)
 {
 	exw_group_begin(w, EXT_GROUP | EXC_LOCAL | EXL_GROUP_LOST);

@@ -16,5 +16,6 @@ void	proc_write(struct exw *w, const struct ex_proc *p);
 /* One group-sysload into w. */
 void	sysload_write(struct exw *w, const struct ex_sysload *s);
 void	lost_write(struct exw *w, const struct ex_lost *l);
+void	energy_write(struct exw *w, const struct ex_energy *e);
 
 #endif

@@ -96,3 +96,26 @@ fmt_datetime(char *dst, size_t n, int64_t epoch_s)
 		snprintf(dst, n, "?");
 	return dst;
 }
+
+void
+fmt_secs(char *b, size_t n, int64_t ns)
+{
+	fmt_fixed(b, n, ns < 0 ? 0 : (uint64_t)ns, 1000000000u, 3);
+}
+
+void
+json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(fp, "\\u%04x", c);
+		else
+			fputc(c, fp);
+	}
+	fputc('"', fp);
+}

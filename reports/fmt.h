@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* fmt_escape() flags. */
 #define ESC_SPACE	0x1	/* also escape ' ' (whitespace-split columns) */
@@ -31,5 +32,11 @@ char	*fmt_fixed(char *dst, size_t n, uint64_t value, uint64_t divisor,
 /* "HH:MM:SS" or "YYYY-MM-DD HH:MM:SS" of an epoch second, local time. */
 char	*fmt_clock(char *dst, size_t n, int64_t epoch_s);
 char	*fmt_datetime(char *dst, size_t n, int64_t epoch_s);
+
+/* ns as seconds with 3 places ("1.234"); negative prints as 0. */
+void	fmt_secs(char *dst, size_t n, int64_t ns);
+
+/* A JSON string: quotes, backslashes and control bytes escaped. */
+void	json_str(FILE *fp, const char *s);
 
 #endif

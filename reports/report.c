@@ -49,12 +49,6 @@ local_hour(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 static void
-fmt_secs(char *b, size_t n, int64_t ns)
-{
-	fmt_fixed(b, n, ns < 0 ? 0 : (uint64_t)ns, 1000000000u, 3);
-}
-
-static void
 hour_text(char *b, size_t n, int64_t epoch)
 {
 	struct tm tm;
@@ -121,23 +115,6 @@ print_csv(FILE *fp, const struct report_opts *o, const struct report_row *r,
 	}
 }
 
-/* A JSON string: quotes, backslashes and control bytes escaped. */
-static void
-json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(fp, "\\u%04x", c);
-		else
-			fputc(c, fp);
-	}
-	fputc('"', fp);
-}
 
 static void
 print_json(FILE *fp, const struct report_opts *o, const struct report_row *r,

@@ -50,6 +50,13 @@ int	report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 	    struct ex_err *err);
 
 /*
+ * Energy per command, user or host from the energy intervals, ranked by
+ * joules (reports/energy.c).  EXR_USAGE for another --by.
+ */
+int	report_energy(sqlite3 *db, FILE *fp, const struct report_opts *o,
+	    struct ex_err *err);
+
+/*
  * Print rows (already sorted) in o's format, with the window and zone.
  * Returns EXR_OK, or EXR_IO with err when fp failed.
  */

@@ -266,6 +266,52 @@ static const char *const migrations[] = {
 	"      WHERE l.host_id = s.host_id AND l.t_ns > s.prev_t"
 	"        AND l.t_ns <= s.t_ns) AS lost"
 	"  FROM s WHERE s.prev_t IS NOT NULL;",
+
+	/*
+	 * 3 -> 4: energy snapshots (issue 6, first part).  Processes as
+	 * the energy sampler saw them, the growth of their counters per
+	 * snapshot interval (CPU in ns after the writer's timebase,
+	 * energy in nJ: nJ per ns is watts), and the last state of each.
+	 */
+	"CREATE TABLE energy_procs ("
+	"  eproc_id INTEGER PRIMARY KEY,"
+	"  host_id INTEGER NOT NULL REFERENCES hosts,"
+	"  pid INTEGER NOT NULL,"
+	"  start_ns INTEGER NOT NULL,"
+	"  ppid INTEGER, uid INTEGER, command TEXT, translated INTEGER,"
+	"  UNIQUE (host_id, start_ns, pid));"
+	"CREATE TABLE energy_intervals ("
+	"  eproc_id INTEGER NOT NULL REFERENCES energy_procs,"
+	"  t0_ns INTEGER NOT NULL,"
+	"  t1_ns INTEGER NOT NULL,"
+	"  first INTEGER NOT NULL,"
+	"  cpu_ns INTEGER, pcpu_ns INTEGER,"
+	"  energy_nj INTEGER, penergy_nj INTEGER,"
+	"  instructions INTEGER, cycles INTEGER,"
+	"  disk_read INTEGER, disk_written INTEGER,"
+	"  int_wakeups INTEGER, idle_wakeups INTEGER,"
+	"  footprint INTEGER, max_footprint INTEGER,"
+	"  anomalies INTEGER NOT NULL);"
+	"CREATE INDEX energy_intervals_t1 ON energy_intervals (t1_ns);"
+	"CREATE TABLE energy_last ("
+	"  eproc_id INTEGER PRIMARY KEY REFERENCES energy_procs,"
+	"  t_ns INTEGER NOT NULL,"
+	"  present INTEGER NOT NULL,"
+	"  cpu_ns INTEGER, pcpu_ns INTEGER,"
+	"  energy_nj INTEGER, penergy_nj INTEGER,"
+	"  instructions INTEGER, cycles INTEGER,"
+	"  disk_read INTEGER, disk_written INTEGER,"
+	"  int_wakeups INTEGER, idle_wakeups INTEGER);"
+	"CREATE VIEW v_energy AS"
+	"  SELECT h.name AS host, p.pid, p.start_ns, p.uid, p.command,"
+	"    i.t0_ns, i.t1_ns, i.first,"
+	"    i.energy_nj / 1e9 AS joules,"
+	"    i.energy_nj * 1.0 / (i.t1_ns - i.t0_ns) AS watts,"
+	"    i.cpu_ns / 1e9 AS cpu_s,"
+	"    CASE WHEN i.cpu_ns > 0 THEN i.energy_nj * 1.0 / i.cpu_ns END"
+	"      AS joules_per_cpu_s"
+	"  FROM energy_intervals i JOIN energy_procs p USING (eproc_id)"
+	"  JOIN hosts h USING (host_id);",
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -37,6 +37,17 @@ const char *const stmt_sql[S_NSTMTS] = {
 	    "finish_ns, cpu_user_ns, cpu_sys_ns) VALUES (?,?,?,?,?)",
 	[S_INS_LOST] = "INSERT OR IGNORE INTO lost (host_id, t_ns, records) "
 	    "VALUES (?,?,?)",
+	[S_SEL_EPROC] = "SELECT eproc_id FROM energy_procs WHERE host_id = ? "
+	    "AND start_ns = ? AND pid = ?",
+	[S_INS_EPROC] = "INSERT INTO energy_procs (host_id, pid, start_ns, "
+	    "ppid, uid, command, translated) VALUES (?,?,?,?,?,?,?)",
+	[S_SEL_ELAST] = "SELECT t_ns, present, " ENERGY_COUNTERS
+	    " FROM energy_last WHERE eproc_id = ?",
+	[S_INS_EINT] = "INSERT INTO energy_intervals (eproc_id, t0_ns, t1_ns, "
+	    "first, " ENERGY_COUNTERS ", footprint, max_footprint, anomalies) "
+	    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_PUT_ELAST] = "INSERT OR REPLACE INTO energy_last (eproc_id, t_ns, "
+	    "present, " ENERGY_COUNTERS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_INS_PINT] = "INSERT INTO proc_intervals (proc_id, t0_ns, t1_ns, "
 	    "final, heartbeat, " PROC_COLUMNS ", anomalies) "
 	    "VALUES (?,?,?,?,?," Q22 ",?)",
@@ -316,6 +327,22 @@ on_lost(struct run *r, const struct exacct_reader *rd,
 	return store_step(r->s, S_INS_LOST, r->err);
 }
 
+/* An energy snapshot: into energy intervals. */
+static int
+on_energy(struct run *r, const struct exacct_reader *rd,
+    const struct ex_rec *rec)
+{
+	struct ex_energy e;
+	int rc;
+
+	memset(&e, 0, sizeof(e));
+	energy_fill(&e, rec, &r->stats->counts);
+	if ((rc = run_host(r, rd->hdr.hostname)) != EXR_OK)
+		return rc;
+	r->stats->records++;
+	return ingest_energy(r, &e);
+}
+
 /* A decoded record: count it, hand it to the outputs, then store it. */
 static int
 on_record(struct run *r, enum rec_kind k, const void *fixed, uint64_t off)
@@ -355,6 +382,8 @@ on_object(struct run *r, const struct exacct_reader *rd,
 		return on_sysload(r, rd, rec);
 	if (k == REC_LOST)
 		return on_lost(r, rd, rec);
+	if (k == REC_ENERGY)
+		return on_energy(r, rd, rec);
 	if (k == REC_OTHER) {
 		r->stats->other++;
 		return EXR_OK;

@@ -35,6 +35,7 @@ enum {
 	S_PUT_TLAST, S_DEL_TLAST, S_UPS_FLOW, S_SEL_FLOWS, S_DEL_FLOWS,
 	S_INS_FLOWS, S_INS_FILE, S_UPD_FILE, S_INS_DAMAGE, S_INS_SYSLOAD,
 	S_UPD_HOSTSRC, S_SEL_CLOSED, S_INS_ALT, S_INS_LOST,
+	S_SEL_EPROC, S_INS_EPROC, S_SEL_ELAST, S_INS_EINT, S_PUT_ELAST,
 	S_NSTMTS
 };
 
@@ -164,6 +165,12 @@ int	run_host(struct run *r, const char *from_log);
 int	pints_prepare(struct store *s, struct ex_err *err);
 int	pints_flush(struct run *r);
 int	ingest_proc(struct run *r, const struct ex_proc *p);
+
+/* ingest_energy.c */
+#define ENERGY_COUNTERS "cpu_ns, pcpu_ns, energy_nj, penergy_nj, " \
+	"instructions, cycles, disk_read, disk_written, int_wakeups, " \
+	"idle_wakeups"
+int	ingest_energy(struct run *r, const struct ex_energy *e);
 int	ingest_task(struct run *r, const struct ex_task *t);
 int	live_load(struct store *s, struct ex_err *err);
 int	live_flush(struct run *r);

@@ -125,6 +125,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			lost_fill(&l, rec, &c);
 			break;
 		}
+		case REC_ENERGY: {
+			struct ex_energy en = { 0 };
+			uint64_t ns;
+
+			energy_fill(&en, rec, &c);
+			(void)energy_tick_ns(&en, en.v[EN_USER_TICKS], &ns);
+			break;
+		}
 		default:
 			break;
 		}

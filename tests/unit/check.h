@@ -27,5 +27,6 @@ void	suite_fmt(void);
 void	suite_diff(void);
 void	suite_taskstats(void);
 void	suite_db(void);
+void	suite_energy(void);
 
 #endif

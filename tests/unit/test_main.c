@@ -15,6 +15,7 @@ main(void)
 	suite_diff();
 	suite_taskstats();
 	suite_db();
+	suite_energy();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }
