@@ -5,8 +5,9 @@
  * at every process exit: a small daemon that registers for taskstats
  * exit notifications on every CPU and appends one group-proc record
  * (creator "extracct") per process to its log in the spool,
- * acctd-HOST-YYYYMMDD-HHMM.  Unlike pacct, the CPU times are in
- * microseconds, so a process that ran 2 ms counts as 2 ms, not 0.
+ * acctd-HOST-YYYYMMDD-HHMM.  Unlike pacct's 10 ms units, cut per
+ * process, the CPU times are microseconds (taskstats.c says which of
+ * the kernel's two figures), so short processes are not lost.
  *
  * Threads are summed into their process (tgroups.h).  Every record is
  * one write(2) to an O_APPEND file.  When the kernel drops notifications

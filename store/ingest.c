@@ -37,8 +37,9 @@ const char *const stmt_sql[S_NSTMTS] = {
 	    "finish_ns, cpu_user_ns, cpu_sys_ns) VALUES (?,?,?,?,?)",
 	[S_INS_LOST] = "INSERT OR IGNORE INTO lost (host_id, t_ns, records) "
 	    "VALUES (?,?,?)",
-	[S_SEL_EPROC] = "SELECT eproc_id FROM energy_procs WHERE host_id = ? "
-	    "AND start_ns = ? AND pid = ?",
+	[S_SEL_EPROC] = "SELECT eproc_id FROM energy_procs WHERE host_id = ?1 "
+	    "AND start_ns BETWEEN ?2 - ?4 AND ?2 + ?4 AND pid = ?3 "
+	    "ORDER BY abs(start_ns - ?2) LIMIT 1",
 	[S_INS_EPROC] = "INSERT INTO energy_procs (host_id, pid, start_ns, "
 	    "ppid, uid, command, translated) VALUES (?,?,?,?,?,?,?)",
 	[S_SEL_ELAST] = "SELECT t_ns, present, " ENERGY_COUNTERS

@@ -65,6 +65,9 @@ eproc_id(struct run *r, const struct ex_energy *e, int64_t *id, int *fresh)
 	sqlite3_bind_int64(q, 1, r->host_id);
 	sqlite3_bind_int64(q, 2, (int64_t)e->v[EN_START_NS]);
 	sqlite3_bind_int64(q, 3, (int64_t)e->v[EN_PID]);
+	/* A sampler computes the start from the time now and the ticks
+	 * since it: it moves by microseconds between snapshots. */
+	sqlite3_bind_int64(q, 4, (int64_t)START_SLACK_NS);
 	if (sqlite3_step(q) == SQLITE_ROW)
 		*id = sqlite3_column_int64(q, 0);
 	sqlite3_reset(q);

@@ -86,10 +86,12 @@ test_expect_success 'an energy log read twice adds nothing' '
 '
 
 # snap PID COMMAND TIME_S USER_TICKS ENERGY_NJ: one native energy snapshot.
+# The start moves by microseconds between snapshots, as a sampler's
+# (time now less the ticks since the start) does.
 esnap() {
 	echo "group 0xf1000003"
 	echo "  uint 0x31000401 $1"
-	echo "  uint 0x41000404 1700000000000000000"
+	echo "  uint 0x41000404 $((1700000000000000000 + $4 % 7000))"
 	echo "  uint 0x41000405 $(($3))000000000"
 	echo "  uint 0x41000406 $4"
 	echo "  uint 0x41000407 0"

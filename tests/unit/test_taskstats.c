@@ -99,8 +99,10 @@ decode_versions(void)
 	CHECK("v16 command", strcmp(e.p.command, "worker") == 0);
 	CHECK("v16 uid gid ppid", e.p.v[PROC_UID] == 1000 &&
 	    e.p.v[PROC_GID] == 100 && e.p.v[PROC_PPID] == 1);
-	CHECK("v16 cpu us -> ns", e.p.v[PROC_CPU_USER_NS] == 300000000ull &&
-	    e.p.v[PROC_CPU_SYS_NS] == 40000000ull);
+	/* runtime 123,456,789 ns >= 100 ms: it is the CPU, split 300:40. */
+	CHECK("v16 cpu from runtime", e.p.v[PROC_CPU_USER_NS] +
+	    e.p.v[PROC_CPU_SYS_NS] == 123456789ull &&
+	    e.p.v[PROC_CPU_SYS_NS] == 123456789ull * 40 / 340);
 	CHECK("v16 runtime", REC_HAS(&e.p, PROC_CPU_RUN_NS) &&
 	    e.p.v[PROC_CPU_RUN_NS] == 123456789);
 	CHECK("v16 etime", e.has_etime && e.etime_us == 5000000);
@@ -122,7 +124,7 @@ decode_versions(void)
 	CHECK("v15 decodes", ts_decode(buf, 560, &e) == 0);
 	CHECK("v15 moved fields", e.tgid == 4240 &&
 	    strcmp(e.p.command, "worker") == 0 &&
-	    e.p.v[PROC_CPU_USER_NS] == 300000000ull &&
+	    e.p.v[PROC_CPU_RUN_NS] == 123456789ull &&
 	    e.p.v[PROC_RSS_MAX_KB] == 2048 &&
 	    e.p.v[PROC_DELAY_THRASHING_NS] == 5555 &&
 	    e.p.v[PROC_DELAY_WPCOPY_NS] == 7777 &&
@@ -150,6 +152,14 @@ decode_versions(void)
 	    !REC_HAS(&e.p, PROC_CPU_SYS_NS) && !REC_HAS(&e.p, PROC_FAULTS_MINOR));
 	CHECK("too short for a version", ts_decode(buf, 1, &e) == -1);
 
+	/* A short thread (runtime under 100 ms): the tick samples. */
+	build(16, 0);
+	put64(72, 1300000);
+	CHECK("short decodes", ts_decode(buf, 560, &e) == 0);
+	CHECK("short thread: tick samples", e.p.v[PROC_CPU_USER_NS] ==
+	    300000000ull && e.p.v[PROC_CPU_SYS_NS] == 40000000ull &&
+	    e.p.v[PROC_CPU_RUN_NS] == 1300000);
+
 	/* Delay accounting off: every delay field zero, so absent. */
 	build(16, 0);
 	put64(16, 0);
@@ -157,6 +167,8 @@ decode_versions(void)
 	CHECK("no delayacct decodes", ts_decode(buf, 560, &e) == 0);
 	CHECK("no delayacct: delays absent", !REC_HAS(&e.p, PROC_DELAY_CPU_NS) &&
 	    !REC_HAS(&e.p, PROC_CPU_RUN_NS));
+	CHECK("no runtime: tick samples", e.p.v[PROC_CPU_USER_NS] ==
+	    300000000ull);
 }
 
 static struct ex_proc out[8];
