@@ -8,6 +8,7 @@
 # so and exits 0 otherwise.
 # Usage: sh bench/acctd.sh PATH/TO/extracct
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 EXTRACCT=${1:?usage: sh bench/acctd.sh PATH/TO/extracct}
 EXITS=${BENCH_ACCTD_EXITS:-5000}
@@ -17,10 +18,6 @@ APID=
 trap 'kill "$APID" 2>/dev/null || true; rm -rf "$DIR"' EXIT
 trap 'exit 130' INT TERM
 
-median() {
-	sort -n "$1" | awk '{ v[NR] = $1 }
-	    END { m = int((NR + 1) / 2); print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'
-}
 
 # The scheduler's runtime of a process, ns.
 runtime() { awk '{ print $1 }' "/proc/$1/schedstat"; }

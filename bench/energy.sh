@@ -4,6 +4,7 @@
 # (default 3); the median, in records/s.
 # Usage: sh bench/energy.sh PATH/TO/extracct
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 EXTRACCT=${1:?usage: sh bench/energy.sh PATH/TO/extracct}
 RECORDS=${BENCH_ENERGY_RECORDS:-1000000}
@@ -12,11 +13,6 @@ DIR=$(mktemp -d "${TMPDIR:-/tmp}/extracct-energy.XXXXXX")
 trap 'rm -rf "$DIR"' EXIT
 trap 'exit 130' INT TERM
 
-now() { date +%s.%N; }
-median() {
-	sort -n "$1" | awk '{ v[NR] = $1 }
-	    END { m = int((NR + 1) / 2); print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'
-}
 
 "$EXTRACCT" gen --kind energy --records "$RECORDS" --seed 1 -o "$DIR/e"
 cat "$DIR/e" >/dev/null

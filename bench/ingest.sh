@@ -11,6 +11,7 @@
 # the build (exit 0), except when the bench itself cannot run.
 
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 EXTRACCT=${1:?usage: sh bench/ingest.sh PATH/TO/extracct}
 RECORDS=${BENCH_INGEST_RECORDS:-1000000}
@@ -32,12 +33,7 @@ trap 'exit 130' INT TERM
 "$EXTRACCT" gen --kind proc --records "$HALF" --seed 1 -o "$DIR/half.exacct"
 cat "$DIR/big.exacct" "$DIR/half.exacct" >/dev/null	# into the page cache
 
-now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f\n", b - a }'; }
-median() {
-	sort -n "$1" | awk '{ v[NR] = $1 }
-	    END { m = int((NR + 1) / 2); print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'
-}
 
 # The baseline's input: our interval rows as CSV, into an equivalent table
 # (same columns, same index, same page size and journal mode).

@@ -5,6 +5,7 @@
 # costs per process.  Medians of BENCH_REPS runs (default 3).
 # Usage: sh bench/pacct.sh PATH/TO/extracct
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 EXTRACCT=${1:?usage: sh bench/pacct.sh PATH/TO/extracct}
 RECORDS=${BENCH_PACCT_RECORDS:-1000000}
@@ -16,11 +17,6 @@ trap 'exit 130' INT TERM
 "$EXTRACCT" gen --kind pacct --records "$RECORDS" --seed 1 -o "$DIR/p"
 cat "$DIR/p" >/dev/null
 
-now() { date +%s.%N; }
-median() {
-	sort -n "$1" | awk '{ v[NR] = $1 }
-	    END { m = int((NR + 1) / 2); print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'
-}
 timeit() {
 	out=$1
 	shift

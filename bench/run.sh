@@ -11,6 +11,7 @@
 # only if the bench itself cannot run.
 
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 EXTRACCT=${1:?usage: sh bench/run.sh PATH/TO/extracct}
 RECORDS=${BENCH_RECORDS:-200000}
@@ -44,10 +45,9 @@ run() {
     esac
 }
 
-# Nanosecond wall clock. Each read forks date, which costs around a
-# millisecond; that matters next to dd (~10 ms on 100 MB), so we time an
-# empty interval too and subtract its median from every figure.
-now() { date +%s.%N; }
+# now() forks date, which costs around a millisecond; that matters next
+# to dd (~10 ms on 100 MB), so we time an empty interval too and subtract
+# its median from every figure.
 
 # Warm-up, untimed: pulls the file into the page cache and the binaries into
 # memory, and proves each command works before we trust its timings.
@@ -69,11 +69,6 @@ while [ "$i" -lt "$REPS" ]; do
     done
 done
 
-# Median rather than mean: one preempted run should not move the figure.
-median() {
-    sort -n "$1" | awk '{ v[NR] = $1 }
-        END { m = int((NR + 1) / 2); print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'
-}
 OVERHEAD=$(median "$DIR/t.none")
 for c in $CMDS; do
     # Floor at 1 us so a very fast command cannot divide by zero or go negative.

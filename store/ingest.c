@@ -391,10 +391,11 @@ on_object(struct run *r, const struct exacct_reader *rd,
 	}
 	if ((rc = run_host(r, rd->hdr.hostname)) != EXR_OK)
 		return rc;
-	/* extracct writes exit records only from acctd (snap writes
-	 * partials); any other creator is a kernel's (Solaris). */
-	r->source = strcmp(rd->hdr.creator, "extracct") == 0 ?
-	    EXIT_ACCTD : EXIT_EXACCT;
+	/* Once per file: extracct writes exit records only from acctd
+	 * (snap writes partials); any other creator is a kernel's. */
+	if (r->source == 0)
+		r->source = strcmp(rd->hdr.creator, "extracct") == 0 ?
+		    EXIT_ACCTD : EXIT_EXACCT;
 	if (k == REC_PROC)
 		proc_fill(&u.p, rec, &r->stats->counts);
 	else if (k == REC_TASK)

@@ -119,7 +119,8 @@ struct run {
 	int64_t		 host_id;
 	const char	*host;
 	unsigned	 host_sources;	/* exit sources the host has had */
-	enum exit_source source;	/* of the records being read */
+	enum exit_source source;	/* of the records being read; 0 until
+					   the first record says */
 	struct diff_opts dopts;
 	uint64_t	 since_commit;
 };

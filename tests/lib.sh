@@ -110,13 +110,14 @@ snapper() {
 
 # Start acctd on spool $1 with pidfile $2 (more options after); wait
 # until it has registered.  Its output goes to $2.out and $2.err, its
-# exit status to $2.rc; APID is its pid.
+# exit status to $2.rc; APID is its pid.  ACCTD_WRAP, if set, names a
+# command (or function) to run it under: it gets the command line.
 acctd_start() {
 	sp=$1 pf=$2
 	shift 2
 	rm -f "$pf.rc"
-	( "$EXTRACCT" acctd -o "$sp" --pidfile "$pf" "$@" >"$pf.out" \
-	    2>"$pf.err"; echo $? >"$pf.rc" ) &
+	( ${ACCTD_WRAP:-} "$EXTRACCT" acctd -o "$sp" --pidfile "$pf" "$@" \
+	    >"$pf.out" 2>"$pf.err"; echo $? >"$pf.rc" ) &
 	i=0
 	until grep -q "exit records of CPUs" "$pf.out" 2>/dev/null; do
 		[ ! -e "$pf.rc" ] || return 1

@@ -53,30 +53,21 @@ if [ "$(id -u)" -ne 0 ]; then
 	test_skip 'acctd under valgrind' 'taskstats needs root'
 else
 	mkdir -m 700 spool
-	valgrind -q --leak-check=full --show-leak-kinds=all \
-	    --errors-for-leak-kinds=all --error-exitcode=42 \
-	    "$EXTRACCT" acctd -o spool --pidfile a.pid >a.out 2>a.err &
-	vpid=$!
-	i=0
-	until grep -q "exit records of CPUs" a.out 2>/dev/null; do
-		i=$((i + 1))
-		kill -0 $vpid 2>/dev/null && [ $i -lt 3000 ] || break
-		sleep 0.01
-	done
-	if grep -q "exit records of CPUs" a.out; then
+	under_valgrind() {
+		valgrind -q --leak-check=full --show-leak-kinds=all \
+		    --errors-for-leak-kinds=all --error-exitcode=42 "$@"
+	}
+	if ACCTD_WRAP=under_valgrind acctd_start spool a.pid; then
 		/bin/true
 		extracct_test threads 2 20 >/dev/null
 		sleep 1
-		kill -TERM "$(sed -n 1p a.pid)"
-		wait $vpid
-		echo $? >a.rc
 		test_expect_success 'acctd: no leaks, no errors, from start to SIGTERM' '
-			cat a.err && test "$(cat a.rc)" -eq 0 &&
-			grep "^acctd: [0-9]* process records, 0 lost" a.out
+			acctd_stop a.pid; rc=$?; cat a.pid.err &&
+			test $rc -eq 0 &&
+			grep "^acctd: [0-9]* process records, 0 lost" a.pid.out
 		'
 	else
-		kill $vpid 2>/dev/null
-		test_skip 'acctd under valgrind' "the kernel refused taskstats: $(cat a.err)"
+		test_skip 'acctd under valgrind' "the kernel refused taskstats: $(cat a.pid.err)"
 	fi
 fi
 

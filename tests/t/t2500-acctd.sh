@@ -9,6 +9,9 @@ HOST=$(hostname)
 APID=
 
 trap 'kill "$APID" 2>/dev/null; rm -rf "$TRASH"' EXIT
+
+# Run "$@" with files limited to 8 KiB (16 blocks of 512 bytes).
+with_8k_files() { ( ulimit -f 16; exec "$@" ); }
 mkdir -m 700 spool
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -142,13 +145,8 @@ test_expect_success 'a full socket buffer: the drops become a loss record' '
 
 test_expect_success 'a log that cannot be written: exits counted, then a loss record' '
 	mkdir -m 700 spool3 &&
-	( sh -c "ulimit -f 16; exec \"\$0\" acctd -o spool3 --pidfile c.pid" \
-	    "$EXTRACCT" >c.pid.out 2>c.pid.err; echo $? >c.pid.rc ) &
-	i=0 &&
-	until grep -q "exit records of CPUs" c.pid.out 2>/dev/null; do
-		i=$((i + 1)); [ $i -lt 1000 ] || return 1; sleep 0.01
-	done &&
-	APID=$(sed -n 1p c.pid) && old=$(acctd_log c.pid) &&
+	ACCTD_WRAP=with_8k_files acctd_start spool3 c.pid &&
+	old=$(acctd_log c.pid) &&
 	sh -c "echo \$\$ >b1.pid; i=0
 	    while [ \$i -lt 150 ]; do /bin/true; i=\$((i + 1)); done" &&
 	sleep 0.3 &&
