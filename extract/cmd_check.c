@@ -1,5 +1,5 @@
 /*
- * extracct check FILE...
+ * extracct check [--provider NAME] FILE...
  *
  * Validate whole files: print each damaged byte range with its reason,
  * then one summary line per file.  Exit 0 clean, 1 damaged.
@@ -12,7 +12,8 @@
 #include "extracct.h"
 #include "walk.h"
 
-static const char usage_check[] = "usage: extracct check FILE...";
+static const char usage_check[] =
+    "usage: extracct check [--provider NAME] FILE...";
 
 struct check_state {
 	uint64_t	 records;	/* proc, task and flow records */
@@ -66,6 +67,19 @@ check_pacct(void *arg, const struct pacct_reader *r, const struct ex_proc *p)
 	return EXR_OK;
 }
 
+static int
+check_sample(void *arg, const struct stream_provider *p,
+    const struct stream_line *ln, const struct stream_sample *x)
+{
+	struct check_state *s = arg;
+
+	(void)p;
+	(void)ln;
+	(void)x;
+	s->records++;
+	return EXR_OK;
+}
+
 static void
 check_damage(void *arg, const char *path, uint64_t from, uint64_t to,
     const struct ex_err *err)
@@ -84,10 +98,12 @@ int
 cmd_check(int argc, char **argv, struct ctx *ctx)
 {
 	static const struct option longopts[] = {
+		{ "provider", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct walk_ops ops = { check_object, check_pacct, check_damage };
+	struct walk_ops ops = { check_object, check_pacct, check_damage,
+	    check_sample, NULL };
 	struct check_state s;
 	struct ex_counts c;
 	int ch, i, rc, status = EXR_OK;
@@ -95,6 +111,9 @@ cmd_check(int argc, char **argv, struct ctx *ctx)
 	(void)ctx;
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'P':	/* what a metric-provider stream holds */
+			ops.provider = optarg;
+			break;
 		case 'h':
 			puts(usage_check);
 			return EXR_OK;

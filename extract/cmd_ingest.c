@@ -1,6 +1,7 @@
 /*
  * extracct ingest [--db FILE] [--outdir DIR] [--idle-rows heartbeat|always]
- *     [--heartbeat-hours N] [--chunk N] [--host NAME] FILE...
+ *     [--heartbeat-hours N] [--chunk N] [--host NAME] [--provider NAME]
+ *     FILE...
  *
  * Decode, difference, pair and store each log (store/ingest.c), exactly
  * once.  With --outdir, also write each input's one-line text table
@@ -25,7 +26,7 @@
 static const char usage_ingest[] =
     "usage: extracct ingest [--db FILE] [--outdir DIR] "
     "[--idle-rows heartbeat|always] [--heartbeat-hours N] [--chunk N] "
-    "[--host NAME] FILE...";
+    "[--host NAME] [--provider NAME] FILE...";
 
 struct outputs {
 	const char	*outdir;	/* NULL: no .txt/.csv */
@@ -114,6 +115,14 @@ report_damage(void *arg, const char *path, uint64_t from, uint64_t to,
 	    from, to > from ? to - 1 : to);
 }
 
+static void
+report_note(void *arg, const char *path, uint64_t off, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "extracct: %s: offset %" PRIu64 ": %s\n", path, off,
+	    msg);
+}
+
 static int
 close_outputs(struct outputs *o)
 {
@@ -137,6 +146,7 @@ ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx)
 	io->heartbeat_ns = ctx->cfg->heartbeat_hours * 3600 * 1000000000ull;
 	io->chunk_records = 50000;
 	io->on_damage = report_damage;
+	io->on_note = report_note;
 }
 
 int
@@ -192,6 +202,14 @@ ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
 		if (st.lost > 0)
 			printf(", %" PRIu64 " exits lost",
 			    st.lost);
+		/* Streams only. */
+		if (st.gaps > 0)
+			printf(", %" PRIu64 " gaps", st.gaps);
+		if (st.excluded > 0)
+			printf(", %" PRIu64 " since-boot lines excluded",
+			    st.excluded);
+		if (st.torn)
+			printf(", 1 partial last line left for the next run");
 		putchar('\n');
 	}
 	store_close(s);
@@ -208,6 +226,7 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		{ "heartbeat-hours", required_argument, NULL, 'B' },
 		{ "chunk", required_argument, NULL, 'C' },
 		{ "host", required_argument, NULL, 'H' },
+		{ "provider", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -249,6 +268,9 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 			break;
 		case 'H':	/* host of logs that name none (pacct) */
 			io.host = optarg;
+			break;
+		case 'P':	/* what a metric-provider stream holds */
+			io.provider = optarg;
 			break;
 		case 'h':
 			puts(usage_ingest);

@@ -1,9 +1,9 @@
 /*
- * extracct text [-H] [-k proc|task|flow] FILE...
+ * extracct text [-H] [-k proc|task|flow] [--provider NAME] FILE...
  *
  * One line per record in the original extracct column layouts
- * (reports/text.c).  Each kind's header line is printed before its first
- * record, unless -H.
+ * (reports/text.c); a metric-provider stream's samples, normalised.  Each
+ * kind's header line is printed before its first record, unless -H.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -15,12 +15,14 @@
 #include "walk.h"
 
 static const char usage_text[] =
-    "usage: extracct text [-H] [-k proc|task|flow] FILE...";
+    "usage: extracct text [-H] [-k proc|task|flow] [--provider NAME] "
+    "FILE...";
 
 struct text_state {
 	enum rec_kind	 only;		/* REC_OTHER: every kind */
 	int		 headers;
 	int		 header_done[REC_FLOW + 1];
+	int		 samples_header_done;
 	struct rec_counts counts;
 	struct ex_proc	 proc;
 	struct ex_task	 task;
@@ -74,17 +76,35 @@ text_pacct(void *arg, const struct pacct_reader *r, const struct ex_proc *p)
 	return ferror(stdout) ? EXR_IO : EXR_OK;
 }
 
+static int
+text_sample_line(void *arg, const struct stream_provider *p,
+    const struct stream_line *ln, const struct stream_sample *x)
+{
+	struct text_state *s = arg;
+
+	if (s->only != REC_OTHER)
+		return EXR_OK;
+	if (s->headers && !s->samples_header_done) {
+		text_sample_header(stdout);
+		s->samples_header_done = 1;
+	}
+	text_sample(stdout, p, ln, x);
+	return ferror(stdout) ? EXR_IO : EXR_OK;
+}
+
 int
 cmd_text(int argc, char **argv, struct ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{ "kind", required_argument, NULL, 'k' },
 		{ "no-header", no_argument, NULL, 'H' },
+		{ "provider", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct text_state s;	/* large: keep it off the stack */
-	struct walk_ops ops = { text_object, text_pacct, NULL };
+	struct walk_ops ops = { text_object, text_pacct, NULL,
+	    text_sample_line, NULL };
 	int ch, i, status = EXR_OK;
 
 	(void)ctx;
@@ -105,6 +125,9 @@ cmd_text(int argc, char **argv, struct ctx *ctx)
 			else
 				return complain(EXR_USAGE, "-k '%s': not one of "
 				    "proc, task, flow", optarg);
+			break;
+		case 'P':	/* what a metric-provider stream holds */
+			ops.provider = optarg;
 			break;
 		case 'h':
 			puts(usage_text);

@@ -2,6 +2,7 @@
  * The shared read loop (see walk.h).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "../parsers/sniff.h"
 #include "extracct.h"
@@ -67,6 +68,107 @@ walk_pacct(const char *path, const struct walk_ops *ops, void *arg,
 	return status;
 }
 
+/* The series of a detail, for one file (a few: Package_0, DRAM_0...). */
+struct walk_series {
+	char		 detail[STREAM_DETAIL];
+	struct stream_series st;
+};
+
+#define WALK_MAX_SERIES	64
+
+static int
+walk_stream_line(const char *path, const struct stream_provider *p,
+    const struct stream_line *ln, const struct walk_ops *ops, void *arg,
+    struct walk_series *ser, int *nser, struct ex_counts *c)
+{
+	struct stream_sample x;
+	struct ex_err err = { .path = path };
+	struct walk_series *s = NULL;
+	uint64_t last;
+	int i;
+
+	for (i = 0; i < *nser && s == NULL; i++)
+		if (strcmp(ser[i].detail, ln->detail) == 0)
+			s = &ser[i];
+	if (s == NULL) {
+		if (*nser == WALK_MAX_SERIES)
+			return complain(EXR_USAGE, "%s: more than %d series",
+			    path, WALK_MAX_SERIES);
+		s = &ser[(*nser)++];
+		memset(s, 0, sizeof(*s));
+		snprintf(s->detail, sizeof(s->detail), "%s", ln->detail);
+	}
+	last = s->st.last_ts_ns;
+	switch (stream_apply(p, &s->st, ln, &x)) {
+	case SV_SAMPLE:
+		return ops->sample(arg, p, ln, &x);
+	case SV_OPENS:
+		return EXR_OK;
+	default:
+		ex_fail(&err, EXR_DAMAGED, ln->off, "line %llu: timestamp "
+		    "%llu %s the series' last (%llu): sample dropped",
+		    (unsigned long long)ln->line,
+		    (unsigned long long)ln->ts_us, x.ts_ns == last ?
+		    "repeats" : "goes back before",
+		    (unsigned long long)(last / 1000));
+		damage(ops, arg, path, ln->off, ln->off, &err);
+		c->damaged++;
+		return EXR_DAMAGED;
+	}
+}
+
+static int
+walk_stream(const char *path, const struct walk_ops *ops, void *arg,
+    struct ex_counts *counts)
+{
+	static struct walk_series ser[WALK_MAX_SERIES];
+	const struct stream_provider *p;
+	struct stream_reader r;
+	struct stream_line ln;
+	struct ex_err err = { .path = path };
+	struct ex_counts c = { 0 };
+	int rc, nser = 0, status = EXR_OK;
+
+	if (ops->sample == NULL)
+		return complain(EXR_USAGE, "%s: a metric-provider stream: "
+		    "text, check and ingest read these", path);
+	p = ops->provider != NULL ? stream_provider(ops->provider) :
+	    stream_provider_of_path(path);
+	if (p == NULL)
+		return complain(EXR_USAGE, "%s: a metric-provider stream, but "
+		    "%s; give --provider", path, ops->provider != NULL ?
+		    "--provider names no provider extracct knows" :
+		    "its name names no provider extracct knows (GMT writes "
+		    "PROVIDER.log)");
+	if ((rc = stream_reader_open(&r, path, &err)) != EXR_OK) {
+		complain(rc, "%s: %s", path, err.reason);
+		return rc;
+	}
+	while ((rc = stream_next(&r, &ln, &err)) != EXR_EOF) {
+		if (rc == EXR_OK) {
+			rc = walk_stream_line(path, p, &ln, ops, arg, ser,
+			    &nser, &c);
+			status = worst(status, rc);
+			if (rc != EXR_OK && rc != EXR_DAMAGED)
+				break;
+			continue;
+		}
+		if (rc != EXR_DAMAGED) {
+			report_err(&err);
+			status = worst(status, rc);
+			break;
+		}
+		damage(ops, arg, path, r.skip_from, r.skip_to, &err);
+		c.damaged++;
+		c.damaged_bytes += r.skip_to - r.skip_from;
+		status = worst(status, EXR_DAMAGED);
+	}
+	if (counts != NULL)
+		*counts = c;
+	stream_reader_release(&r);
+	return status;
+}
+
 int
 walk_file(const char *path, const struct walk_ops *ops, void *arg,
     struct ex_counts *counts)
@@ -83,6 +185,8 @@ walk_file(const char *path, const struct walk_ops *ops, void *arg,
 	}
 	if (kind == INPUT_PACCT)
 		return walk_pacct(path, ops, arg, counts);
+	if (kind == INPUT_STREAM)
+		return walk_stream(path, ops, arg, counts);
 	if ((rc = exacct_reader_open(&r, path, &err)) != EXR_OK) {
 		complain(rc, "%s: %s", path, err.reason);
 		return rc;

@@ -1,13 +1,15 @@
 /*
- * Walk one input file record by record: detect its format (exacct or
- * pacct, by content), decode, hand each object or record to a callback,
- * report damage and go on.  The loop every reading command shares.
+ * Walk one input file record by record: detect its format (exacct, pacct
+ * or a metric-provider stream, by content), decode, hand each object or
+ * record to a callback, report damage and go on.  The loop every reading
+ * command shares.
  */
 #ifndef WALK_H
 #define WALK_H
 
 #include "../parsers/exacct.h"
 #include "../parsers/pacct.h"
+#include "../parsers/stream.h"
 
 struct walk_ops {
 	/* Each decoded top-level exacct object; EXR_OK to go on. */
@@ -21,6 +23,15 @@ struct walk_ops {
 	 */
 	void	(*damage)(void *arg, const char *path, uint64_t from,
 		    uint64_t to, const struct ex_err *err);
+	/*
+	 * Each sample of a metric-provider stream, normalised.  NULL: a
+	 * stream is refused ("not a log this command reads").
+	 */
+	int	(*sample)(void *arg, const struct stream_provider *p,
+		    const struct stream_line *ln,
+		    const struct stream_sample *x);
+	/* The provider of streams; NULL: from the file's name. */
+	const char *provider;
 };
 
 /*

@@ -10,6 +10,7 @@
 #include "exacct.h"
 #include "pacct.h"
 #include "sniff.h"
+#include "stream.h"
 
 int
 sniff_file(const char *path, enum input_kind *kind, struct ex_err *err)
@@ -40,6 +41,8 @@ sniff_file(const char *path, enum input_kind *kind, struct ex_err *err)
 		return EXR_OK;
 	if (pacct_sniff(buf, (size_t)n))
 		*kind = INPUT_PACCT;
+	else if (n > 0 && stream_sniff(buf, (size_t)n))
+		*kind = INPUT_STREAM;
 	return EXR_OK;
 fail:
 	rc = ex_fail(err, EXR_IO, 0, "%s", strerror(errno));

@@ -2,7 +2,9 @@
  * Which format is this file?  Decided by content, never by name: an
  * exacct file starts with its header group tag (or, headerless, with a
  * valid exacct type code); a pacct file is 64-byte records whose version
- * byte is one we read and whose flags use only the low five bits.
+ * byte is one we read and whose flags use only the low five bits; a
+ * metric-provider stream is text lines that start with a microsecond
+ * timestamp and a blank.
  */
 #ifndef SNIFF_H
 #define SNIFF_H
@@ -11,7 +13,8 @@
 
 enum input_kind {
 	INPUT_EXACCT,	/* also the answer for anything unrecognised */
-	INPUT_PACCT
+	INPUT_PACCT,
+	INPUT_STREAM
 };
 
 /*

@@ -233,3 +233,24 @@ addr_col(char *buf, size_t n, int family, const uint8_t *addr,
 	snprintf(buf, n, "%s:%s", a, p);
 	return buf;
 }
+
+void
+text_sample_header(FILE *fp)
+{
+	fputs("ts_us t0_us t1_us metric detail value unit reading\n", fp);
+}
+
+void
+text_sample(FILE *fp, const struct stream_provider *p,
+    const struct stream_line *ln, const struct stream_sample *x)
+{
+	char t0[24], t1[24], v[24], detail[2 * STREAM_DETAIL];
+
+	uint_col(t0, sizeof(t0), x->has_t0, x->t0_ns / 1000);
+	uint_col(t1, sizeof(t1), x->has_t1, x->t1_ns / 1000);
+	uint_col(v, sizeof(v), x->has_value, x->value);
+	fmt_escape(detail, sizeof(detail), ln->detail[0] ? ln->detail : "-",
+	    ESC_SPACE);
+	fprintf(fp, "%" PRIu64 " %s %s %s %s %s %s %" PRIu64 "\n", ln->ts_us,
+	    t0, t1, p->name, detail, v, p->unit, ln->reading);
+}

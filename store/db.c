@@ -312,6 +312,99 @@ static const char *const migrations[] = {
 	"      AS joules_per_cpu_s"
 	"  FROM energy_intervals i JOIN energy_procs p USING (eproc_id)"
 	"  JOIN hosts h USING (host_id);",
+
+	/*
+	 * 4 -> 5: metric-provider streams, RAPL zones read by snap, and
+	 * the carbon intensity of each host's electricity.
+	 *
+	 * A stream's samples keep the time written (ts_ns) and the
+	 * interval it covers by the provider's convention; a bound not
+	 * known (the first sample of an end-stamped series, the newest
+	 * of a start-stamped one) is NULL.  value is in the series' unit:
+	 * uJ for energy and power providers (power times the interval),
+	 * a ratio x 10000 for utilisation, bytes for a memory level.
+	 */
+	"CREATE TABLE metric_series ("
+	"  series_id INTEGER PRIMARY KEY,"
+	"  host_id INTEGER NOT NULL REFERENCES hosts,"
+	"  metric TEXT NOT NULL,"
+	"  detail TEXT NOT NULL,"
+	"  unit TEXT NOT NULL,"
+	"  stamp TEXT NOT NULL,"
+	"  last_ts_ns INTEGER,"
+	"  gap_ns INTEGER,"
+	"  UNIQUE (host_id, metric, detail));"
+	"CREATE TABLE metric_samples ("
+	"  series_id INTEGER NOT NULL REFERENCES metric_series,"
+	"  ts_ns INTEGER NOT NULL,"
+	"  t0_ns INTEGER, t1_ns INTEGER,"
+	"  value INTEGER,"
+	"  reading INTEGER NOT NULL,"
+	"  PRIMARY KEY (series_id, ts_ns)) WITHOUT ROWID;"
+	"CREATE TABLE metric_gaps ("
+	"  series_id INTEGER NOT NULL REFERENCES metric_series,"
+	"  from_ns INTEGER NOT NULL,"
+	"  to_ns INTEGER NOT NULL,"
+	"  missing INTEGER NOT NULL,"
+	"  PRIMARY KEY (series_id, to_ns)) WITHOUT ROWID;"
+
+	/*
+	 * RAPL: each powercap zone's counter as snap read it, unwrapped
+	 * once per interval (energy_uj NULL where the policy drops a
+	 * wrapped interval).
+	 */
+	"CREATE TABLE rapl_zones ("
+	"  zone_id INTEGER PRIMARY KEY,"
+	"  host_id INTEGER NOT NULL REFERENCES hosts,"
+	"  zone TEXT NOT NULL,"
+	"  name TEXT,"
+	"  max_uj INTEGER,"
+	"  last_t_ns INTEGER, last_uj INTEGER,"
+	"  UNIQUE (host_id, zone));"
+	"CREATE TABLE rapl_intervals ("
+	"  zone_id INTEGER NOT NULL REFERENCES rapl_zones,"
+	"  t0_ns INTEGER NOT NULL,"
+	"  t1_ns INTEGER NOT NULL,"
+	"  energy_uj INTEGER,"
+	"  wrapped INTEGER NOT NULL,"
+	"  PRIMARY KEY (zone_id, t1_ns)) WITHOUT ROWID;"
+
+	/*
+	 * A host's energy per interval: PSYS (the whole platform) where
+	 * there is one, else its packages and DRAM.  Core and uncore are
+	 * inside a package and never added.
+	 */
+	"CREATE VIEW v_rapl_host AS"
+	"  SELECT z.host_id, i.t0_ns, i.t1_ns, sum(i.energy_uj) AS energy_uj"
+	"  FROM rapl_intervals i JOIN rapl_zones z USING (zone_id)"
+	"  WHERE CASE WHEN EXISTS (SELECT 1 FROM rapl_zones y"
+	"      WHERE y.host_id = z.host_id AND y.name LIKE 'psys%')"
+	"    THEN z.name LIKE 'psys%'"
+	"    ELSE z.name LIKE 'package%' OR z.name LIKE 'dram%' END"
+	"  GROUP BY z.host_id, i.t0_ns, i.t1_ns;"
+
+	/*
+	 * An estimate, not a measurement: a process's share of its host's
+	 * RAPL energy in an interval is its CPU time over the host's CPU
+	 * capacity then (online CPUs x the interval, from snap's system
+	 * record of the same instant); what idle CPUs drew goes to no
+	 * process.  Its CPU is that of its intervals ending in the RAPL
+	 * interval.
+	 */
+	"CREATE VIEW v_energy_estimate AS"
+	"  SELECT r.host_id, r.t0_ns, r.t1_ns, p.proc_id, p.uid, p.command,"
+	"    pi.cpu_user_ns + pi.cpu_sys_ns AS cpu_ns,"
+	"    r.energy_uj * 1000.0 * (pi.cpu_user_ns + pi.cpu_sys_ns)"
+	"      / (s.ncpu * (r.t1_ns - r.t0_ns)) AS energy_nj"
+	"  FROM v_rapl_host r"
+	"  JOIN sysload s ON s.host_id = r.host_id AND s.t_ns = r.t1_ns"
+	"  JOIN proc_intervals pi ON pi.t1_ns > r.t0_ns"
+	"    AND pi.t1_ns <= r.t1_ns"
+	"  JOIN procs p ON p.proc_id = pi.proc_id AND p.host_id = r.host_id"
+	"  WHERE s.ncpu > 0 AND r.t1_ns > r.t0_ns;"
+
+	"ALTER TABLE hosts ADD COLUMN carbon_g_per_kwh REAL;"
+	"ALTER TABLE hosts ADD COLUMN carbon_source TEXT;",
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -418,17 +418,20 @@ on_pacct(struct run *r, const struct ex_proc *p)
 	return on_record(r, REC_PROC, p, p->off);
 }
 
-/* Either reader, behind one next(). */
+/* Any reader, behind one next(). */
 struct input {
 	enum input_kind	 kind;
 	struct exacct_reader ex;
 	struct pacct_reader pa;
+	struct stream_reader sr;
 	uint64_t	 off;		/* after the last record */
 	uint64_t	 skip_from, skip_to;
+	int		 torn;		/* the damage is a partial last line */
 };
 
 static int
-input_open(struct input *in, const char *path, struct ex_err *err)
+input_open(struct input *in, const char *path, const struct ingest_opts *o,
+    const struct stream_provider **prov, struct ex_err *err)
 {
 	int rc;
 
@@ -437,22 +440,37 @@ input_open(struct input *in, const char *path, struct ex_err *err)
 		return rc;
 	if (in->kind == INPUT_PACCT)
 		return pacct_reader_open(&in->pa, path, err);
-	return exacct_reader_open(&in->ex, path, err);
+	if (in->kind == INPUT_EXACCT)
+		return exacct_reader_open(&in->ex, path, err);
+	*prov = o->provider != NULL ? stream_provider(o->provider) :
+	    stream_provider_of_path(path);
+	if (*prov == NULL && o->provider != NULL)
+		return ex_fail(err, EXR_USAGE, 0, "--provider %s: not a "
+		    "metric provider extracct knows", o->provider);
+	if (*prov == NULL)
+		return ex_fail(err, EXR_USAGE, 0, "a metric-provider stream, "
+		    "but its name names no provider extracct knows (GMT "
+		    "writes PROVIDER.log); give --provider");
+	return stream_reader_open(&in->sr, path, err);
 }
 
 static int
 input_fd(const struct input *in)
 {
-	return in->kind == INPUT_PACCT ? in->pa.src.fd : in->ex.src.fd;
+	return in->kind == INPUT_PACCT ? in->pa.src.fd :
+	    in->kind == INPUT_STREAM ? in->sr.src.fd : in->ex.src.fd;
 }
 
-static void
-input_seek(struct input *in, uint64_t off)
+static int
+input_seek(struct input *in, uint64_t off, struct ex_err *err)
 {
 	if (in->kind == INPUT_PACCT)
 		in->pa.off = off;
+	else if (in->kind == INPUT_STREAM)
+		return stream_seek(&in->sr, off, err);
 	else
 		in->ex.off = off;	/* the header is still read first */
+	return EXR_OK;
 }
 
 static void
@@ -460,8 +478,30 @@ input_release(struct input *in)
 {
 	if (in->kind == INPUT_PACCT)
 		pacct_reader_release(&in->pa);
+	else if (in->kind == INPUT_STREAM)
+		stream_reader_release(&in->sr);
 	else
 		exacct_reader_release(&in->ex);
+}
+
+static int
+stream_next_line(struct input *in, struct run *r, struct ex_err *err)
+{
+	struct stream_line ln;
+	int rc;
+
+	rc = stream_next(&in->sr, &ln, err);
+	in->off = in->sr.off;
+	in->skip_from = in->sr.skip_from;
+	in->skip_to = in->sr.skip_to;
+	in->torn = in->sr.torn;
+	if (rc != EXR_OK)
+		return rc;
+	if ((rc = ingest_stream_line(r, &ln)) == EXR_DAMAGED) {
+		in->skip_from = ln.off;	/* dropped: the line is the range */
+		in->skip_to = in->sr.off;
+	}
+	return rc;
 }
 
 /* Read the next record and apply it; EXR_OK, EXR_EOF, EXR_DAMAGED... */
@@ -472,6 +512,8 @@ input_next(struct input *in, struct run *r, struct ex_err *err)
 	const struct ex_rec *rec;
 	int rc;
 
+	if (in->kind == INPUT_STREAM)
+		return stream_next_line(in, r, err);
 	if (in->kind == INPUT_PACCT) {
 		rc = pacct_next(&in->pa, &p, err);
 		in->off = in->pa.off;
@@ -495,6 +537,7 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 	struct run r;
 	struct stat sb;
 	uint64_t upto;
+	const struct stream_provider *prov = NULL;
 	int rc, status = EXR_OK, first = 1;
 
 	memset(stats, 0, sizeof(*stats));
@@ -507,7 +550,7 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 	r.dopts.idle_always = o->idle_always;
 	r.dopts.heartbeat_ns = o->heartbeat_ns;
 
-	if ((rc = input_open(&in, path, err)) != EXR_OK)
+	if ((rc = input_open(&in, path, o, &prov, err)) != EXR_OK)
 		return rc;
 	r.fd = input_fd(&in);
 	if (fstat(r.fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
@@ -544,12 +587,15 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		sqlite3_bind_int64(st, 5, (int64_t)t);
 		sqlite3_bind_int64(st, 6, (int64_t)t);
 		sqlite3_bind_text(st, 7, in.kind == INPUT_PACCT ? "pacct" :
-		    "exacct", -1, SQLITE_STATIC);
+		    in.kind == INPUT_STREAM ? "stream" : "exacct", -1,
+		    SQLITE_STATIC);
 		if ((rc = store_step(s, S_INS_FILE, err)) != EXR_OK)
 			goto rollback;
 		r.file_id = sqlite3_last_insert_rowid(s->db);
 	}
-	input_seek(&in, le.ingested_to);
+	if ((prov != NULL && (rc = stream_run_open(&r, prov)) != EXR_OK) ||
+	    (rc = input_seek(&in, le.ingested_to, err)) != EXR_OK)
+		goto rollback;
 	upto = (uint64_t)sb.st_size;
 	for (;;) {
 		rc = input_next(&in, &r, err);
@@ -570,7 +616,9 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		}
 		first = 0;
 		status = EXR_DAMAGED;
-		if (in.skip_to >= upto && in.skip_to > in.skip_from) {
+		/* (A stream's complete line is never still being written.) */
+		if (in.skip_to >= upto && in.skip_to > in.skip_from &&
+		    (in.kind != INPUT_STREAM || in.torn)) {
 			/*
 			 * Damage that runs to the end of the file may be a
 			 * record still being written: do not move past it;
@@ -580,6 +628,7 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 				o->on_damage(o->arg, path, in.skip_from,
 				    in.skip_to, err, 1);
 			upto = in.skip_from;
+			stats->torn = in.torn;
 			break;
 		}
 		stats->damaged++;
@@ -606,6 +655,7 @@ rollback:
 	s->npending = 0;
 	(void)live_load(s, NULL);
 out:
+	stream_run_close(&r);
 	input_release(&in);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /*
- * ingest: decode a log (exacct or pacct, told apart by content),
- * difference and pair its records, and store the results and the ledger
- * in SQLite, exactly once and crash safe.
+ * ingest: decode a log (exacct, pacct or a metric-provider stream, told
+ * apart by content), difference and pair its records, and store the
+ * results and the ledger in SQLite, exactly once and crash safe.
  *
  * Records are applied in chunks; each chunk's interval rows, proc_last
  * and task_last changes, flow conversations and the ledger's new offset
@@ -31,8 +31,15 @@ struct ingest_opts {
 	/* Each damaged range [from, to); tail: left for the next run. */
 	void		(*on_damage)(void *arg, const char *path, uint64_t from,
 			    uint64_t to, const struct ex_err *err, int tail);
+	/* Something worth knowing about the input at byte off (a gap in a
+	 * stream); may be NULL. */
+	void		(*on_note)(void *arg, const char *path, uint64_t off,
+			    const char *msg);
 	/* Host of logs that do not name one (pacct): gethostname(). */
 	const char	*host;
+	/* The provider of metric-provider streams; NULL: from the file's
+	 * name (GMT writes PROVIDER.log). */
+	const char	*provider;
 	void		*arg;
 };
 
@@ -52,6 +59,10 @@ struct ingest_stats {
 	uint64_t	 alt_exits;	/* exits of processes another source
 					   had already closed */
 	uint64_t	 lost;		/* exit records the kernel dropped */
+	uint64_t	 gaps;		/* stream samples missing (runs of) */
+	uint64_t	 excluded;	/* stream lines that only date the next
+					   (a since-boot average) */
+	int		 torn;		/* a partial last line, left */
 	struct rec_counts counts;	/* unknown items, bad values */
 	uint64_t	 damaged, damaged_bytes;
 };

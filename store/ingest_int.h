@@ -12,6 +12,7 @@
 
 #include "../parsers/exacct.h"
 #include "../parsers/records.h"
+#include "../parsers/stream.h"
 #include "db.h"
 #include "diff.h"
 #include "flows.h"
@@ -123,6 +124,7 @@ struct run {
 					   the first record says */
 	struct diff_opts dopts;
 	uint64_t	 since_commit;
+	struct stream_run *stream;	/* a metric-provider stream's state */
 };
 
 extern const char *const stmt_sql[S_NSTMTS];
@@ -175,6 +177,11 @@ int	ingest_energy(struct run *r, const struct ex_energy *e);
 int	ingest_task(struct run *r, const struct ex_task *t);
 int	live_load(struct store *s, struct ex_err *err);
 int	live_flush(struct run *r);
+
+/* ingest_stream.c */
+int	stream_run_open(struct run *r, const struct stream_provider *p);
+void	stream_run_close(struct run *r);
+int	ingest_stream_line(struct run *r, const struct stream_line *ln);
 
 /* ingest_flows.c */
 int	ingest_flow(struct run *r, const struct ex_flow *f);

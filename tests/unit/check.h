@@ -28,5 +28,6 @@ void	suite_diff(void);
 void	suite_taskstats(void);
 void	suite_db(void);
 void	suite_energy(void);
+void	suite_stream(void);
 
 #endif

@@ -16,6 +16,7 @@ main(void)
 	suite_taskstats();
 	suite_db();
 	suite_energy();
+	suite_stream();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }
