@@ -24,7 +24,8 @@ PARSERS = parsers/exerr.c parsers/source.c parsers/pacct.c parsers/sniff.c parse
 	parsers/recwrite.c parsers/stream.c
 STORE = store/db.c store/diff.c store/flows.c store/ledger.c store/live.c \
 	store/ingest.c store/ingest_procs.c store/ingest_flows.c \
-	store/ingest_energy.c store/ingest_stream.c
+	store/ingest_energy.c store/ingest_stream.c \
+	store/ingest_rapl.c
 REPORTS = reports/fmt.c reports/idnames.c reports/dump.c reports/text.c \
 	reports/csv.c reports/report.c reports/summary.c reports/energy.c
 EXTRACT = extract/util.c extract/walk.c extract/gen.c \
@@ -33,7 +34,7 @@ EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_snap.c extract/procfs.c extract/cmd_rotate.c \
 	extract/cmd_run.c extract/spool.c extract/config.c extract/solaris.c \
 	extract/cmd_config.c extract/cmd_acctd.c extract/taskstats.c \
-	extract/tgroups.c extract/gen_energy.c
+	extract/tgroups.c extract/gen_energy.c extract/powercap.c
 LIB_SRC = $(PARSERS) $(STORE) $(REPORTS) $(EXTRACT)
 MAIN_SRC = extract/main.c
 HELPER_SRC = tests/helper/extracct-test.c tests/helper/workload.c

@@ -147,6 +147,9 @@ ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx)
 	io->chunk_records = 50000;
 	io->on_damage = report_damage;
 	io->on_note = report_note;
+	io->rapl_drop_wrapped = ctx->cfg->rapl_drop_wrapped;
+	io->carbon_intensity = ctx->cfg->carbon_intensity;
+	io->carbon_source = ctx->cfg->carbon_source;
 }
 
 int

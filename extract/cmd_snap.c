@@ -1,9 +1,9 @@
 /*
- * extracct snap [-o FILE]
+ * extracct snap [-o FILE] [--spool DIR] [--powercap DIR]
  *
  * wracct for Linux: append a cumulative partial record for every live
- * process, and one system record, to an exacct snapshot log (creator
- * "extracct").  Every record is one write(2) to an O_APPEND file, so a
+ * process, one system record and a RAPL record per powercap zone, to an
+ * exacct snapshot log (creator "extracct").  Every record is one write(2) to an O_APPEND file, so a
  * reader never sees half of one (the kernel's own rule for exacct,
  * exacct-format.md §1.1).  Processes that vanish while being read are
  * skipped: they write their own exit record.
@@ -23,14 +23,37 @@
 #include "config.h"
 #include "extracct.h"
 #include "paths.h"
+#include "powercap.h"
 #include "procfs.h"
 #include "spool.h"
 
 static const char usage_snap[] =
-    "usage: extracct snap [-o FILE] [--spool DIR]";
+    "usage: extracct snap [-o FILE] [--spool DIR] [--powercap DIR]";
+
+/* One record per RAPL zone, at the snapshot's time. */
+static int
+write_rapl(int fd, struct exw *w, const char *dir, uint64_t now)
+{
+	static struct ex_rapl zones[POWERCAP_MAX_ZONES];
+	int i, n, unreadable;
+
+	n = powercap_read(dir, now, zones, POWERCAP_MAX_ZONES, &unreadable);
+	if (n == 0 && unreadable > 0)
+		fprintf(stderr, "extracct: %s: no RAPL zone's energy_uj is "
+		    "readable (root only since Linux 5.10): no energy "
+		    "readings\n", dir);
+	for (i = 0; i < n; i++) {
+		exw_reset(w);
+		rapl_write(w, &zones[i]);
+		if (write_record(fd, w) != EXR_OK)
+			return EXR_IO;
+	}
+	return EXR_OK;
+}
 
 int
-snap_write(const char *path, const char *proc_root, uint64_t *nprocs)
+snap_write(const char *path, const char *proc_root, const char *powercap_dir,
+    uint64_t *nprocs)
 {
 	char host[256], self[24];
 	struct procfs pf;
@@ -79,7 +102,8 @@ snap_write(const char *path, const char *proc_root, uint64_t *nprocs)
 	}
 	exw_reset(&w);
 	sysload_write(&w, &sl);
-	if (write_record(fd, &w) != EXR_OK)
+	if (write_record(fd, &w) != EXR_OK ||
+	    write_rapl(fd, &w, powercap_dir, now) != EXR_OK)
 		goto ioerr;
 	if ((d = opendir(proc_root)) == NULL) {
 		rc = complain(EXR_IO, "%s: %s", proc_root, strerror(errno));
@@ -118,11 +142,13 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "spool", required_argument, NULL, 's' },
+		{ "powercap", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static struct spool_log logs[SPOOL_MAX_LOGS];
 	const char *out = NULL, *root = PATH_PROC, *spool = ctx->cfg->spool_dir;
+	const char *powercap = ctx->cfg->powercap_dir;
 	char host[256], name[256], path[4096];
 	struct ex_err err = { 0 };
 	uint64_t n;
@@ -135,6 +161,9 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 			break;
 		case 's':	/* the spool whose live snapshot log to use */
 			spool = optarg;
+			break;
+		case 'P':	/* where the RAPL zones are */
+			powercap = optarg;
 			break;
 		case 'h':
 			puts(usage_snap);
@@ -159,5 +188,5 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 		snprintf(path, sizeof(path), "%.3800s/%.255s", spool, name);
 		out = path;
 	}
-	return snap_write(out, root, &n);
+	return snap_write(out, root, powercap, &n);
 }

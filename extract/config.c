@@ -14,7 +14,7 @@
 #include "config.h"
 #include "paths.h"
 
-enum ktype { K_STR, K_UINT, K_IDLE, K_WRAP };
+enum ktype { K_STR, K_UINT, K_IDLE, K_WRAP, K_RAPL_WRAP, K_INTENSITY };
 
 struct key {
 	const char	*name;
@@ -41,6 +41,10 @@ static const struct key keys[] = {
 	{ "acctd_pidfile", K_STR, offsetof(struct config, acctd_pidfile), 0 },
 	{ "acctd_rcvbuf", K_UINT, offsetof(struct config, acctd_rcvbuf),
 	    1ULL << 30 },
+	{ "powercap_dir", K_STR, offsetof(struct config, powercap_dir), 0 },
+	{ "rapl_wrap", K_RAPL_WRAP, 0, 0 },
+	{ "carbon_intensity", K_INTENSITY, 0, 0 },
+	{ "carbon_source", K_STR, offsetof(struct config, carbon_source), 0 },
 };
 
 void
@@ -58,6 +62,9 @@ config_defaults(struct config *c)
 	snprintf(c->acctd_pidfile, sizeof(c->acctd_pidfile), "%s",
 	    PATH_ACCTD_PID);
 	c->acctd_rcvbuf = 16u << 20;
+	snprintf(c->powercap_dir, sizeof(c->powercap_dir), "%s",
+	    PATH_POWERCAP);
+	c->carbon_intensity = -1;
 }
 
 static int	at(struct ex_err *err, const yaml_event_t *ev,
@@ -116,6 +123,27 @@ set(struct config *c, const struct key *k, const yaml_event_t *v,
 			return at(err, v, path, "%s: \"%s\": only none is "
 			    "supported", k->name, s);
 		snprintf(c->counter_wrap, sizeof(c->counter_wrap), "%s", s);
+		return EXR_OK;
+	case K_RAPL_WRAP:
+		/* RAPL's counter has a known range: unwrap it, or leave the
+		 * interval's energy unknown as Scaphandre and GMT do. */
+		if (strcmp(s, "unwrap") != 0 && strcmp(s, "drop") != 0)
+			return at(err, v, path, "%s: \"%s\" is not unwrap or "
+			    "drop", k->name, s);
+		c->rapl_drop_wrapped = strcmp(s, "drop") == 0;
+		return EXR_OK;
+	case K_INTENSITY:
+		/* g CO2e per kWh: a number, or none. */
+		if (strcmp(s, "none") == 0) {
+			c->carbon_intensity = -1;
+			return EXR_OK;
+		}
+		errno = 0;
+		c->carbon_intensity = strtod(s, &end);
+		if (s[0] < '0' || s[0] > '9' || *end != '\0' || errno != 0 ||
+		    c->carbon_intensity > 10000)
+			return at(err, v, path, "%s: \"%s\" is not grams "
+			    "CO2e per kWh (0 to 10000) or none", k->name, s);
 		return EXR_OK;
 	}
 	return EXR_OK;
@@ -224,4 +252,12 @@ config_print(FILE *fp, const struct config *c)
 	fprintf(fp, "acctd_pidfile: \"%s\"\n", c->acctd_pidfile);
 	fprintf(fp, "acctd_rcvbuf: %llu\n",
 	    (unsigned long long)c->acctd_rcvbuf);
+	fprintf(fp, "powercap_dir: \"%s\"\n", c->powercap_dir);
+	fprintf(fp, "rapl_wrap: %s\n", c->rapl_drop_wrapped ? "drop" :
+	    "unwrap");
+	if (c->carbon_intensity < 0)
+		fprintf(fp, "carbon_intensity: none\n");
+	else
+		fprintf(fp, "carbon_intensity: %g\n", c->carbon_intensity);
+	fprintf(fp, "carbon_source: \"%s\"\n", c->carbon_source);
 }

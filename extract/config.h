@@ -29,6 +29,10 @@ struct config {
 	char		 counter_wrap[16];		/* "none" */
 	char		 acctd_pidfile[CONFIG_STR];
 	uint64_t	 acctd_rcvbuf;			/* bytes */
+	char		 powercap_dir[CONFIG_STR];
+	int		 rapl_drop_wrapped;		/* rapl_wrap: drop */
+	double		 carbon_intensity;		/* g CO2e/kWh; < 0: none */
+	char		 carbon_source[CONFIG_STR];
 };
 
 /* The defaults (paths.h). */

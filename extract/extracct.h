@@ -58,11 +58,13 @@ void	local_hostname(char *buf, size_t n);
 void	config_hostname(const struct ctx *ctx, char *buf, size_t n);
 
 /*
- * Append one snapshot (a system record, then a partial record for every
- * process under proc_root) to path; *nprocs gets the count.  Messages
- * are printed; returns EXR_OK or EXR_IO.
+ * Append one snapshot (a system record, a RAPL record for every zone
+ * under powercap_dir, then a partial record for every process under
+ * proc_root) to path; *nprocs gets the count.  Messages are printed;
+ * returns EXR_OK or EXR_IO.
  */
-int	snap_write(const char *path, const char *proc_root, uint64_t *nprocs);
+int	snap_write(const char *path, const char *proc_root,
+	    const char *powercap_dir, uint64_t *nprocs);
 
 /*
  * Append one encoded record with one write(2) (retried only for EINTR),

@@ -6,6 +6,7 @@
 
 #define PATH_DEFAULT_DB		"extracct.db"	/* in the current directory */
 #define PATH_PROC		"/proc"
+#define PATH_POWERCAP		"/sys/class/powercap"	/* RAPL zones */
 #define PATH_SPOOL		"/var/spool/extracct"	/* rotating logs */
 #define PATH_DB			"/var/lib/extracct/extracct.db"	/* run's */
 #define PATH_PACCT		"/var/log/account/pacct"	/* Debian's */

@@ -161,6 +161,7 @@ static const struct idname local_names[] = {
 	{ EXL_GROUP_SYSLOAD, "group-sysload" },
 	{ EXL_GROUP_LOST, "group-lost" },
 	{ EXL_GROUP_ENERGY, "group-energy" },
+	{ EXL_GROUP_RAPL, "group-rapl" },
 	{ EXL_PROC_READ_BYTES, "read-bytes" },
 	{ EXL_PROC_WRITE_BYTES, "write-bytes" },
 	{ EXL_PROC_SYSCALLS_R, "syscalls-read" },
@@ -215,6 +216,11 @@ static const struct idname local_names[] = {
 	{ EXL_EN_TRANSLATED, "translated" },
 	{ EXL_EN_HAS_ENERGY, "energy-counted" },
 	{ EXL_EN_COMMAND, "energy-command" },
+	{ EXL_RAPL_TIME_NS, "rapl-time-ns" },
+	{ EXL_RAPL_ZONE, "rapl-zone" },
+	{ EXL_RAPL_NAME, "rapl-zone-name" },
+	{ EXL_RAPL_ENERGY_UJ, "rapl-energy-uj" },
+	{ EXL_RAPL_MAX_UJ, "rapl-max-energy-range-uj" },
 };
 
 static const char *

@@ -106,6 +106,19 @@
 #define EXL_EN_HAS_ENERGY	0x000418u	/* UINT8, kern.pervasive_energy */
 #define EXL_EN_COMMAND		0x000419u	/* STRING */
 
+/*
+ * A RAPL reading, written by snap once per powercap zone per snapshot
+ * where /sys/class/powercap is readable (energy-sources.md §3.1): the
+ * zone's cumulative energy counter and the range it wraps at.  The time
+ * is the snapshot's, the same as its system record's.
+ */
+#define EXL_GROUP_RAPL		0x000004u	/* group-rapl */
+#define EXL_RAPL_TIME_NS	0x000501u	/* UINT64, snapshot time, ns UTC */
+#define EXL_RAPL_ZONE		0x000502u	/* STRING, "intel-rapl:0" */
+#define EXL_RAPL_NAME		0x000503u	/* STRING, "package-0" */
+#define EXL_RAPL_ENERGY_UJ	0x000504u	/* UINT64, energy_uj */
+#define EXL_RAPL_MAX_UJ		0x000505u	/* UINT64, max_energy_range_uj */
+
 /* Name of a local-catalog data id, or NULL. */
 const char *local_id_name(uint32_t id);
 

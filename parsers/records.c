@@ -246,6 +246,12 @@ static const struct idmap lost_map[] = {
 	{ LOST_TIME_NS, WHOLE }, { LOST_COUNT, WHOLE },
 };
 
+/* The RAPL record's items (local catalog). */
+static const struct idmap rapl_map[] = {
+	{ RAPL_TIME_NS, WHOLE }, { RAPL_ZONE, STR }, { RAPL_NAME, STR },
+	{ RAPL_ENERGY_UJ, WHOLE }, { RAPL_MAX_UJ, WHOLE },
+};
+
 /* The system record's items (local catalog). */
 static const struct idmap sys_map[] = {
 	{ SYS_TIME_NS, WHOLE }, { SYS_USER, WHOLE }, { SYS_NICE, WHOLE },
@@ -299,6 +305,8 @@ rec_kind(const struct ex_rec *rec)
 		return REC_LOST;
 	if (tag == (EXT_GROUP | EXC_LOCAL | EXL_GROUP_ENERGY))
 		return REC_ENERGY;
+	if (tag == (EXT_GROUP | EXC_LOCAL | EXL_GROUP_RAPL))
+		return REC_RAPL;
 	if (EX_TYPE(tag) != EXT_GROUP || EX_CATALOG(tag) != EXC_DEFAULT)
 		return REC_OTHER;
 	switch (EX_ID(tag)) {
@@ -414,6 +422,22 @@ energy_fill(struct ex_energy *e, const struct ex_rec *rec,
 	/* A writer without energy counting reads zeros: absent, not 0. */
 	if (REC_HAS(e, EN_HAS_ENERGY) && e->v[EN_HAS_ENERGY] == 0)
 		e->present &= ~(1ULL << EN_ENERGY_NJ | 1ULL << EN_PENERGY_NJ);
+}
+
+void
+rapl_fill(struct ex_rapl *z, const struct ex_rec *rec, struct rec_counts *c)
+{
+	struct strdst str[RAPL_NFIELDS] = {
+		[RAPL_ZONE] = { z->zone, sizeof(z->zone) },
+		[RAPL_NAME] = { z->name, sizeof(z->name) },
+	};
+	struct fillspec s = { EXC_LOCAL, EXL_RAPL_TIME_NS, rapl_map,
+	    sizeof(rapl_map) / sizeof(rapl_map[0]), 0, NULL, 0, z->v,
+	    &z->present, str, NULL };
+
+	z->off = rec->off;
+	z->zone[0] = z->name[0] = '\0';
+	fill(&s, rec, c);
 }
 
 int

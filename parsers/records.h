@@ -28,7 +28,8 @@ enum rec_kind {
 	REC_FLOW,		/* group-flow */
 	REC_SYSLOAD,		/* extracct's group-sysload (local.h) */
 	REC_LOST,		/* extracct's group-lost (local.h) */
-	REC_ENERGY		/* an energy snapshot, group-energy (local.h) */
+	REC_ENERGY,		/* an energy snapshot, group-energy (local.h) */
+	REC_RAPL		/* a RAPL zone reading, group-rapl (local.h) */
 };
 
 enum field_kind {
@@ -138,6 +139,20 @@ struct ex_lost {
 	uint64_t	 off;
 };
 
+/* A powercap (RAPL) zone's cumulative counter, read by snap. */
+enum rapl_field {
+	RAPL_TIME_NS, RAPL_ZONE, RAPL_NAME, RAPL_ENERGY_UJ, RAPL_MAX_UJ,
+	RAPL_NFIELDS
+};
+
+struct ex_rapl {
+	uint64_t	 present;
+	uint64_t	 v[RAPL_NFIELDS];
+	char		 zone[64];
+	char		 name[64];
+	uint64_t	 off;
+};
+
 /*
  * An energy snapshot of one process (local.h, group-energy), in the
  * writer's units: CPU in Mach ticks (energy_tick_ns() converts), energy
@@ -201,6 +216,8 @@ void	sysload_fill(struct ex_sysload *s, const struct ex_rec *rec,
 void	lost_fill(struct ex_lost *l, const struct ex_rec *rec,
 	    struct rec_counts *c);
 void	energy_fill(struct ex_energy *e, const struct ex_rec *rec,
+	    struct rec_counts *c);
+void	rapl_fill(struct ex_rapl *z, const struct ex_rec *rec,
 	    struct rec_counts *c);
 
 /*

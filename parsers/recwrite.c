@@ -148,3 +148,23 @@ lost_write(struct exw *w, const struct ex_lost *l)
 		    l->v[LOST_COUNT]);
 	exw_group_end(w, 0);
 }
+
+void
+rapl_write(struct exw *w, const struct ex_rapl *z)
+{
+	exw_group_begin(w, EXT_GROUP | EXC_LOCAL | EXL_GROUP_RAPL);
+	if (REC_HAS(z, RAPL_TIME_NS))
+		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_RAPL_TIME_NS,
+		    z->v[RAPL_TIME_NS]);
+	if (REC_HAS(z, RAPL_ZONE))
+		exw_string(w, EXT_STRING | EXC_LOCAL | EXL_RAPL_ZONE, z->zone);
+	if (REC_HAS(z, RAPL_NAME))
+		exw_string(w, EXT_STRING | EXC_LOCAL | EXL_RAPL_NAME, z->name);
+	if (REC_HAS(z, RAPL_ENERGY_UJ))
+		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_RAPL_ENERGY_UJ,
+		    z->v[RAPL_ENERGY_UJ]);
+	if (REC_HAS(z, RAPL_MAX_UJ))
+		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_RAPL_MAX_UJ,
+		    z->v[RAPL_MAX_UJ]);
+	exw_group_end(w, 0);
+}

@@ -17,5 +17,6 @@ void	proc_write(struct exw *w, const struct ex_proc *p);
 void	sysload_write(struct exw *w, const struct ex_sysload *s);
 void	lost_write(struct exw *w, const struct ex_lost *l);
 void	energy_write(struct exw *w, const struct ex_energy *e);
+void	rapl_write(struct exw *w, const struct ex_rapl *z);
 
 #endif

@@ -1,10 +1,16 @@
 /*
- * report --energy: energy per command, user or host from the energy
- * intervals (docs/schema.md), largest first.  Joules, average watts over
- * the span the group was sampled, the peak watts of one process over one
- * interval, CPU seconds, joules per CPU-second, and the group's share of
- * all the energy in the window.  Ranked by energy, not CPU: a process at
- * 101% CPU can draw less power than one at 37%.
+ * report --energy: energy per command, user or host (docs/schema.md),
+ * largest first.  Joules, average watts over the span the group was
+ * sampled, the peak watts of one process over one interval, CPU seconds,
+ * joules per CPU-second, the group's share, and grams CO2e from each
+ * host's configured carbon intensity.  Ranked by energy, not CPU: a
+ * process at 101% CPU can draw less power than one at 37%.
+ *
+ * Two bases, never mixed in one row: "measured" is the per-process
+ * energy counter of energy snapshots (energy_intervals); "estimate" is a
+ * host's RAPL energy shared out by CPU time (v_energy_estimate).  A
+ * measured row's share is of all measured energy in the window; an
+ * estimate's is of the hosts' RAPL energy, idle included.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,16 +20,52 @@
 #include "fmt.h"
 #include "report.h"
 
+enum basis { MEASURED, ESTIMATE };
+
+static const char *const basis_names[] = { "measured", "estimate" };
+
 struct erow {
+	enum basis	 basis;
 	char		 key[128];
 	int64_t		 procs;
-	int64_t		 energy_nj;	/* -1: no energy measured */
+	int64_t		 energy_nj;	/* -1: no energy known */
 	int64_t		 span_ns;
 	double		 peak_w;
 	int64_t		 cpu_ns;
+	double		 grams;		/* < 0: an intensity is missing */
+	char		 sources[256];	/* of the intensities */
 };
 
 #define MAX_EROWS	4096
+
+/*
+ * One query per basis, after "SELECT key, ": processes, nJ, rows with energy, span, peak
+ * W, CPU ns, g CO2e (NULL unless every row's host has an intensity;
+ * 1 kWh = 3.6e15 nJ), the intensities' sources.
+ */
+static const char measured_sql[] =
+    "count(DISTINCT eproc_id), sum(i.energy_nj), "
+    "count(i.energy_nj), max(i.t1_ns) - min(i.t0_ns), "
+    "max(i.energy_nj * 1.0 / (i.t1_ns - i.t0_ns)), "
+    "coalesce(sum(i.cpu_ns), 0), "
+    "CASE WHEN count(i.energy_nj) = count(i.energy_nj * "
+    "h.carbon_g_per_kwh) THEN sum(i.energy_nj * h.carbon_g_per_kwh) / "
+    "3.6e15 END, group_concat(DISTINCT h.carbon_source) "
+    "FROM energy_intervals i JOIN energy_procs p USING (eproc_id) "
+    "JOIN hosts h USING (host_id) "
+    "WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns "
+    "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1";
+
+static const char estimate_sql[] =
+    "count(DISTINCT e.proc_id), CAST(sum(e.energy_nj) AS "
+    "INTEGER), count(e.energy_nj), max(e.t1_ns) - min(e.t0_ns), "
+    "max(e.energy_nj / (e.t1_ns - e.t0_ns)), coalesce(sum(e.cpu_ns), 0), "
+    "CASE WHEN count(e.energy_nj) = count(e.energy_nj * "
+    "h.carbon_g_per_kwh) THEN sum(e.energy_nj * h.carbon_g_per_kwh) / "
+    "3.6e15 END, group_concat(DISTINCT h.carbon_source) "
+    "FROM v_energy_estimate e JOIN hosts h USING (host_id) "
+    "WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2 "
+    "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1";
 
 /* "a/b" to 3 places, or "-". */
 static void
@@ -39,76 +81,70 @@ static void
 print_row(FILE *fp, const struct report_opts *o, const struct erow *r,
     int64_t total_nj, int first)
 {
-	char j[32], avg[32], peak[32], cpu[32], jpc[32], share[32];
+	char j[32], avg[32], peak[32], cpu[32], jpc[32], share[32], g[32];
+	int known = r->energy_nj >= 0;
 
 	ratio3(j, sizeof(j), r->energy_nj, 1000000000);
 	ratio3(avg, sizeof(avg), r->energy_nj, r->span_ns);
-	if (r->energy_nj < 0)
-		snprintf(peak, sizeof(peak), "-");
-	else
-		snprintf(peak, sizeof(peak), "%.3f", r->peak_w);
+	snprintf(peak, sizeof(peak), known ? "%.3f" : "-", r->peak_w);
 	fmt_secs(cpu, sizeof(cpu), r->cpu_ns);
 	ratio3(jpc, sizeof(jpc), r->energy_nj, r->cpu_ns);
 	ratio3(share, sizeof(share), r->energy_nj, total_nj);
+	snprintf(g, sizeof(g), known && r->grams >= 0 ? "%.3f" : "-",
+	    r->grams);
 	switch (o->format) {
 	case FMT_TABLE:
-		fprintf(fp, "%-24s %6" PRId64 " %12s %9s %9s %12s %11s %6s\n",
-		    r->key, r->procs, j, avg, peak, cpu, jpc, share);
+		fprintf(fp, "%-24s %-8s %6" PRId64 " %12s %9s %9s %12s %11s "
+		    "%6s %10s\n", r->key, basis_names[r->basis], r->procs, j,
+		    avg, peak, cpu, jpc, share, g);
 		break;
 	case FMT_CSV:
 		csv_field(fp, r->key);
-		fprintf(fp, ",%" PRId64 ",%s,%s,%s,%s,%s,%s\r\n", r->procs,
-		    j, avg, peak, cpu, jpc, share);
+		fprintf(fp, ",%s,%" PRId64 ",%s,%s,%s,%s,%s,%s,%s,",
+		    basis_names[r->basis], r->procs, j, avg, peak, cpu, jpc,
+		    share, g);
+		csv_field(fp, r->sources);
+		fputs("\r\n", fp);
 		break;
 	case FMT_JSON:
 		fprintf(fp, "%s\n  {\"key\": ", first ? "" : ",");
 		json_str(fp, r->key);
-		fprintf(fp, ", \"processes\": %" PRId64 ", \"joules\": %s, "
-		    "\"avg_watts\": %s, \"peak_watts\": %s, \"cpu_s\": %s, "
-		    "\"joules_per_cpu_s\": %s, \"share\": %s}", r->procs,
-		    r->energy_nj < 0 ? "null" : j,
-		    r->energy_nj < 0 ? "null" : avg,
-		    r->energy_nj < 0 ? "null" : peak, cpu,
-		    r->energy_nj < 0 ? "null" : jpc,
-		    r->energy_nj < 0 ? "null" : share);
+		fprintf(fp, ", \"basis\": \"%s\", \"processes\": %" PRId64
+		    ", \"joules\": %s, \"avg_watts\": %s, \"peak_watts\": %s, "
+		    "\"cpu_s\": %s, \"joules_per_cpu_s\": %s, \"share\": %s, "
+		    "\"g_co2e\": %s, \"carbon_sources\": ",
+		    basis_names[r->basis], r->procs, known ? j : "null",
+		    known ? avg : "null", known ? peak : "null", cpu,
+		    known ? jpc : "null", known ? share : "null",
+		    known && r->grams >= 0 ? g : "null");
+		json_str(fp, r->sources);
+		fputc('}', fp);
 		break;
 	}
 }
 
-int
-report_energy(sqlite3 *db, FILE *fp, const struct report_opts *o,
-    struct ex_err *err)
+/* The rows of one basis, appended to rows[*n]; *total gets their nJ. */
+static int
+query_rows(sqlite3 *db, const char *rest, const char *key,
+    const struct report_opts *o, enum basis b, struct erow *rows,
+    size_t *n, int64_t *total, struct ex_err *err)
 {
-	static const char *const keys[] = {
-		[BY_USER] = "p.uid", [BY_COMMAND] = "p.command",
-		[BY_HOST] = "h.name",
-	};
-	static struct erow rows[MAX_EROWS];
 	char sql[1024];
 	sqlite3_stmt *st;
-	int64_t total = 0;
-	size_t n = 0, i;
 	int rc;
 
-	if (o->by != BY_USER && o->by != BY_COMMAND && o->by != BY_HOST)
-		return ex_fail(err, EXR_USAGE, 0, "--energy: --by user, "
-		    "command or host");
-	snprintf(sql, sizeof(sql), "SELECT %s, count(DISTINCT eproc_id), "
-	    "sum(i.energy_nj), count(i.energy_nj), max(i.t1_ns) - "
-	    "min(i.t0_ns), max(i.energy_nj * 1.0 / (i.t1_ns - i.t0_ns)), "
-	    "coalesce(sum(i.cpu_ns), 0) "
-	    "FROM energy_intervals i JOIN energy_procs p USING (eproc_id) "
-	    "JOIN hosts h USING (host_id) "
-	    "WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns "
-	    "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1", keys[o->by]);
+	snprintf(sql, sizeof(sql), "SELECT %s, %s", key, rest);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, o->from_ns);
 	sqlite3_bind_int64(st, 2, o->to_ns);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < MAX_EROWS) {
-		struct erow *r = &rows[n++];
+	*total = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < MAX_EROWS) {
+		struct erow *r = &rows[(*n)++];
 		const unsigned char *k = sqlite3_column_text(st, 0);
+		const unsigned char *src = sqlite3_column_text(st, 8);
 
+		r->basis = b;
 		fmt_escape(r->key, sizeof(r->key), k != NULL ?
 		    (const char *)k : "-", ESC_SPACE);
 		r->procs = sqlite3_column_int64(st, 1);
@@ -117,23 +153,99 @@ report_energy(sqlite3 *db, FILE *fp, const struct report_opts *o,
 		r->span_ns = sqlite3_column_int64(st, 4);
 		r->peak_w = sqlite3_column_double(st, 5);
 		r->cpu_ns = sqlite3_column_int64(st, 6);
+		r->grams = sqlite3_column_type(st, 7) == SQLITE_NULL ? -1 :
+		    sqlite3_column_double(st, 7);
+		snprintf(r->sources, sizeof(r->sources), "%s", src != NULL ?
+		    (const char *)src : "");
 		if (r->energy_nj > 0)
-			total += r->energy_nj;
+			*total += r->energy_nj;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+	return EXR_OK;
+}
+
+/* All hosts' RAPL energy in the window, nJ: what estimates share out. */
+static int
+rapl_total(sqlite3 *db, const struct report_opts *o, int64_t *nj,
+    struct ex_err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(energy_uj), 0) * 1000 "
+	    "FROM v_rapl_host WHERE t1_ns >= ?1 AND t1_ns < ?2", -1, &st,
+	    NULL) != SQLITE_OK)
+		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, o->from_ns);
+	sqlite3_bind_int64(st, 2, o->to_ns);
+	rc = sqlite3_step(st);
+	*nj = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? EXR_OK :
+	    ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+}
+
+/* The table's comment lines: each host's intensity and its source. */
+static void
+print_intensities(sqlite3 *db, FILE *fp)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, "SELECT name, carbon_g_per_kwh, "
+	    "coalesce(carbon_source, 'no source given') FROM hosts "
+	    "WHERE carbon_g_per_kwh IS NOT NULL ORDER BY name", -1, &st,
+	    NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW)
+		fprintf(fp, "# carbon intensity of %s: %g g CO2e/kWh (%s)\n",
+		    (const char *)sqlite3_column_text(st, 0),
+		    sqlite3_column_double(st, 1),
+		    (const char *)sqlite3_column_text(st, 2));
+	sqlite3_finalize(st);
+}
+
+int
+report_energy(sqlite3 *db, FILE *fp, const struct report_opts *o,
+    struct ex_err *err)
+{
+	static const char *const keys[][2] = {
+		[BY_USER] = { "p.uid", "e.uid" },
+		[BY_COMMAND] = { "p.command", "e.command" },
+		[BY_HOST] = { "h.name", "h.name" },
+	};
+	static struct erow rows[MAX_EROWS];
+	int64_t measured, estimated, rapl;	/* nJ */
+	size_t n = 0, nmeasured, i;
+	int rc;
+
+	if (o->by != BY_USER && o->by != BY_COMMAND && o->by != BY_HOST)
+		return ex_fail(err, EXR_USAGE, 0, "--energy: --by user, "
+		    "command or host");
+	if ((rc = query_rows(db, measured_sql, keys[o->by][0], o, MEASURED,
+	    rows, &n, &measured, err)) != EXR_OK)
+		return rc;
+	nmeasured = n;
+	if ((rc = query_rows(db, estimate_sql, keys[o->by][1], o, ESTIMATE,
+	    rows, &n, &estimated, err)) != EXR_OK ||
+	    (rc = rapl_total(db, o, &rapl, err)) != EXR_OK)
+		return rc;
 	switch (o->format) {
 	case FMT_TABLE:
-		fprintf(fp, "# energy by %s; time zone %s; ranked by joules\n"
-		    "%-24s %6s %12s %9s %9s %12s %11s %6s\n",
-		    report_by_names[o->by], o->tz, report_by_names[o->by],
-		    "procs", "joules", "avg_W", "peak_W", "cpu_s",
-		    "J_per_cpu_s", "share");
+		fprintf(fp, "# energy by %s; time zone %s; ranked by joules; "
+		    "estimate = a host's RAPL energy shared by CPU time\n",
+		    report_by_names[o->by], o->tz);
+		print_intensities(db, fp);
+		fprintf(fp, "%-24s %-8s %6s %12s %9s %9s %12s %11s %6s %10s\n",
+		    report_by_names[o->by], "basis", "procs", "joules",
+		    "avg_W", "peak_W", "cpu_s", "J_per_cpu_s", "share",
+		    "g_CO2e");
 		break;
 	case FMT_CSV:
-		fprintf(fp, "%s,processes,joules,avg_watts,peak_watts,cpu_s,"
-		    "joules_per_cpu_s,share\r\n", report_by_names[o->by]);
+		fprintf(fp, "%s,basis,processes,joules,avg_watts,peak_watts,"
+		    "cpu_s,joules_per_cpu_s,share,g_co2e,carbon_sources\r\n",
+		    report_by_names[o->by]);
 		break;
 	case FMT_JSON:
 		fprintf(fp, "{\"by\": \"%s\", \"tz\": ",
@@ -142,8 +254,12 @@ report_energy(sqlite3 *db, FILE *fp, const struct report_opts *o,
 		fputs(", \"rows\": [", fp);
 		break;
 	}
+	/* Estimates share out all the RAPL energy, idle CPUs' too. */
+	if (rapl < estimated)
+		rapl = estimated;
 	for (i = 0; i < n; i++)
-		print_row(fp, o, &rows[i], total, i == 0);
+		print_row(fp, o, &rows[i], i < nmeasured ? measured : rapl,
+		    i == 0);
 	if (o->format == FMT_JSON)
 		fputs("\n]}\n", fp);
 	return ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;

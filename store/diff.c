@@ -192,3 +192,18 @@ task_diff(struct task_state *st, const struct ex_task *obs,
 	st->t_ns = t;
 	return DIFF_ROW;
 }
+
+int
+counter_unwrap(uint64_t prev, uint64_t cur, uint64_t max, uint64_t *d,
+    int *wrapped)
+{
+	*wrapped = cur < prev;
+	if (!*wrapped) {
+		*d = cur - prev;
+		return 0;
+	}
+	if (max == 0 || prev > max)
+		return -1;
+	*d = (max - prev) + cur;
+	return 0;
+}

@@ -108,4 +108,15 @@ void	task_state_begin(struct task_state *st, int64_t task_id,
 enum diff_result task_diff(struct task_state *st, const struct ex_task *obs,
 	    struct task_interval *out);
 
+/*
+ * The growth of a counter that wraps at max (RAPL's energy_uj wraps at
+ * max_energy_range_uj): cur - prev, or, when it went down, (max - prev)
+ * + cur, taken as exactly one wrap; more than one between two readings
+ * cannot be seen (energy-sources.md §3.1: read it several times per wrap
+ * period).  Returns 0 with *d set (*wrapped says whether it wrapped), or
+ * -1 when it went down and cannot be a wrap (no max, or prev above it).
+ */
+int	counter_unwrap(uint64_t prev, uint64_t cur, uint64_t max, uint64_t *d,
+	    int *wrapped);
+
 #endif

@@ -49,6 +49,17 @@ const char *const stmt_sql[S_NSTMTS] = {
 	    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_PUT_ELAST] = "INSERT OR REPLACE INTO energy_last (eproc_id, t_ns, "
 	    "present, " ENERGY_COUNTERS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	[S_SEL_RZONE] = "SELECT zone_id, max_uj, last_t_ns, last_uj "
+	    "FROM rapl_zones WHERE host_id = ? AND zone = ?",
+	[S_INS_RZONE] = "INSERT INTO rapl_zones (host_id, zone, name, max_uj, "
+	    "last_t_ns, last_uj) VALUES (?,?,?,?,?,?)",
+	[S_UPD_RZONE] = "UPDATE rapl_zones SET name = coalesce(?, name), "
+	    "max_uj = coalesce(?, max_uj), last_t_ns = ?, last_uj = ? "
+	    "WHERE zone_id = ?",
+	[S_INS_RINT] = "INSERT OR IGNORE INTO rapl_intervals (zone_id, t0_ns, "
+	    "t1_ns, energy_uj, wrapped) VALUES (?,?,?,?,?)",
+	[S_UPD_CARBON] = "UPDATE hosts SET carbon_g_per_kwh = ?, "
+	    "carbon_source = ? WHERE host_id = ?",
 	[S_INS_PINT] = "INSERT INTO proc_intervals (proc_id, t0_ns, t1_ns, "
 	    "final, heartbeat, " PROC_COLUMNS ", anomalies) "
 	    "VALUES (?,?,?,?,?," Q22 ",?)",
@@ -187,7 +198,20 @@ host_id(struct run *r, const char *name)
 		    s->st[S_SEL_HOST], 1);
 	}
 	sqlite3_reset(s->st[S_SEL_HOST]);
-	return r->host_id > 0 ? EXR_OK : db_fail(s->db, r->err, "hosts");
+	if (r->host_id <= 0)
+		return db_fail(s->db, r->err, "hosts");
+	/* A host's configuration says its own electricity's intensity. */
+	if (r->o->carbon_intensity >= 0 && r->o->host != NULL &&
+	    strcmp(name, r->o->host) == 0) {
+		sqlite3_stmt *st = s->st[S_UPD_CARBON];
+
+		sqlite3_bind_double(st, 1, r->o->carbon_intensity);
+		bind_str(st, 2, r->o->carbon_source != NULL &&
+		    r->o->carbon_source[0] != '\0', r->o->carbon_source);
+		sqlite3_bind_int64(st, 3, r->host_id);
+		return store_step(s, S_UPD_CARBON, r->err);
+	}
+	return EXR_OK;
 }
 
 /*
@@ -344,6 +368,21 @@ on_energy(struct run *r, const struct exacct_reader *rd,
 	return ingest_energy(r, &e);
 }
 
+/* A RAPL zone reading from snap: into RAPL intervals. */
+static int
+on_rapl(struct run *r, const struct exacct_reader *rd,
+    const struct ex_rec *rec)
+{
+	struct ex_rapl z;
+	int rc;
+
+	memset(&z, 0, sizeof(z));
+	rapl_fill(&z, rec, &r->stats->counts);
+	if ((rc = run_host(r, rd->hdr.hostname)) != EXR_OK)
+		return rc;
+	return ingest_rapl(r, &z);
+}
+
 /* A decoded record: count it, hand it to the outputs, then store it. */
 static int
 on_record(struct run *r, enum rec_kind k, const void *fixed, uint64_t off)
@@ -385,6 +424,8 @@ on_object(struct run *r, const struct exacct_reader *rd,
 		return on_lost(r, rd, rec);
 	if (k == REC_ENERGY)
 		return on_energy(r, rd, rec);
+	if (k == REC_RAPL)
+		return on_rapl(r, rd, rec);
 	if (k == REC_OTHER) {
 		r->stats->other++;
 		return EXR_OK;

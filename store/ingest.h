@@ -40,6 +40,12 @@ struct ingest_opts {
 	/* The provider of metric-provider streams; NULL: from the file's
 	 * name (GMT writes PROVIDER.log). */
 	const char	*provider;
+	/* rapl_wrap: drop (a wrapped interval's energy is not known). */
+	int		 rapl_drop_wrapped;
+	/* The carbon intensity of host's electricity, g CO2e/kWh (< 0:
+	 * not configured), and where the figure comes from. */
+	double		 carbon_intensity;
+	const char	*carbon_source;
 	void		*arg;
 };
 

@@ -37,6 +37,7 @@ enum {
 	S_INS_FLOWS, S_INS_FILE, S_UPD_FILE, S_INS_DAMAGE, S_INS_SYSLOAD,
 	S_UPD_HOSTSRC, S_SEL_CLOSED, S_INS_ALT, S_INS_LOST,
 	S_SEL_EPROC, S_INS_EPROC, S_SEL_ELAST, S_INS_EINT, S_PUT_ELAST,
+	S_SEL_RZONE, S_INS_RZONE, S_UPD_RZONE, S_INS_RINT, S_UPD_CARBON,
 	S_NSTMTS
 };
 
@@ -174,6 +175,9 @@ int	ingest_proc(struct run *r, const struct ex_proc *p);
 	"instructions, cycles, disk_read, disk_written, int_wakeups, " \
 	"idle_wakeups"
 int	ingest_energy(struct run *r, const struct ex_energy *e);
+
+/* ingest_rapl.c */
+int	ingest_rapl(struct run *r, const struct ex_rapl *z);
 int	ingest_task(struct run *r, const struct ex_task *t);
 int	live_load(struct store *s, struct ex_err *err);
 int	live_flush(struct run *r);

@@ -118,15 +118,43 @@ test_expect_success 'report --energy ranks by energy, not CPU' '
 	extracct ingest --db rank.db rank.exacct >/dev/null &&
 	extracct report --db rank.db --energy --by command --tz UTC >rank.out &&
 	cat rank.out &&
-	sed -n 3p rank.out | grep "^renderer .* 17.600 *1.760 *1.760 *3.700 *4.757 *0.685$" &&
-	sed -n 4p rank.out | grep "^busyloop .* 8.100 *0.810 *0.810 *10.100 *0.802 *0.315$"
+	sed -n 3p rank.out | grep "^renderer  *measured  *1  *17.600 *1.760 *1.760 *3.700 *4.757 *0.685  *-$" &&
+	sed -n 4p rank.out | grep "^busyloop  *measured  *1  *8.100 *0.810 *0.810 *10.100 *0.802 *0.315  *-$"
+'
+
+# 1 kW for an hour is 1 kWh: at 445 g CO2e/kWh, 445 g.
+test_expect_success 'report --energy: grams CO2e from the configured intensity, with its source' '
+	{ echo "header library extracct hostK" &&
+	  esnap 300 kiln 1700000000 0 0 &&
+	  esnap 300 kiln 1700003600 86400000000 3600000000000000; } >kiln.spec &&
+	extracct_test encode kiln.spec kiln.exacct &&
+	printf "%s\n" "host: hostK" "carbon_intensity: 445" \
+	    "carbon_source: \"IEA 2024 world average\"" >c.yml &&
+	extracct -c c.yml ingest --db k.db kiln.exacct >/dev/null &&
+	extracct report --db k.db --energy --by command --tz UTC >k.out &&
+	grep "^# carbon intensity of hostK: 445 g CO2e/kWh (IEA 2024 world average)$" k.out &&
+	grep "^kiln  *measured  *1  *3600000.000  *1000.000 .* 445.000$" k.out &&
+	extracct report --db k.db --energy --by host --format csv >k.csv &&
+	grep "^hostK,measured,1,3600000.000,.*,445.000,IEA 2024 world average" k.csv &&
+	extracct ingest --db k2.db kiln.exacct >/dev/null &&
+	extracct report --db k2.db --energy --by host --format json >k2.json &&
+	grep "\"g_co2e\": null" k2.json
+'
+
+test_expect_success 'the carbon configuration is checked' '
+	printf "carbon_intensity: lots\n" >bad.yml &&
+	test_expect_code 2 extracct -c bad.yml config 2>err &&
+	grep "bad.yml: line 1, column 19: carbon_intensity: \"lots\" is not grams CO2e per kWh (0 to 10000) or none" err &&
+	printf "carbon_intensity: 56.5\ncarbon_source: \"RTE 2024\"\n" >ok.yml &&
+	extracct -c ok.yml config >cfg &&
+	grep "^carbon_intensity: 56.5$" cfg && grep "^carbon_source: \"RTE 2024\"$" cfg
 '
 
 test_expect_success 'report --energy: CSV and JSON, and --by checked' '
 	extracct report --db rank.db --energy --by command --format csv >rank.csv &&
-	head -n 1 rank.csv | grep "^command,processes,joules,avg_watts" &&
+	head -n 1 rank.csv | grep "^command,basis,processes,joules,avg_watts,peak_watts,cpu_s,joules_per_cpu_s,share,g_co2e,carbon_sources" &&
 	extracct report --db rank.db --energy --by command --format json >rank.json &&
-	grep "\"key\": \"renderer\", \"processes\": 1, \"joules\": 17.600" rank.json &&
+	grep "\"key\": \"renderer\", \"basis\": \"measured\", \"processes\": 1, \"joules\": 17.600" rank.json &&
 	test_expect_code 2 extracct report --db rank.db --energy --by hour 2>err &&
 	grep -- "--energy: --by user, command or host" err
 '

@@ -185,9 +185,29 @@ test_flows(void)
 	    !c[0].has_uid);
 }
 
+/* RAPL's counter wraps at max_energy_range_uj (issue 6). */
+static void
+test_unwrap(void)
+{
+	const uint64_t max = 262143328850ull;	/* a real package range */
+	uint64_t d = 0;
+	int w = -1;
+
+	CHECK("wrap: (max - prev) + cur", counter_unwrap(max - 1000, 500,
+	    max, &d, &w) == 0 && w == 1 && d == 1500);
+	CHECK("no wrap", counter_unwrap(1000, 2500, max, &d, &w) == 0 &&
+	    w == 0 && d == 1500);
+	CHECK("unchanged", counter_unwrap(7, 7, max, &d, &w) == 0 && d == 0);
+	CHECK("down without a range: not a wrap", counter_unwrap(10, 5, 0,
+	    &d, &w) == -1);
+	CHECK("prev above the range: not a wrap", counter_unwrap(max + 9, 5,
+	    max, &d, &w) == -1);
+}
+
 void
 suite_diff(void)
 {
+	test_unwrap();
 	test_proc_diff();
 	test_cpu_split();
 	test_task_diff();

@@ -1,0 +1,69 @@
+/*
+ * RAPL readings into RAPL intervals (see docs/schema.md): per zone and
+ * pair of consecutive snapshots, the growth of its energy counter,
+ * unwrapped once at the zone's range (the rapl_wrap policy: unwrap, or
+ * drop, which leaves a wrapped interval's energy unknown).  The zone's
+ * last reading is kept in rapl_zones, so logs read over several runs
+ * give the same intervals as one.
+ */
+#include "ingest_int.h"
+
+int
+ingest_rapl(struct run *r, const struct ex_rapl *z)
+{
+	struct store *s = r->s;
+	sqlite3_stmt *q = s->st[S_SEL_RZONE], *st;
+	uint64_t t = z->v[RAPL_TIME_NS], cur = z->v[RAPL_ENERGY_UJ];
+	uint64_t max = 0, last_t = 0, last = 0, d = 0;
+	int64_t id = 0;
+	int rc, wrapped = 0, known;
+
+	r->stats->records++;
+	if (!REC_HAS(z, RAPL_TIME_NS) || !REC_HAS(z, RAPL_ZONE) ||
+	    !REC_HAS(z, RAPL_ENERGY_UJ))
+		return run_count(r, DIFF_UNTIMED);
+	sqlite3_bind_int64(q, 1, r->host_id);
+	sqlite3_bind_text(q, 2, z->zone, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW) {
+		id = sqlite3_column_int64(q, 0);
+		max = (uint64_t)sqlite3_column_int64(q, 1);
+		last_t = (uint64_t)sqlite3_column_int64(q, 2);
+		last = (uint64_t)sqlite3_column_int64(q, 3);
+	}
+	sqlite3_reset(q);
+	if (id == 0) {
+		st = s->st[S_INS_RZONE];
+		sqlite3_bind_int64(st, 1, r->host_id);
+		sqlite3_bind_text(st, 2, z->zone, -1, SQLITE_STATIC);
+		bind_str(st, 3, REC_HAS(z, RAPL_NAME), z->name);
+		bind_opt(st, 4, REC_HAS(z, RAPL_MAX_UJ), z->v[RAPL_MAX_UJ]);
+		sqlite3_bind_int64(st, 5, (int64_t)t);
+		sqlite3_bind_int64(st, 6, (int64_t)cur);
+		return store_step(s, S_INS_RZONE, r->err);
+	}
+	if (t <= last_t)			/* seen already, or older */
+		return run_count(r, t == last_t ? DIFF_DUP : DIFF_LATE);
+	if (REC_HAS(z, RAPL_MAX_UJ))
+		max = z->v[RAPL_MAX_UJ];
+	known = counter_unwrap(last, cur, max, &d, &wrapped) == 0;
+	if (!known)
+		r->stats->anomalies++;
+	else if (wrapped && r->o->rapl_drop_wrapped)
+		known = 0;
+	st = s->st[S_INS_RINT];
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, (int64_t)last_t);
+	sqlite3_bind_int64(st, 3, (int64_t)t);
+	bind_opt(st, 4, known, d);
+	sqlite3_bind_int(st, 5, wrapped);
+	if ((rc = store_step(s, S_INS_RINT, r->err)) != EXR_OK)
+		return rc;
+	r->stats->rows++;
+	st = s->st[S_UPD_RZONE];
+	bind_str(st, 1, REC_HAS(z, RAPL_NAME), z->name);
+	bind_opt(st, 2, REC_HAS(z, RAPL_MAX_UJ), z->v[RAPL_MAX_UJ]);
+	sqlite3_bind_int64(st, 3, (int64_t)t);
+	sqlite3_bind_int64(st, 4, (int64_t)cur);
+	sqlite3_bind_int64(st, 5, id);
+	return store_step(s, S_UPD_RZONE, r->err);
+}

@@ -1,0 +1,98 @@
+#!/bin/sh
+# RAPL in snap (issue 6, item 5): snap reads the powercap zones beside
+# its process records; ingest unwraps each zone's counter once per
+# interval by the rapl_wrap policy; the estimate view shares a host's
+# energy out by CPU time.  The zones are a fake sysfs tree (this VM has
+# none), with the files and values the kernel gives.
+. "$(dirname "$0")/../lib.sh"
+
+MAX=262143328850	# a real package max_energy_range_uj
+
+zone() {	# DIR NAME ENERGY [MAX]
+	mkdir -p "pc/$1" && echo "$2" >"pc/$1/name" &&
+	echo "$3" >"pc/$1/energy_uj" &&
+	echo "${4:-$MAX}" >"pc/$1/max_energy_range_uj"
+}
+
+test_expect_success 'snap writes one RAPL record per intel-rapl zone' '
+	mkdir -p pc/intel-rapl && echo 0 >pc/intel-rapl/enabled &&
+	zone intel-rapl:0 package-0 $((MAX - 1000)) &&
+	zone intel-rapl:0:0 core 5000 &&
+	zone intel-rapl:0:1 dram 1000 65532610987 &&
+	zone intel-rapl-mmio:0 package-0 777 &&
+	extracct snap -o s.log --powercap pc &&
+	extracct dump -v s.log >dump &&
+	test "$(grep -c "group-rapl" dump)" -eq 3 &&
+	grep "rapl-zone .*intel-rapl:0:1" dump &&
+	grep "rapl-zone-name .*dram" dump &&
+	grep "rapl-energy-uj .*$((MAX - 1000))" dump &&
+	grep "rapl-max-energy-range-uj .*65532610987" dump &&
+	! grep "intel-rapl-mmio" dump
+'
+
+test_expect_success 'a wrap from max - 1000 to 500 is 1500 uJ' '
+	cp /bin/sh busyloop &&
+	./busyloop -c "while :; do :; done" & bpid=$! &&
+	sleep 1 && extracct snap -o s.log --powercap pc &&
+	sleep 1 &&
+	echo 500 >pc/intel-rapl:0/energy_uj &&
+	echo 9000 >pc/intel-rapl:0:0/energy_uj &&
+	echo 3000 >pc/intel-rapl:0:1/energy_uj &&
+	extracct snap -o s.log --powercap pc &&
+	kill $bpid &&
+	extracct ingest --db r.db s.log >out &&
+	sqlite3 r.db "SELECT z.name, i.energy_uj, i.wrapped
+	    FROM rapl_intervals i JOIN rapl_zones z USING (zone_id)
+	    WHERE i.t0_ns > (SELECT min(t_ns) FROM sysload) ORDER BY 1" >got &&
+	printf "%s\n" "core|4000|0" "dram|2000|0" "package-0|1500|1" >want &&
+	test_cmp want got
+'
+
+test_expect_success 'host energy: packages and DRAM, not core' '
+	test "$(sqlite3 r.db "SELECT energy_uj FROM v_rapl_host
+	    ORDER BY t1_ns DESC LIMIT 1")" -eq 3500
+'
+
+test_expect_success 'the estimate: by CPU share, at most the host energy, busiest first' '
+	sqlite3 r.db "SELECT command, energy_nj FROM v_energy_estimate
+	    WHERE t1_ns = (SELECT max(t1_ns) FROM v_rapl_host)
+	    ORDER BY energy_nj DESC" >est &&
+	head -n 1 est | grep "^busyloop|" &&
+	ncpu=$(sqlite3 r.db "SELECT ncpu FROM sysload LIMIT 1") &&
+	busy=$(head -n 1 est | cut -d"|" -f2) &&
+	total=$(sqlite3 r.db "SELECT sum(energy_nj) FROM v_energy_estimate
+	    WHERE t1_ns = (SELECT max(t1_ns) FROM v_rapl_host)") &&
+	awk -v b="$busy" -v t="$total" -v n="$ncpu" "BEGIN {
+	    share = b / 3500000; want = 1 / n;
+	    exit !(share > 0.8 * want && share <= 1.02 * want && t <= 3500000 * 1.001) }"
+'
+
+test_expect_success 'report --energy labels the RAPL shares as estimates' '
+	extracct report --db r.db --energy --by command >rep &&
+	grep "^# .*estimate = a host.s RAPL energy shared by CPU time" rep &&
+	sed -n 3p rep | grep "^busyloop  *estimate  *1 " &&
+	! grep " measured " rep &&
+	extracct report --db r.db --energy --by host --format json >rep.json &&
+	grep "\"basis\": \"estimate\"" rep.json
+'
+
+test_expect_success 'rapl_wrap: drop leaves a wrapped interval unknown' '
+	printf "rapl_wrap: drop\n" >drop.yml &&
+	extracct -c drop.yml ingest --db d.db s.log >/dev/null &&
+	sqlite3 d.db "SELECT z.name, coalesce(i.energy_uj, \"NULL\"), i.wrapped
+	    FROM rapl_intervals i JOIN rapl_zones z USING (zone_id)
+	    WHERE i.t0_ns > (SELECT min(t_ns) FROM sysload) ORDER BY 1" >got &&
+	printf "%s\n" "core|4000|0" "dram|2000|0" "package-0|NULL|1" >want &&
+	test_cmp want got &&
+	printf "rapl_wrap: sometimes\n" >bad.yml &&
+	test_expect_code 2 extracct -c bad.yml config 2>err &&
+	grep "bad.yml: line 1, column 12: rapl_wrap: \"sometimes\" is not unwrap or drop" err
+'
+
+test_expect_success 'no powercap tree: snap writes no RAPL record, quietly' '
+	extracct snap -o n.log --powercap nonexistent 2>err &&
+	test ! -s err &&
+	! extracct dump -v n.log | grep group-rapl
+'
+
+test_done
