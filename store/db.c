@@ -403,8 +403,33 @@ static const char *const migrations[] = {
 	"  JOIN procs p ON p.proc_id = pi.proc_id AND p.host_id = r.host_id"
 	"  WHERE s.ncpu > 0 AND r.t1_ns > r.t0_ns;"
 
+	/*
+	 * Carbon: a host's intensity (g CO2e per kWh, from its
+	 * configuration) and where the figure comes from.  Grams per
+	 * interval = kWh x intensity; 1 kWh = 3.6e15 nJ = 3.6e12 uJ.
+	 */
 	"ALTER TABLE hosts ADD COLUMN carbon_g_per_kwh REAL;"
-	"ALTER TABLE hosts ADD COLUMN carbon_source TEXT;",
+	"ALTER TABLE hosts ADD COLUMN carbon_source TEXT;"
+	"DROP VIEW v_energy;"
+	"CREATE VIEW v_energy AS"
+	"  SELECT h.name AS host, p.pid, p.start_ns, p.uid, p.command,"
+	"    i.t0_ns, i.t1_ns, i.first,"
+	"    i.energy_nj / 1e9 AS joules,"
+	"    i.energy_nj * 1.0 / (i.t1_ns - i.t0_ns) AS watts,"
+	"    i.cpu_ns / 1e9 AS cpu_s,"
+	"    CASE WHEN i.cpu_ns > 0 THEN i.energy_nj * 1.0 / i.cpu_ns END"
+	"      AS joules_per_cpu_s,"
+	"    i.energy_nj * h.carbon_g_per_kwh / 3.6e15 AS g_co2e"
+	"  FROM energy_intervals i JOIN energy_procs p USING (eproc_id)"
+	"  JOIN hosts h USING (host_id);"
+	"CREATE VIEW v_metric_energy AS"
+	"  SELECT h.name AS host, s.metric, s.detail, m.t0_ns, m.t1_ns,"
+	"    m.value / 1e6 AS joules,"
+	"    m.value * 1000.0 / (m.t1_ns - m.t0_ns) AS watts,"
+	"    m.value * h.carbon_g_per_kwh / 3.6e12 AS g_co2e"
+	"  FROM metric_samples m JOIN metric_series s USING (series_id)"
+	"  JOIN hosts h USING (host_id)"
+	"  WHERE s.unit = 'uJ';",
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -3,8 +3,9 @@
  *
  * Feeds arbitrary bytes through the whole read path: the reader with its
  * resync, the record fillers, and dump -v formatting; then the same bytes
- * through the pacct reader, and the taskstats decoder (as a struct and as
- * a netlink datagram).  Oracles beyond
+ * through the pacct reader, the taskstats decoder (as a struct and as
+ * a netlink datagram), and the metric-provider stream reader and
+ * normaliser (as every provider).  Oracles beyond
  * "no crash, no sanitizer report": every object the reader accepts must
  * re-encode to exactly its input bytes, damaged ranges must lie inside
  * the input and never overlap a delivered object, and the reader must
@@ -26,6 +27,7 @@
 #include "../../parsers/pacct.h"
 #include "../../parsers/records.h"
 #include "../../parsers/source.h"
+#include "../../parsers/stream.h"
 #include "../../reports/dump.h"
 #include "../../reports/idnames.h"
 #include "../../extract/taskstats.h"
@@ -125,6 +127,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			lost_fill(&l, rec, &c);
 			break;
 		}
+		case REC_RAPL: {
+			struct ex_rapl z;
+
+			rapl_fill(&z, rec, &c);
+			break;
+		}
 		case REC_ENERGY: {
 			struct ex_energy en = { 0 };
 			uint64_t ns;
@@ -172,6 +180,43 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)ts_decode(data, size, &e);
 		(void)ts_parse(data, size, 0x17, 1, &acked, &ack_errno,
 		    ts_sink, NULL);
+	}
+	/* Streams: lines move forward, damage stays inside the input,
+	 * a kept sample's interval never runs backwards. */
+	{
+		static const char *const prov[] = {
+			"cpu_utilization_procfs_system",
+			"cpu_utilization_mach_system",
+			"cpu_energy_rapl_msr_component",
+			"psu_energy_ac_mcp_machine",
+		};
+		const struct stream_provider *sp =
+		    stream_provider(prov[size % 4]);
+		struct stream_reader sr;
+		struct stream_series ser = { 0 };
+		struct stream_line ln;
+		struct stream_sample x;
+		uint64_t last = 0;
+
+		memset(&sr, 0, sizeof(sr));
+		source_init_mem(&sr.src, "fuzz", data, size);
+		while ((rc = stream_next(&sr, &ln, &err)) != EXR_EOF) {
+			if (rc != EXR_OK && rc != EXR_DAMAGED)
+				abort();
+			if (sr.off <= last || sr.off > size)
+				abort();	/* it must move on */
+			last = sr.off;
+			if (rc == EXR_DAMAGED) {
+				if (sr.skip_from >= sr.skip_to ||
+				    sr.skip_to > size)
+					abort();
+				continue;
+			}
+			if (stream_apply(sp, &ser, &ln, &x) == SV_SAMPLE &&
+			    x.has_t0 && x.has_t1 && x.t0_ns > x.t1_ns)
+				abort();
+		}
+		stream_reader_release(&sr);
 	}
 	idnames_release(&names);
 	return 0;

@@ -47,6 +47,24 @@ test_expect_success 'ingest and report: no leaks' '
 	test_expect_code 1 vg "$EXTRACCT" ingest --db v.db cut >/dev/null 2>&1
 '
 
+test_expect_success 'streams, RAPL and the energy report: no leaks' '
+	T=1700000000000000 &&
+	printf "%s\n" "$T 5 Package_0" "$((T + 100000)) 6 Package_0" \
+	    "$((T + 300000)) 7 Package_0" "$((T + 250000)) 8 Package_0" \
+	    "$((T + 400000)) x Package_0" >cpu_energy_rapl_msr_component.log &&
+	printf "%s" "$((T + 500000)) 9" >>cpu_energy_rapl_msr_component.log &&
+	test_expect_code 1 vg "$EXTRACCT" text cpu_energy_rapl_msr_component.log >/dev/null 2>&1 &&
+	test_expect_code 1 vg "$EXTRACCT" ingest --db s.db cpu_energy_rapl_msr_component.log >/dev/null 2>&1 &&
+	mkdir -p pc/intel-rapl:0 && echo package-0 >pc/intel-rapl:0/name &&
+	echo 100 >pc/intel-rapl:0/energy_uj && echo 1000 >pc/intel-rapl:0/max_energy_range_uj &&
+	vg "$EXTRACCT" snap -o snap.log --powercap pc &&
+	echo 50 >pc/intel-rapl:0/energy_uj &&
+	vg "$EXTRACCT" snap -o snap.log --powercap pc &&
+	vg "$EXTRACCT" ingest --db s.db snap.log >/dev/null &&
+	vg "$EXTRACCT" report --db s.db --energy --by command --format json >/dev/null &&
+	test "$(sqlite3 s.db "SELECT energy_uj FROM rapl_intervals")" -eq 950
+'
+
 # acctd under valgrind: it registers (root), records exits of one
 # single- and one multi-threaded process, then stops on SIGTERM.
 if [ "$(id -u)" -ne 0 ]; then
