@@ -100,6 +100,13 @@ run: $(B)/extracct
 	@TZ=UTC $(B)/extracct report --db out/extracct.db --by user
 	@echo
 	@TZ=UTC $(B)/extracct report --db out/extracct.db --by command
+	@echo
+	@echo "== energy: snapshots, GMT provider streams, carbon (sample-data/energy)"
+	@$(B)/extracct -c sample-data/energy/extracct.yml ingest \
+	    --db out/extracct.db sample-data/energy/energy.exacct \
+	    sample-data/energy/*.log
+	@echo
+	@TZ=UTC $(B)/extracct report --db out/extracct.db --energy --by command
 
 bench: $(B)/extracct
 	@sh bench/run.sh $(B)/extracct
@@ -115,7 +122,8 @@ bench: $(B)/extracct
 FUZZ_SECONDS ?= 60
 fuzz: $(B)/fuzz_exacct
 	@mkdir -p $(B)/fuzz-corpus
-	cp sample-data/*.exacct $(B)/fuzz-corpus/ 2>/dev/null || true
+	cp sample-data/*.exacct sample-data/energy/* $(B)/fuzz-corpus/ \
+	    2>/dev/null || true
 	$(B)/fuzz_exacct -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	    -artifact_prefix=$(B)/ $(B)/fuzz-corpus
 

@@ -144,4 +144,15 @@ test_expect_success 'text and check read streams as ingest does' '
 	grep "damaged: 4 records, 0 other objects, 0 unknown items, 3 damaged ranges" chk
 '
 
+test_expect_success 'the sample energy data (make run): streams, snapshots, carbon' '
+	extracct -c "$SAMPLES/energy/extracct.yml" ingest --db sample.db \
+	    "$SAMPLES/energy/energy.exacct" "$SAMPLES"/energy/*.log >out 2>err &&
+	grep "cpu_energy_rapl_msr_component.log: bytes 0-13134: 398 records, 398 rows.*2 gaps" out &&
+	grep "cpu_utilization_mach_system.log: .* 201 records, 200 rows.*1 since-boot lines excluded" out &&
+	test "$(grep -c "line 23[56]: .* about 1 missing before it" err)" -eq 2 &&
+	test "$(sqlite3 sample.db "SELECT count(DISTINCT name) FROM hosts")" -eq 1 &&
+	extracct report --db sample.db --energy --by host --format csv >h.csv &&
+	grep "^sample-mac,measured,.*,GMT default: IEA 2024 world average" h.csv
+'
+
 test_done
