@@ -83,6 +83,7 @@ walk_stream_line(const char *path, const struct stream_provider *p,
 {
 	struct stream_sample x;
 	struct ex_err err = { .path = path };
+	enum stream_verdict v;
 	struct walk_series *s = NULL;
 	uint64_t last;
 	int i;
@@ -99,20 +100,16 @@ walk_stream_line(const char *path, const struct stream_provider *p,
 		snprintf(s->detail, sizeof(s->detail), "%s", ln->detail);
 	}
 	last = s->st.last_ts_ns;
-	switch (stream_apply(p, &s->st, ln, &x)) {
+	switch ((v = stream_apply(p, &s->st, ln, &x))) {
 	case SV_SAMPLE:
 		return ops->sample(arg, p, ln, &x);
 	case SV_OPENS:
 		return EXR_OK;
 	default:
-		ex_fail(&err, EXR_DAMAGED, ln->off, "line %llu: timestamp "
-		    "%llu %s the series' last (%llu): sample dropped",
-		    (unsigned long long)ln->line,
-		    (unsigned long long)ln->ts_us, x.ts_ns == last ?
-		    "repeats" : "goes back before",
-		    (unsigned long long)(last / 1000));
-		damage(ops, arg, path, ln->off, ln->off, &err);
+		stream_dropped(&err, ln, v, last);
+		damage(ops, arg, path, ln->off, ln->end, &err);
 		c->damaged++;
+		c->damaged_bytes += ln->end - ln->off;
 		return EXR_DAMAGED;
 	}
 }

@@ -232,7 +232,7 @@ stream_next(struct stream_reader *r, struct stream_line *ln,
 		memset(ln, 0, sizeof(*ln));
 		ln->line = ++r->line;
 		ln->off = r->off;
-		r->off += len + 1;
+		ln->end = r->off += len + 1;
 		while (len > 0 && (is_blank(p[len - 1]) || p[len - 1] == '\r'))
 			len--;
 		if (len == 0)
@@ -244,6 +244,17 @@ stream_next(struct stream_reader *r, struct stream_line *ln,
 		return ex_fail(err, EXR_DAMAGED, ln->off, "line %llu: %s",
 		    (unsigned long long)ln->line, why);
 	}
+}
+
+int
+stream_dropped(struct ex_err *err, const struct stream_line *ln,
+    enum stream_verdict v, uint64_t last_ns)
+{
+	return ex_fail(err, EXR_DAMAGED, ln->off, "line %llu: timestamp %llu "
+	    "%s the series' last (%llu): sample dropped",
+	    (unsigned long long)ln->line, (unsigned long long)ln->ts_us,
+	    v == SV_DUPLICATE ? "repeats" : "goes back before",
+	    (unsigned long long)(last_ns / 1000));
 }
 
 /* reading (uW or W) over dt_ns, in uJ; -1 if it does not fit. */
@@ -323,11 +334,13 @@ stream_apply(const struct stream_provider *p, struct stream_series *s,
 	if (p->end_stamped) {
 		out->t1_ns = ts;
 		out->has_t1 = 1;
-		if (contiguous)
+		if (contiguous) {
 			out->t0_ns = last;
-		else if (s->gap_ns != 0 && s->gap_ns <= ts)
+			out->has_t0 = 1;
+		} else if (s->gap_ns != 0 && s->gap_ns <= ts) {
 			out->t0_ns = ts - s->gap_ns;	/* one interval */
-		out->has_t0 = contiguous || (s->gap_ns != 0 && s->gap_ns <= ts);
+			out->has_t0 = 1;
+		}
 	} else {
 		out->t0_ns = ts;
 		out->has_t0 = 1;

@@ -58,6 +58,7 @@ struct stream_line {
 	char		 detail[STREAM_DETAIL];	/* "" if none */
 	uint64_t	 line;		/* 1-based */
 	uint64_t	 off;		/* of the line's first byte */
+	uint64_t	 end;		/* after its newline */
 };
 
 struct stream_reader {
@@ -128,5 +129,12 @@ struct stream_sample {
 enum stream_verdict stream_apply(const struct stream_provider *p,
 	    struct stream_series *s, const struct stream_line *ln,
 	    struct stream_sample *out);
+
+/*
+ * A line the series drops (SV_BACKWARDS, SV_DUPLICATE; last_ns the
+ * series' last time): fill err with why, and return EXR_DAMAGED.
+ */
+int	stream_dropped(struct ex_err *err, const struct stream_line *ln,
+	    enum stream_verdict v, uint64_t last_ns);
 
 #endif

@@ -42,6 +42,23 @@
  * Migrations, oldest first: migrations[i] takes a database from version
  * i to i + 1.  Never edit one that has shipped; add the next.
  */
+/*
+ * The energy view (schema 4), which schema 5 makes again with grams
+ * CO2e: its columns up to joules_per_cpu_s, then its tables.
+ */
+#define V_ENERGY_SELECT \
+	"CREATE VIEW v_energy AS" \
+	"  SELECT h.name AS host, p.pid, p.start_ns, p.uid, p.command," \
+	"    i.t0_ns, i.t1_ns, i.first," \
+	"    i.energy_nj / 1e9 AS joules," \
+	"    i.energy_nj * 1.0 / (i.t1_ns - i.t0_ns) AS watts," \
+	"    i.cpu_ns / 1e9 AS cpu_s," \
+	"    CASE WHEN i.cpu_ns > 0 THEN i.energy_nj * 1.0 / i.cpu_ns END" \
+	"      AS joules_per_cpu_s"
+#define V_ENERGY_FROM \
+	"  FROM energy_intervals i JOIN energy_procs p USING (eproc_id)" \
+	"  JOIN hosts h USING (host_id)"
+
 static const char *const migrations[] = {
 	/* 0 -> 1: the first schema. */
 	"CREATE TABLE hosts ("
@@ -302,16 +319,7 @@ static const char *const migrations[] = {
 	"  instructions INTEGER, cycles INTEGER,"
 	"  disk_read INTEGER, disk_written INTEGER,"
 	"  int_wakeups INTEGER, idle_wakeups INTEGER);"
-	"CREATE VIEW v_energy AS"
-	"  SELECT h.name AS host, p.pid, p.start_ns, p.uid, p.command,"
-	"    i.t0_ns, i.t1_ns, i.first,"
-	"    i.energy_nj / 1e9 AS joules,"
-	"    i.energy_nj * 1.0 / (i.t1_ns - i.t0_ns) AS watts,"
-	"    i.cpu_ns / 1e9 AS cpu_s,"
-	"    CASE WHEN i.cpu_ns > 0 THEN i.energy_nj * 1.0 / i.cpu_ns END"
-	"      AS joules_per_cpu_s"
-	"  FROM energy_intervals i JOIN energy_procs p USING (eproc_id)"
-	"  JOIN hosts h USING (host_id);",
+	V_ENERGY_SELECT V_ENERGY_FROM ";",
 
 	/*
 	 * 4 -> 5: metric-provider streams, RAPL zones read by snap, and
@@ -411,17 +419,9 @@ static const char *const migrations[] = {
 	"ALTER TABLE hosts ADD COLUMN carbon_g_per_kwh REAL;"
 	"ALTER TABLE hosts ADD COLUMN carbon_source TEXT;"
 	"DROP VIEW v_energy;"
-	"CREATE VIEW v_energy AS"
-	"  SELECT h.name AS host, p.pid, p.start_ns, p.uid, p.command,"
-	"    i.t0_ns, i.t1_ns, i.first,"
-	"    i.energy_nj / 1e9 AS joules,"
-	"    i.energy_nj * 1.0 / (i.t1_ns - i.t0_ns) AS watts,"
-	"    i.cpu_ns / 1e9 AS cpu_s,"
-	"    CASE WHEN i.cpu_ns > 0 THEN i.energy_nj * 1.0 / i.cpu_ns END"
-	"      AS joules_per_cpu_s,"
+	V_ENERGY_SELECT ","
 	"    i.energy_nj * h.carbon_g_per_kwh / 3.6e15 AS g_co2e"
-	"  FROM energy_intervals i JOIN energy_procs p USING (eproc_id)"
-	"  JOIN hosts h USING (host_id);"
+	V_ENERGY_FROM ";"
 	"CREATE VIEW v_metric_energy AS"
 	"  SELECT h.name AS host, s.metric, s.detail, m.t0_ns, m.t1_ns,"
 	"    m.value / 1e6 AS joules,"

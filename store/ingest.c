@@ -540,7 +540,7 @@ stream_next_line(struct input *in, struct run *r, struct ex_err *err)
 		return rc;
 	if ((rc = ingest_stream_line(r, &ln)) == EXR_DAMAGED) {
 		in->skip_from = ln.off;	/* dropped: the line is the range */
-		in->skip_to = in->sr.off;
+		in->skip_to = ln.end;
 	}
 	return rc;
 }

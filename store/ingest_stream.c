@@ -140,17 +140,6 @@ series_of(struct run *r, const char *detail, struct series **out)
 	return EXR_OK;
 }
 
-/* A line that is not kept: the loop stores and reports it as damage. */
-static int
-dropped(struct run *r, const struct stream_line *ln, const char *why,
-    uint64_t last_ns)
-{
-	return ex_fail(r->err, EXR_DAMAGED, ln->off, "line %llu: timestamp "
-	    "%llu %s the series' last (%llu): sample dropped",
-	    (unsigned long long)ln->line, (unsigned long long)ln->ts_us,
-	    why, (unsigned long long)(last_ns / 1000));
-}
-
 static int
 store_sample(struct run *r, struct series *s, const struct stream_line *ln,
     const struct stream_sample *x, uint64_t prev_ts)
@@ -210,6 +199,7 @@ ingest_stream_line(struct run *r, const struct stream_line *ln)
 {
 	struct stream_run *sr = r->stream;
 	struct stream_sample x;
+	enum stream_verdict v;
 	struct series *s = NULL;
 	uint64_t prev_ts;
 	sqlite3_stmt *q;
@@ -220,13 +210,14 @@ ingest_stream_line(struct run *r, const struct stream_line *ln)
 		return rc;
 	r->stats->records++;
 	prev_ts = s->st.last_ts_ns;
-	switch (stream_apply(sr->p, &s->st, ln, &x)) {
+	/* A line dropped is damage: the loop stores and reports it. */
+	switch ((v = stream_apply(sr->p, &s->st, ln, &x))) {
 	case SV_BACKWARDS:
 		r->stats->late++;
-		return dropped(r, ln, "goes back before", prev_ts);
+		return stream_dropped(r->err, ln, v, prev_ts);
 	case SV_DUPLICATE:
 		r->stats->duplicates++;
-		return dropped(r, ln, "repeats", prev_ts);
+		return stream_dropped(r->err, ln, v, prev_ts);
 	case SV_OPENS:
 		r->stats->excluded++;	/* it only dates the next line */
 		break;
