@@ -61,6 +61,18 @@ open_output(const struct outputs *out, const char *ext, int append)
 	return fp;
 }
 
+/* BASE.txt and BASE.csv, at the first record of an input. */
+static int
+open_outputs(struct outputs *o, int append)
+{
+	if ((o->txt = open_output(o, "txt", append)) == NULL ||
+	    (o->csv = open_output(o, "csv", append)) == NULL) {
+		o->failed = 1;
+		return EXR_IO;
+	}
+	return EXR_OK;
+}
+
 static int
 output_record(void *arg, const char *host, enum rec_kind kind,
     const void *rec)
@@ -71,11 +83,8 @@ output_record(void *arg, const char *host, enum rec_kind kind,
 	if (o->outdir == NULL)
 		return EXR_OK;
 	if (o->txt == NULL) {
-		if ((o->txt = open_output(o, "txt", append)) == NULL ||
-		    (o->csv = open_output(o, "csv", append)) == NULL) {
-			o->failed = 1;
+		if (open_outputs(o, append) != EXR_OK)
 			return EXR_IO;
-		}
 		o->csv_kind = kind;
 		if (!append)
 			csv_header(o->csv, kind);
@@ -101,6 +110,29 @@ output_record(void *arg, const char *host, enum rec_kind kind,
 			csv_flow(o->csv, host, rec);
 		break;
 	}
+	return ferror(o->txt) || ferror(o->csv) ? EXR_IO : EXR_OK;
+}
+
+/* A stream's sample into BASE.txt and BASE.csv, as text does. */
+static int
+output_sample(void *arg, const char *host, const struct stream_provider *p,
+    const struct stream_line *ln, const struct stream_sample *x)
+{
+	struct outputs *o = arg;
+	int append = o->stats->from > 0;
+
+	if (o->outdir == NULL)
+		return EXR_OK;
+	if (o->txt == NULL) {
+		if (open_outputs(o, append) != EXR_OK)
+			return EXR_IO;
+		if (!append) {
+			text_sample_header(o->txt);
+			csv_sample_header(o->csv);
+		}
+	}
+	text_sample(o->txt, p, ln, x);
+	csv_sample(o->csv, host, p, ln, x);
 	return ferror(o->txt) || ferror(o->csv) ? EXR_IO : EXR_OK;
 }
 
@@ -166,6 +198,7 @@ ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
 	out.outdir = outdir;
 	out.stats = &st;
 	io->on_record = output_record;
+	io->on_sample = output_sample;
 	io->arg = &out;
 	memset(&err, 0, sizeof(err));
 	if ((rc = store_open(&s, db, &err)) != EXR_OK)

@@ -221,3 +221,34 @@ csv_flow(FILE *fp, const char *host, const struct ex_flow *f)
 	col_s(fp, REC_HAS(f, FLOW_ACTION), f->action);
 	fputs("\r\n", fp);
 }
+
+void
+csv_sample_header(FILE *fp)
+{
+	fputs("host,metric,detail,ts_us,t0_us,t1_us,value,unit,reading\r\n",
+	    fp);
+}
+
+/* ",N" or "," for an absent value. */
+static void
+csv_opt(FILE *fp, int has, uint64_t v)
+{
+	if (has)
+		fprintf(fp, ",%" PRIu64, v);
+	else
+		fputc(',', fp);
+}
+
+void
+csv_sample(FILE *fp, const char *host, const struct stream_provider *p,
+    const struct stream_line *ln, const struct stream_sample *x)
+{
+	csv_field(fp, host);
+	fprintf(fp, ",%s,", p->name);
+	csv_field(fp, ln->detail);
+	fprintf(fp, ",%" PRIu64, ln->ts_us);
+	csv_opt(fp, x->has_t0, x->t0_ns / 1000);
+	csv_opt(fp, x->has_t1, x->t1_ns / 1000);
+	csv_opt(fp, x->has_value, x->value);
+	fprintf(fp, ",%s,%" PRIu64 "\r\n", p->unit, ln->reading);
+}

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "../parsers/records.h"
+#include "../parsers/stream.h"
 
 /* One field, quoted and guarded as needed (no separator written). */
 void	csv_field(FILE *fp, const char *s);
@@ -26,5 +27,14 @@ void	csv_header(FILE *fp, enum rec_kind kind);
 void	csv_proc(FILE *fp, const char *host, const struct ex_proc *p);
 void	csv_task(FILE *fp, const char *host, const struct ex_task *t);
 void	csv_flow(FILE *fp, const char *host, const struct ex_flow *f);
+
+/*
+ * A metric-provider stream's samples: host, provider, detail, the
+ * line's time and the interval covered (epoch microseconds; empty where
+ * not known), the value in its unit, the reading as written.
+ */
+void	csv_sample_header(FILE *fp);
+void	csv_sample(FILE *fp, const char *host, const struct stream_provider *p,
+	    const struct stream_line *ln, const struct stream_sample *x);
 
 #endif

@@ -18,6 +18,7 @@
 #include "../parsers/exacct.h"
 #include "../parsers/pacct.h"
 #include "../parsers/records.h"
+#include "../parsers/stream.h"
 
 struct store;
 
@@ -28,6 +29,11 @@ struct ingest_opts {
 	/* Each record as decoded (for .txt/.csv outputs); may be NULL. */
 	int		(*on_record)(void *arg, const char *host,
 			    enum rec_kind kind, const void *rec);
+	/* Each sample of a metric-provider stream; may be NULL. */
+	int		(*on_sample)(void *arg, const char *host,
+			    const struct stream_provider *p,
+			    const struct stream_line *ln,
+			    const struct stream_sample *x);
 	/* Each damaged range [from, to); tail: left for the next run. */
 	void		(*on_damage)(void *arg, const char *path, uint64_t from,
 			    uint64_t to, const struct ex_err *err, int tail);

@@ -142,7 +142,7 @@ alt_exit(struct run *r, const struct ex_proc *p, int *taken)
 	sqlite3_bind_int64(q, 1, r->host_id);
 	sqlite3_bind_int64(q, 2, (int64_t)p->v[PROC_START_NS]);
 	sqlite3_bind_int64(q, 3, (int64_t)p->v[PROC_PID]);
-	sqlite3_bind_int64(q, 4, (int64_t)START_SLACK_NS);
+	sqlite3_bind_int64(q, 4, (int64_t)ALT_SLACK_NS);
 	if (sqlite3_step(q) == SQLITE_ROW) {
 		theirs = (const char *)sqlite3_column_text(q, 1);
 		if (theirs == NULL || strcmp(theirs, mine) != 0)

@@ -224,6 +224,9 @@ ingest_stream_line(struct run *r, const struct stream_line *ln)
 	case SV_SAMPLE:
 		if ((rc = store_sample(r, s, ln, &x, prev_ts)) != EXR_OK)
 			return rc;
+		if (r->o->on_sample != NULL && (rc = r->o->on_sample(r->o->arg,
+		    r->host, sr->p, ln, &x)) != EXR_OK)
+			return ex_fail(r->err, rc, ln->off, "writing outputs");
 		break;
 	}
 	q = sr->q[Q_PUT_SERIES];

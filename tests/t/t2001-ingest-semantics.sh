@@ -220,4 +220,38 @@ test_expect_success 'starts 1.01 s apart are one process, 1.03 s apart two' '
 	test "$(sqlite3 s.db "SELECT count(*) FROM procs WHERE pid = 71")" -eq 2
 '
 
+# One pacct v3 record: PID BTIME_S COMMAND (64 bytes, little-endian,
+# no CPU, no elapsed time).
+pacct_rec() {
+	le32() { printf "\\%03o\\%03o\\%03o\\%03o" $(($1 & 255)) \
+	    $((($1 >> 8) & 255)) $((($1 >> 16) & 255)) $((($1 >> 24) & 255)); }
+	printf "\000\003\000\000\000\000\000\000"	# flag, v3, tty, exit code
+	printf "\000\000\000\000\000\000\000\000"	# uid, gid
+	printf "$(le32 "$1")$(le32 1)$(le32 "$2")"	# pid, ppid, btime
+	printf "\000\000\000\000"			# etime
+	printf "%016d" 0 | tr 0 "\000"			# utime .. swaps
+	printf "%-16s" "$3" | tr " " "\000"		# comm
+}
+
+# acctd and pacct both record every exit.  pacct's start is whole seconds
+# and can be a second and a tick early; acctd's is late by its delay in
+# reading the exit: 1.06 s apart is one process with an alternate exit,
+# 3.06 s apart two processes.
+test_expect_success 'acctd and pacct starts 1.06 s apart: one process, the pacct exit an alternate' '
+	{ echo "header library extracct althost" &&
+	  rec_at final 4242 1700000001 60000000 1700000002 &&
+	  rec_at final 4343 1700000003 60000000 1700000004; } >a.spec &&
+	extracct_test encode a.spec acctd.exacct &&
+	{ pacct_rec 4242 1700000000 early && pacct_rec 4343 1700000000 other; } >alt.pacct &&
+	test "$(wc -c <alt.pacct)" -eq 128 &&
+	extracct text -H alt.pacct | grep " 4242 .* early$" &&
+	extracct ingest --db alt.db acctd.exacct >/dev/null &&
+	extracct ingest --db alt.db --host althost alt.pacct >out &&
+	grep "1 exits another source had" out &&
+	test "$(sqlite3 alt.db "SELECT count(*) FROM procs WHERE pid = 4242")" -eq 1 &&
+	test "$(sqlite3 alt.db "SELECT p.exit_source, x.source FROM proc_alt_exits x
+	    JOIN procs p USING (proc_id) WHERE p.pid = 4242")" = "acctd|pacct" &&
+	test "$(sqlite3 alt.db "SELECT count(*) FROM procs WHERE pid = 4343")" -eq 2
+'
+
 test_done

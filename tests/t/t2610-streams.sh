@@ -144,6 +144,20 @@ test_expect_success 'text and check read streams as ingest does' '
 	grep "damaged: 4 records, 0 other objects, 0 unknown items, 3 damaged ranges" chk
 '
 
+test_expect_success 'ingest --outdir: a stream'\''s samples as text and CSV' '
+	mkdir -p o &&
+	extracct ingest --db o.db --outdir o cpu_energy_rapl_msr_component.log >/dev/null &&
+	extracct text cpu_energy_rapl_msr_component.log >want.txt &&
+	test_cmp want.txt o/cpu_energy_rapl_msr_component.log.txt &&
+	head -n 1 o/cpu_energy_rapl_msr_component.log.csv |
+	    grep "^host,metric,detail,ts_us,t0_us,t1_us,value,unit,reading" &&
+	grep ",cpu_energy_rapl_msr_component,Package_0,$((T + 300000)),$((T + 200000)),$((T + 300000)),520000,uJ,520000" \
+	    o/cpu_energy_rapl_msr_component.log.csv &&
+	grep ",cpu_energy_rapl_msr_component,DRAM_0,$T,,$T,300000,uJ,300000" \
+	    o/cpu_energy_rapl_msr_component.log.csv &&
+	test "$(line_count o/cpu_energy_rapl_msr_component.log.csv)" -eq 9
+'
+
 test_expect_success 'the sample energy data (make run): streams, snapshots, carbon' '
 	extracct -c "$SAMPLES/energy/extracct.yml" ingest --db sample.db \
 	    "$SAMPLES/energy/energy.exacct" "$SAMPLES"/energy/*.log >out 2>err &&
