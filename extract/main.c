@@ -37,17 +37,19 @@ struct command {
 static const struct command commands[] = {
 	{ "dump", cmd_dump, "dump [-v] [--passwd F] [--group F] "
 	    "[--project F] FILE..." },
-	{ "text", cmd_text, "text [-H] [-k proc|task|flow] FILE..." },
-	{ "check", cmd_check, "check FILE..." },
+	{ "text", cmd_text, "text [-H] [-k proc|task|flow] "
+	    "[--provider NAME] FILE..." },
+	{ "check", cmd_check, "check [--provider NAME] FILE..." },
 	{ "gen", cmd_gen, "gen --kind proc|task|flow|pacct|energy "
 	    "--records N [--seed S] [--host NAME] [--jitter] "
 	    "[--pacct-version 3|2|0] [--big-endian] "
 	    "[--energy-writer native|rosetta|intel] -o FILE" },
 	{ "ingest", cmd_ingest, "ingest [--db FILE] [--outdir DIR] "
 	    "[--idle-rows heartbeat|always] [--heartbeat-hours N] [--chunk N] "
-	    "[--host NAME] FILE..." },
+	    "[--host NAME] [--provider NAME] FILE..." },
 	{ "config", cmd_config, "config" },
-	{ "snap", cmd_snap, "snap [-o FILE] [--spool DIR]" },
+	{ "snap", cmd_snap, "snap [-o FILE] [--spool DIR] "
+	    "[--powercap DIR]" },
 	{ "acctd", cmd_acctd, "acctd [-o DIR] [--pidfile FILE] "
 	    "[--rcvbuf BYTES]" },
 	{ "rotate", cmd_rotate, "rotate [--spool DIR] [--pacct FILE] "
