@@ -30,9 +30,13 @@
 static const char usage_snap[] =
     "usage: extracct snap [-o FILE] [--spool DIR] [--powercap DIR]";
 
-/* One record per RAPL zone, at the snapshot's time. */
+/*
+ * One record per RAPL zone, at the snapshot's time, with the boot time
+ * (a reboot resets the counters: that is no wrap).
+ */
 static int
-write_rapl(int fd, struct exw *w, const char *dir, uint64_t now)
+write_rapl(int fd, struct exw *w, const char *dir, uint64_t now,
+    const struct ex_sysload *sl)
 {
 	static struct ex_rapl zones[POWERCAP_MAX_ZONES];
 	int i, n, unreadable;
@@ -43,6 +47,10 @@ write_rapl(int fd, struct exw *w, const char *dir, uint64_t now)
 		    "readable (root only since Linux 5.10): no energy "
 		    "readings\n", dir);
 	for (i = 0; i < n; i++) {
+		if (REC_HAS(sl, SYS_BTIME)) {
+			zones[i].v[RAPL_BOOT_S] = sl->v[SYS_BTIME];
+			zones[i].present |= 1ULL << RAPL_BOOT_S;
+		}
 		exw_reset(w);
 		rapl_write(w, &zones[i]);
 		if (write_record(fd, w) != EXR_OK)
@@ -103,7 +111,7 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	exw_reset(&w);
 	sysload_write(&w, &sl);
 	if (write_record(fd, &w) != EXR_OK ||
-	    write_rapl(fd, &w, powercap_dir, now) != EXR_OK)
+	    write_rapl(fd, &w, powercap_dir, now, &sl) != EXR_OK)
 		goto ioerr;
 	if ((d = opendir(proc_root)) == NULL) {
 		rc = complain(EXR_IO, "%s: %s", proc_root, strerror(errno));

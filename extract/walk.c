@@ -2,6 +2,7 @@
  * The shared read loop (see walk.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../parsers/sniff.h"
@@ -68,34 +69,44 @@ walk_pacct(const char *path, const struct walk_ops *ops, void *arg,
 	return status;
 }
 
-/* The series of a detail, for one file (a few: Package_0, DRAM_0...). */
+/* The series of a detail, for one file (Package_0, DRAM_0...). */
 struct walk_series {
 	char		 detail[STREAM_DETAIL];
 	struct stream_series st;
 };
 
-#define WALK_MAX_SERIES	64
+struct walk_all_series {
+	struct walk_series *v;
+	size_t		 n, cap;
+};
 
 static int
 walk_stream_line(const char *path, const struct stream_provider *p,
     const struct stream_line *ln, const struct walk_ops *ops, void *arg,
-    struct walk_series *ser, int *nser, struct ex_counts *c)
+    struct walk_all_series *ser, struct ex_counts *c)
 {
 	struct stream_sample x;
 	struct ex_err err = { .path = path };
 	enum stream_verdict v;
 	struct walk_series *s = NULL;
 	uint64_t last;
-	int i;
+	size_t i;
 
-	for (i = 0; i < *nser && s == NULL; i++)
-		if (strcmp(ser[i].detail, ln->detail) == 0)
-			s = &ser[i];
+	for (i = 0; i < ser->n && s == NULL; i++)
+		if (strcmp(ser->v[i].detail, ln->detail) == 0)
+			s = &ser->v[i];
 	if (s == NULL) {
-		if (*nser == WALK_MAX_SERIES)
-			return complain(EXR_USAGE, "%s: more than %d series",
-			    path, WALK_MAX_SERIES);
-		s = &ser[(*nser)++];
+		if (ser->n == ser->cap) {
+			size_t cap = ser->cap ? ser->cap * 2 : 8;
+			struct walk_series *more = realloc(ser->v,
+			    cap * sizeof(*more));
+
+			if (more == NULL)
+				return complain(EXR_NOMEM, "no memory");
+			ser->v = more;
+			ser->cap = cap;
+		}
+		s = &ser->v[ser->n++];
 		memset(s, 0, sizeof(*s));
 		snprintf(s->detail, sizeof(s->detail), "%s", ln->detail);
 	}
@@ -118,13 +129,13 @@ static int
 walk_stream(const char *path, const struct walk_ops *ops, void *arg,
     struct ex_counts *counts)
 {
-	static struct walk_series ser[WALK_MAX_SERIES];
+	struct walk_all_series ser = { NULL, 0, 0 };
 	const struct stream_provider *p;
 	struct stream_reader r;
 	struct stream_line ln;
 	struct ex_err err = { .path = path };
 	struct ex_counts c = { 0 };
-	int rc, nser = 0, status = EXR_OK;
+	int rc, status = EXR_OK;
 
 	if (ops->sample == NULL)
 		return complain(EXR_USAGE, "%s: a metric-provider stream: "
@@ -143,8 +154,8 @@ walk_stream(const char *path, const struct walk_ops *ops, void *arg,
 	}
 	while ((rc = stream_next(&r, &ln, &err)) != EXR_EOF) {
 		if (rc == EXR_OK) {
-			rc = walk_stream_line(path, p, &ln, ops, arg, ser,
-			    &nser, &c);
+			rc = walk_stream_line(path, p, &ln, ops, arg, &ser,
+			    &c);
 			status = worst(status, rc);
 			if (rc != EXR_OK && rc != EXR_DAMAGED)
 				break;
@@ -162,6 +173,7 @@ walk_stream(const char *path, const struct walk_ops *ops, void *arg,
 	}
 	if (counts != NULL)
 		*counts = c;
+	free(ser.v);
 	stream_reader_release(&r);
 	return status;
 }

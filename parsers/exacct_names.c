@@ -221,6 +221,7 @@ static const struct idname local_names[] = {
 	{ EXL_RAPL_NAME, "rapl-zone-name" },
 	{ EXL_RAPL_ENERGY_UJ, "rapl-energy-uj" },
 	{ EXL_RAPL_MAX_UJ, "rapl-max-energy-range-uj" },
+	{ EXL_RAPL_BOOT_S, "rapl-boot-time" },
 };
 
 static const char *

@@ -118,6 +118,8 @@
 #define EXL_RAPL_NAME		0x000503u	/* STRING, "package-0" */
 #define EXL_RAPL_ENERGY_UJ	0x000504u	/* UINT64, energy_uj */
 #define EXL_RAPL_MAX_UJ		0x000505u	/* UINT64, max_energy_range_uj */
+#define EXL_RAPL_BOOT_S		0x000506u	/* UINT64, boot time, s: a reboot
+						   resets the counters */
 
 /* Name of a local-catalog data id, or NULL. */
 const char *local_id_name(uint32_t id);

@@ -166,5 +166,8 @@ rapl_write(struct exw *w, const struct ex_rapl *z)
 	if (REC_HAS(z, RAPL_MAX_UJ))
 		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_RAPL_MAX_UJ,
 		    z->v[RAPL_MAX_UJ]);
+	if (REC_HAS(z, RAPL_BOOT_S))
+		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_RAPL_BOOT_S,
+		    z->v[RAPL_BOOT_S]);
 	exw_group_end(w, 0);
 }

@@ -150,11 +150,15 @@ source_get(struct source *s, uint64_t at, size_t n, const uint8_t **p)
 			break;
 	}
 done:
-	if (at < s->off || at - s->off >= s->len) {
+	/* A file is read to the size it had: what grows after belongs to
+	 * the next reading (the ledger recorded that size). */
+	if (at < s->off || at - s->off >= s->len || at >= s->size) {
 		*p = s->buf;
 		return 0;
 	}
 	*p = s->buf + (at - s->off);
 	skip = s->len - (size_t)(at - s->off);
+	if (skip > s->size - at)
+		skip = (size_t)(s->size - at);
 	return skip < n ? skip : n;
 }

@@ -25,7 +25,8 @@ struct source {
 	size_t		 cap;		/* bytes allocated */
 	size_t		 len;		/* bytes valid in buf */
 	uint64_t	 off;		/* input offset of buf[0] */
-	uint64_t	 size;		/* input size; UINT64_MAX: a stream */
+	uint64_t	 size;		/* input size (nothing past it is read);
+					   UINT64_MAX: a stream */
 	int		 sys_errno;	/* first read error, 0 if none */
 };
 

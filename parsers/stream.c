@@ -159,6 +159,8 @@ parse_line(const uint8_t *p, size_t n, struct stream_line *ln)
 		return "the reading is negative";
 	if (number(p, n, &i, &ln->reading) != 0)
 		return "the reading is not a whole number";
+	if (ln->reading > INT64_MAX)	/* SQLite's integers are signed */
+		return "the reading is out of range";
 	while (i < n && is_blank(p[i]))
 		i++;
 	d = 0;
@@ -185,8 +187,14 @@ skip_long_line(struct stream_reader *r, struct ex_err *err)
 		n = source_get(&r->src, r->off, 65536, &p);
 		if (n == (size_t)-1 || (n == 0 && r->src.sys_errno != 0))
 			return read_failed(r, n, err);
-		if (n == 0)
-			break;
+		if (n == 0) {
+			/* No newline yet: still being written. */
+			r->skip_to = r->off;
+			r->torn = 1;
+			return ex_fail(err, EXR_DAMAGED, r->skip_from,
+			    "line %llu: partial last line (no newline)",
+			    (unsigned long long)r->line + 1);
+		}
 		if ((nl = memchr(p, '\n', n)) != NULL) {
 			r->off += (uint64_t)(nl - p) + 1;
 			break;
@@ -270,6 +278,15 @@ power_to_uj(enum stream_conv c, uint64_t reading, uint64_t dt_ns,
 		return -1;
 	*uj = (uint64_t)v;
 	return 0;
+}
+
+void
+stream_series_resume(struct stream_series *s)
+{
+	s->seen = 1;
+	s->ngaps = 0;
+	if (s->gap_ns != 0)
+		s->gaps[s->ngaps++] = s->gap_ns;
 }
 
 /* Add a gap to the series' latest; the interval is their median. */

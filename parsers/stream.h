@@ -100,6 +100,13 @@ struct stream_series {
 	int		 ngaps;
 };
 
+/*
+ * A series stored by an earlier run of the same file, read on from where
+ * it stopped: as if that run had just read its last line (its sampling
+ * interval seeds the gaps).
+ */
+void	stream_series_resume(struct stream_series *s);
+
 enum stream_verdict {
 	SV_SAMPLE,	/* *out is a sample */
 	SV_OPENS,	/* a since-boot line: it only dates the next one */

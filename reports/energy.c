@@ -14,6 +14,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "csv.h"
@@ -24,11 +25,15 @@ enum basis { MEASURED, ESTIMATE };
 
 static const char *const basis_names[] = { "measured", "estimate" };
 
+/*
+ * Energy is summed as REAL: a fleet's nanojoules pass 2^63 (9.2 GJ,
+ * 2.6 MWh) within months.
+ */
 struct erow {
 	enum basis	 basis;
 	char		 key[128];
 	int64_t		 procs;
-	int64_t		 energy_nj;	/* -1: no energy known */
+	double		 energy_nj;	/* < 0: no energy known */
 	int64_t		 span_ns;
 	double		 peak_w;
 	int64_t		 cpu_ns;
@@ -36,7 +41,10 @@ struct erow {
 	char		 sources[256];	/* of the intensities */
 };
 
-#define MAX_EROWS	4096
+struct erows {
+	struct erow	*v;
+	size_t		 n, cap;
+};
 
 /*
  * One query per basis, after "SELECT key, ": processes, nJ, rows with energy, span, peak
@@ -44,7 +52,7 @@ struct erow {
  * 1 kWh = 3.6e15 nJ), the intensities' sources.
  */
 static const char measured_sql[] =
-    "count(DISTINCT eproc_id), sum(i.energy_nj), "
+    "count(DISTINCT eproc_id), sum(i.energy_nj * 1.0), "
     "count(i.energy_nj), max(i.t1_ns) - min(i.t0_ns), "
     "max(i.energy_nj * 1.0 / (i.t1_ns - i.t0_ns)), "
     "coalesce(sum(i.cpu_ns), 0), "
@@ -57,8 +65,8 @@ static const char measured_sql[] =
     "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1";
 
 static const char estimate_sql[] =
-    "count(DISTINCT e.proc_id), CAST(sum(e.energy_nj) AS "
-    "INTEGER), count(e.energy_nj), max(e.t1_ns) - min(e.t0_ns), "
+    "count(DISTINCT e.proc_id), sum(e.energy_nj), "
+    "count(e.energy_nj), max(e.t1_ns) - min(e.t0_ns), "
     "max(e.energy_nj / (e.t1_ns - e.t0_ns)), coalesce(sum(e.cpu_ns), 0), "
     "CASE WHEN count(e.energy_nj) = count(e.energy_nj * "
     "h.carbon_g_per_kwh) THEN sum(e.energy_nj * h.carbon_g_per_kwh) / "
@@ -69,26 +77,26 @@ static const char estimate_sql[] =
 
 /* "a/b" to 3 places, or "-". */
 static void
-ratio3(char *buf, size_t n, int64_t a, int64_t b)
+ratio3(char *buf, size_t n, double a, double b)
 {
 	if (a < 0 || b <= 0)
 		snprintf(buf, n, "-");
 	else
-		fmt_fixed(buf, n, (uint64_t)a, (uint64_t)b, 3);
+		snprintf(buf, n, "%.3f", a / b);
 }
 
 static void
 print_row(FILE *fp, const struct report_opts *o, const struct erow *r,
-    int64_t total_nj, int first)
+    double total_nj, int first)
 {
 	char j[32], avg[32], peak[32], cpu[32], jpc[32], share[32], g[32];
 	int known = r->energy_nj >= 0;
 
-	ratio3(j, sizeof(j), r->energy_nj, 1000000000);
-	ratio3(avg, sizeof(avg), r->energy_nj, r->span_ns);
+	ratio3(j, sizeof(j), r->energy_nj, 1e9);
+	ratio3(avg, sizeof(avg), r->energy_nj, (double)r->span_ns);
 	snprintf(peak, sizeof(peak), known ? "%.3f" : "-", r->peak_w);
 	fmt_secs(cpu, sizeof(cpu), r->cpu_ns);
-	ratio3(jpc, sizeof(jpc), r->energy_nj, r->cpu_ns);
+	ratio3(jpc, sizeof(jpc), r->energy_nj, (double)r->cpu_ns);
 	ratio3(share, sizeof(share), r->energy_nj, total_nj);
 	snprintf(g, sizeof(g), known && r->grams >= 0 ? "%.3f" : "-",
 	    r->grams);
@@ -123,14 +131,15 @@ print_row(FILE *fp, const struct report_opts *o, const struct erow *r,
 	}
 }
 
-/* The rows of one basis, appended to rows[*n]; *total gets their nJ. */
+/* The rows of one basis, appended to rows; *total gets their nJ. */
 static int
 query_rows(sqlite3 *db, const char *rest, const char *key,
-    const struct report_opts *o, enum basis b, struct erow *rows,
-    size_t *n, int64_t *total, struct ex_err *err)
+    const struct report_opts *o, enum basis b, struct erows *rows,
+    double *total, struct ex_err *err)
 {
 	char sql[1024];
 	sqlite3_stmt *st;
+	struct erow *r;
 	int rc;
 
 	snprintf(sql, sizeof(sql), "SELECT %s, %s", key, rest);
@@ -139,17 +148,28 @@ query_rows(sqlite3 *db, const char *rest, const char *key,
 	sqlite3_bind_int64(st, 1, o->from_ns);
 	sqlite3_bind_int64(st, 2, o->to_ns);
 	*total = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < MAX_EROWS) {
-		struct erow *r = &rows[(*n)++];
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *k = sqlite3_column_text(st, 0);
 		const unsigned char *src = sqlite3_column_text(st, 8);
 
+		if (rows->n == rows->cap) {
+			size_t cap = rows->cap ? rows->cap * 2 : 64;
+			struct erow *v = realloc(rows->v, cap * sizeof(*v));
+
+			if (v == NULL) {
+				sqlite3_finalize(st);
+				return ex_fail(err, EXR_NOMEM, 0, "no memory");
+			}
+			rows->v = v;
+			rows->cap = cap;
+		}
+		r = &rows->v[rows->n++];
 		r->basis = b;
 		fmt_escape(r->key, sizeof(r->key), k != NULL ?
 		    (const char *)k : "-", ESC_SPACE);
 		r->procs = sqlite3_column_int64(st, 1);
 		r->energy_nj = sqlite3_column_int64(st, 3) > 0 ?
-		    sqlite3_column_int64(st, 2) : -1;
+		    sqlite3_column_double(st, 2) : -1;
 		r->span_ns = sqlite3_column_int64(st, 4);
 		r->peak_w = sqlite3_column_double(st, 5);
 		r->cpu_ns = sqlite3_column_int64(st, 6);
@@ -168,20 +188,20 @@ query_rows(sqlite3 *db, const char *rest, const char *key,
 
 /* All hosts' RAPL energy in the window, nJ: what estimates share out. */
 static int
-rapl_total(sqlite3 *db, const struct report_opts *o, int64_t *nj,
+rapl_total(sqlite3 *db, const struct report_opts *o, double *nj,
     struct ex_err *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(energy_uj), 0) * 1000 "
+	if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(energy_uj), 0) * 1e3 "
 	    "FROM v_rapl_host WHERE t1_ns >= ?1 AND t1_ns < ?2", -1, &st,
 	    NULL) != SQLITE_OK)
 		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, o->from_ns);
 	sqlite3_bind_int64(st, 2, o->to_ns);
 	rc = sqlite3_step(st);
-	*nj = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	*nj = rc == SQLITE_ROW ? sqlite3_column_double(st, 0) : 0;
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? EXR_OK :
 	    ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
@@ -215,22 +235,22 @@ report_energy(sqlite3 *db, FILE *fp, const struct report_opts *o,
 		[BY_COMMAND] = { "p.command", "e.command" },
 		[BY_HOST] = { "h.name", "h.name" },
 	};
-	static struct erow rows[MAX_EROWS];
-	int64_t measured, estimated, rapl;	/* nJ */
-	size_t n = 0, nmeasured, i;
+	struct erows rows = { NULL, 0, 0 };
+	double measured, estimated, rapl;	/* nJ */
+	size_t nmeasured, i;
 	int rc;
 
 	if (o->by != BY_USER && o->by != BY_COMMAND && o->by != BY_HOST)
 		return ex_fail(err, EXR_USAGE, 0, "--energy: --by user, "
 		    "command or host");
 	if ((rc = query_rows(db, measured_sql, keys[o->by][0], o, MEASURED,
-	    rows, &n, &measured, err)) != EXR_OK)
-		return rc;
-	nmeasured = n;
+	    &rows, &measured, err)) != EXR_OK)
+		goto out;
+	nmeasured = rows.n;
 	if ((rc = query_rows(db, estimate_sql, keys[o->by][1], o, ESTIMATE,
-	    rows, &n, &estimated, err)) != EXR_OK ||
+	    &rows, &estimated, err)) != EXR_OK ||
 	    (rc = rapl_total(db, o, &rapl, err)) != EXR_OK)
-		return rc;
+		goto out;
 	switch (o->format) {
 	case FMT_TABLE:
 		fprintf(fp, "# energy by %s; time zone %s; ranked by joules; "
@@ -257,10 +277,13 @@ report_energy(sqlite3 *db, FILE *fp, const struct report_opts *o,
 	/* Estimates share out all the RAPL energy, idle CPUs' too. */
 	if (rapl < estimated)
 		rapl = estimated;
-	for (i = 0; i < n; i++)
-		print_row(fp, o, &rows[i], i < nmeasured ? measured : rapl,
+	for (i = 0; i < rows.n; i++)
+		print_row(fp, o, &rows.v[i], i < nmeasured ? measured : rapl,
 		    i == 0);
 	if (o->format == FMT_JSON)
 		fputs("\n]}\n", fp);
-	return ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;
+	rc = ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;
+out:
+	free(rows.v);
+	return rc;
 }

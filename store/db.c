@@ -367,7 +367,7 @@ static const char *const migrations[] = {
 	"  zone TEXT NOT NULL,"
 	"  name TEXT,"
 	"  max_uj INTEGER,"
-	"  last_t_ns INTEGER, last_uj INTEGER,"
+	"  last_t_ns INTEGER, last_uj INTEGER, boot_s INTEGER,"
 	"  UNIQUE (host_id, zone));"
 	"CREATE TABLE rapl_intervals ("
 	"  zone_id INTEGER NOT NULL REFERENCES rapl_zones,"
@@ -380,16 +380,22 @@ static const char *const migrations[] = {
 	/*
 	 * A host's energy per interval: PSYS (the whole platform) where
 	 * there is one, else its packages and DRAM.  Core and uncore are
-	 * inside a package and never added.
+	 * inside a package and never added.  Unknown (NULL) unless every
+	 * one of those zones has a known interval there: a partial sum
+	 * would read as the whole.
 	 */
 	"CREATE VIEW v_rapl_host AS"
-	"  SELECT z.host_id, i.t0_ns, i.t1_ns, sum(i.energy_uj) AS energy_uj"
-	"  FROM rapl_intervals i JOIN rapl_zones z USING (zone_id)"
-	"  WHERE CASE WHEN EXISTS (SELECT 1 FROM rapl_zones y"
-	"      WHERE y.host_id = z.host_id AND y.name LIKE 'psys%')"
-	"    THEN z.name LIKE 'psys%'"
-	"    ELSE z.name LIKE 'package%' OR z.name LIKE 'dram%' END"
-	"  GROUP BY z.host_id, i.t0_ns, i.t1_ns;"
+	"  WITH q AS (SELECT z.zone_id, z.host_id FROM rapl_zones z"
+	"    WHERE CASE WHEN EXISTS (SELECT 1 FROM rapl_zones y"
+	"        WHERE y.host_id = z.host_id AND y.name LIKE 'psys%')"
+	"      THEN z.name LIKE 'psys%'"
+	"      ELSE z.name LIKE 'package%' OR z.name LIKE 'dram%' END)"
+	"  SELECT q.host_id, i.t0_ns, i.t1_ns,"
+	"    CASE WHEN count(i.energy_uj) ="
+	"      (SELECT count(*) FROM q AS a WHERE a.host_id = q.host_id)"
+	"      THEN sum(i.energy_uj) END AS energy_uj"
+	"  FROM rapl_intervals i JOIN q USING (zone_id)"
+	"  GROUP BY q.host_id, i.t0_ns, i.t1_ns;"
 
 	/*
 	 * An estimate, not a measurement: a process's share of its host's

@@ -49,13 +49,13 @@ const char *const stmt_sql[S_NSTMTS] = {
 	    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_PUT_ELAST] = "INSERT OR REPLACE INTO energy_last (eproc_id, t_ns, "
 	    "present, " ENERGY_COUNTERS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-	[S_SEL_RZONE] = "SELECT zone_id, max_uj, last_t_ns, last_uj "
+	[S_SEL_RZONE] = "SELECT zone_id, max_uj, last_t_ns, last_uj, boot_s "
 	    "FROM rapl_zones WHERE host_id = ? AND zone = ?",
 	[S_INS_RZONE] = "INSERT INTO rapl_zones (host_id, zone, name, max_uj, "
-	    "last_t_ns, last_uj) VALUES (?,?,?,?,?,?)",
+	    "last_t_ns, last_uj, boot_s) VALUES (?,?,?,?,?,?,?)",
 	[S_UPD_RZONE] = "UPDATE rapl_zones SET name = coalesce(?, name), "
-	    "max_uj = coalesce(?, max_uj), last_t_ns = ?, last_uj = ? "
-	    "WHERE zone_id = ?",
+	    "max_uj = coalesce(?, max_uj), last_t_ns = ?, last_uj = ?, "
+	    "boot_s = coalesce(?, boot_s) WHERE zone_id = ?",
 	[S_INS_RINT] = "INSERT OR IGNORE INTO rapl_intervals (zone_id, t0_ns, "
 	    "t1_ns, energy_uj, wrapped) VALUES (?,?,?,?,?)",
 	[S_UPD_CARBON] = "UPDATE hosts SET carbon_g_per_kwh = ?, "
@@ -495,11 +495,11 @@ input_open(struct input *in, const char *path, const struct ingest_opts *o,
 	return stream_reader_open(&in->sr, path, err);
 }
 
-static int
-input_fd(const struct input *in)
+static struct source *
+input_source(struct input *in)
 {
-	return in->kind == INPUT_PACCT ? in->pa.src.fd :
-	    in->kind == INPUT_STREAM ? in->sr.src.fd : in->ex.src.fd;
+	return in->kind == INPUT_PACCT ? &in->pa.src :
+	    in->kind == INPUT_STREAM ? &in->sr.src : &in->ex.src;
 }
 
 static int
@@ -593,13 +593,17 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 
 	if ((rc = input_open(&in, path, o, &prov, err)) != EXR_OK)
 		return rc;
-	r.fd = input_fd(&in);
+	r.fd = input_source(&in)->fd;
 	if (fstat(r.fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
 		input_release(&in);
 		return ex_fail(err, EXR_IO, 0, "%s", S_ISREG(sb.st_mode) ?
 		    strerror(errno) : "not a regular file (the ledger needs "
 		    "one to know what was read)");
 	}
+	/* Read to this size and no further: the ledger records it, and a
+	 * log still growing (a live pacct, a provider's stream) is read on
+	 * from there next time, never twice. */
+	input_source(&in)->size = (uint64_t)sb.st_size;
 	if (sb.st_size == 0) {
 		input_release(&in);
 		stats->empty = 1;
@@ -634,7 +638,8 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 			goto rollback;
 		r.file_id = sqlite3_last_insert_rowid(s->db);
 	}
-	if ((prov != NULL && (rc = stream_run_open(&r, prov)) != EXR_OK) ||
+	if ((prov != NULL && (rc = stream_run_open(&r, prov,
+	    le.ingested_to > 0)) != EXR_OK) ||
 	    (rc = input_seek(&in, le.ingested_to, err)) != EXR_OK)
 		goto rollback;
 	upto = (uint64_t)sb.st_size;

@@ -194,7 +194,8 @@ int	live_load(struct store *s, struct ex_err *err);
 int	live_flush(struct run *r);
 
 /* ingest_stream.c */
-int	stream_run_open(struct run *r, const struct stream_provider *p);
+int	stream_run_open(struct run *r, const struct stream_provider *p,
+	    int resumed);
 void	stream_run_close(struct run *r);
 int	ingest_stream_line(struct run *r, const struct stream_line *ln);
 

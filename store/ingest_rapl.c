@@ -2,11 +2,32 @@
  * RAPL readings into RAPL intervals (see docs/schema.md): per zone and
  * pair of consecutive snapshots, the growth of its energy counter,
  * unwrapped once at the zone's range (the rapl_wrap policy: unwrap, or
- * drop, which leaves a wrapped interval's energy unknown).  The zone's
- * last reading is kept in rapl_zones, so logs read over several runs
- * give the same intervals as one.
+ * drop, which leaves a wrapped interval's energy unknown).  A reboot
+ * between two readings restarted the counter: that interval's energy is
+ * unknown, not a wrap.  The zone's last reading is kept in rapl_zones,
+ * so logs read over several runs give the same intervals as one.
  */
 #include "ingest_int.h"
+
+/*
+ * How far the boot time may move without a reboot: /proc/stat's btime
+ * is the real time less the time since boot, so a step of the clock
+ * moves it.  A real reboot takes longer than this.
+ */
+#define BOOT_SLACK_S	5
+
+/* Did the host boot between the stored reading and this one? */
+static int
+rebooted(sqlite3_stmt *q, const struct ex_rapl *z)
+{
+	uint64_t was;
+
+	if (!REC_HAS(z, RAPL_BOOT_S) || sqlite3_column_type(q, 4) == SQLITE_NULL)
+		return 0;
+	was = (uint64_t)sqlite3_column_int64(q, 4);
+	return z->v[RAPL_BOOT_S] > was + BOOT_SLACK_S ||
+	    was > z->v[RAPL_BOOT_S] + BOOT_SLACK_S;
+}
 
 int
 ingest_rapl(struct run *r, const struct ex_rapl *z)
@@ -16,7 +37,7 @@ ingest_rapl(struct run *r, const struct ex_rapl *z)
 	uint64_t t = z->v[RAPL_TIME_NS], cur = z->v[RAPL_ENERGY_UJ];
 	uint64_t max = 0, last_t = 0, last = 0, d = 0;
 	int64_t id = 0;
-	int rc, wrapped = 0, known;
+	int rc, wrapped = 0, known, boot = 0;
 
 	r->stats->records++;
 	if (!REC_HAS(z, RAPL_TIME_NS) || !REC_HAS(z, RAPL_ZONE) ||
@@ -29,6 +50,7 @@ ingest_rapl(struct run *r, const struct ex_rapl *z)
 		max = (uint64_t)sqlite3_column_int64(q, 1);
 		last_t = (uint64_t)sqlite3_column_int64(q, 2);
 		last = (uint64_t)sqlite3_column_int64(q, 3);
+		boot = rebooted(q, z);
 	}
 	sqlite3_reset(q);
 	if (id == 0) {
@@ -39,13 +61,14 @@ ingest_rapl(struct run *r, const struct ex_rapl *z)
 		bind_opt(st, 4, REC_HAS(z, RAPL_MAX_UJ), z->v[RAPL_MAX_UJ]);
 		sqlite3_bind_int64(st, 5, (int64_t)t);
 		sqlite3_bind_int64(st, 6, (int64_t)cur);
+		bind_opt(st, 7, REC_HAS(z, RAPL_BOOT_S), z->v[RAPL_BOOT_S]);
 		return store_step(s, S_INS_RZONE, r->err);
 	}
 	if (t <= last_t)			/* seen already, or older */
 		return run_count(r, t == last_t ? DIFF_DUP : DIFF_LATE);
 	if (REC_HAS(z, RAPL_MAX_UJ))
 		max = z->v[RAPL_MAX_UJ];
-	known = counter_unwrap(last, cur, max, &d, &wrapped) == 0;
+	known = !boot && counter_unwrap(last, cur, max, &d, &wrapped) == 0;
 	if (!known)
 		r->stats->anomalies++;
 	else if (wrapped && r->o->rapl_drop_wrapped)
@@ -64,6 +87,7 @@ ingest_rapl(struct run *r, const struct ex_rapl *z)
 	bind_opt(st, 2, REC_HAS(z, RAPL_MAX_UJ), z->v[RAPL_MAX_UJ]);
 	sqlite3_bind_int64(st, 3, (int64_t)t);
 	sqlite3_bind_int64(st, 4, (int64_t)cur);
-	sqlite3_bind_int64(st, 5, id);
+	bind_opt(st, 5, REC_HAS(z, RAPL_BOOT_S), z->v[RAPL_BOOT_S]);
+	sqlite3_bind_int64(st, 6, id);
 	return store_step(s, S_UPD_RZONE, r->err);
 }

@@ -40,13 +40,14 @@ struct series {
 
 struct stream_run {
 	const struct stream_provider *p;
+	int		 resumed;	/* read on from where a run stopped */
 	sqlite3_stmt	*q[Q_N];
 	struct series	*series;
 	size_t		 nseries, cap;
 };
 
 int
-stream_run_open(struct run *r, const struct stream_provider *p)
+stream_run_open(struct run *r, const struct stream_provider *p, int resumed)
 {
 	struct stream_run *sr;
 	int i;
@@ -54,6 +55,7 @@ stream_run_open(struct run *r, const struct stream_provider *p)
 	if ((sr = calloc(1, sizeof(*sr))) == NULL)
 		return ex_fail(r->err, EXR_NOMEM, 0, "no memory");
 	sr->p = p;
+	sr->resumed = resumed;
 	r->stream = sr;
 	for (i = 0; i < Q_N; i++)
 		if (sqlite3_prepare_v2(r->s->db, q_sql[i], -1, &sr->q[i],
@@ -121,6 +123,10 @@ series_of(struct run *r, const char *detail, struct series **out)
 		s->id = sqlite3_column_int64(q, 0);
 		s->st.last_ts_ns = (uint64_t)sqlite3_column_int64(q, 1);
 		s->st.gap_ns = (uint64_t)sqlite3_column_int64(q, 2);
+		/* The same file read on: its lines so far were this series'
+		 * (no since-boot line again; a gap across runs is a gap). */
+		if (sr->resumed)
+			stream_series_resume(&s->st);
 	}
 	sqlite3_reset(q);
 	if (s->id == 0) {

@@ -115,6 +115,27 @@ test_expect_success 'a backwards and a repeated timestamp, a bad value: reported
 	    WHERE reason LIKE '\''line %'\''")" -eq 3
 '
 
+test_expect_success 'a stream read in two runs stores what one read stores' '
+	mkdir -p one two &&
+	printf "%s\n" "$T 1234" "$((T + 100000)) 5000" "$((T + 200000)) 6000" \
+	    >one/cpu_utilization_mach_system.log &&
+	printf "%s\n" "$((T + 300000)) 7000" "$((T + 600000)) 8000" \
+	    >one/tail &&
+	head -n 3 one/cpu_utilization_mach_system.log >two/cpu_utilization_mach_system.log &&
+	cat one/tail >>one/cpu_utilization_mach_system.log &&
+	extracct ingest --db one.db one/cpu_utilization_mach_system.log >/dev/null 2>one.err &&
+	extracct ingest --db two.db two/cpu_utilization_mach_system.log >/dev/null &&
+	cat one/tail >>two/cpu_utilization_mach_system.log &&
+	extracct ingest --db two.db two/cpu_utilization_mach_system.log >out 2>two.err &&
+	grep "2 records, 2 rows" out && ! grep "since-boot" out &&
+	grep "line 5: 300000 us since the last sample" one.err &&
+	grep "line 5: 300000 us since the last sample" two.err &&
+	samples one.db >a && samples two.db >b && test_cmp a b &&
+	sqlite3 one.db "SELECT * FROM metric_gaps" >ga &&
+	sqlite3 two.db "SELECT * FROM metric_gaps" >gb && test_cmp ga gb &&
+	test "$(line_count a)" -eq 4
+'
+
 test_expect_success 'exactly once: the same stream again, or copied, adds nothing' '
 	cp cpu_energy_rapl_msr_component.log copy.log &&
 	extracct ingest --db r.db cpu_energy_rapl_msr_component.log >out &&

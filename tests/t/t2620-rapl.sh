@@ -90,9 +90,38 @@ test_expect_success 'rapl_wrap: drop leaves a wrapped interval unknown' '
 	    WHERE i.t0_ns > (SELECT min(t_ns) FROM sysload) ORDER BY 1" >got &&
 	printf "%s\n" "core|4000|0" "dram|2000|0" "package-0|NULL|1" >want &&
 	test_cmp want got &&
+	test "$(sqlite3 d.db "SELECT coalesce(energy_uj, \"NULL\") FROM v_rapl_host
+	    ORDER BY t1_ns DESC LIMIT 1")" = NULL &&
 	printf "rapl_wrap: sometimes\n" >bad.yml &&
 	test_expect_code 2 extracct -c bad.yml config 2>err &&
 	grep "bad.yml: line 1, column 12: rapl_wrap: \"sometimes\" is not unwrap or drop" err
+'
+
+# rapl ZONE NAME TIME_S ENERGY BOOT_S: one RAPL reading, as snap writes it.
+rapl() {
+	echo "group 0xf1000004"
+	echo "  uint 0x41000501 ${3}000000000"
+	echo "  string 0x61000502 $1"
+	echo "  string 0x61000503 $2"
+	echo "  uint 0x41000504 $4"
+	echo "  uint 0x41000505 $MAX"
+	echo "  uint 0x41000506 $5"
+	echo "end"
+}
+
+test_expect_success 'a reboot resets the counter: that interval is unknown, not a wrap' '
+	B=1700000000 &&
+	{ echo "header library extracct rebooter" &&
+	  rapl intel-rapl:0 package-0 $((B + 100)) $((MAX - 1000)) $B &&
+	  rapl intel-rapl:0 package-0 $((B + 160)) 500 $B &&
+	  rapl intel-rapl:0 package-0 $((B + 400)) 300 $((B + 300)) &&
+	  rapl intel-rapl:0 package-0 $((B + 460)) 900 $((B + 302)); } >boot.spec &&
+	extracct_test encode boot.spec boot.exacct &&
+	extracct ingest --db b.db boot.exacct >/dev/null &&
+	sqlite3 b.db "SELECT t1_ns / 1000000000 - $B, coalesce(energy_uj, \"NULL\"),
+	    wrapped FROM rapl_intervals ORDER BY t1_ns" >got &&
+	printf "%s\n" "160|1500|1" "400|NULL|0" "460|600|0" >want &&
+	test_cmp want got
 '
 
 test_expect_success 'no powercap tree: snap writes no RAPL record, quietly' '

@@ -5,7 +5,9 @@
  * since-boot first line, power times the interval, missing samples,
  * backwards and repeated timestamps.
  */
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../parsers/stream.h"
 #include "check.h"
@@ -71,6 +73,24 @@ reader_checks(void)
 	source_init_mem(&r.src, "t", (const uint8_t *)text, strlen(text));
 	CHECK("seek counts lines", stream_seek(&r, 23, &err) == EXR_OK &&
 	    stream_next(&r, &ln, &err) == EXR_OK && ln.line == 3);
+	{
+		static char longtail[STREAM_MAXLINE + 100];
+		static const char big[] = "1700000000000000 9300000000000000000\n";
+
+		memset(longtail, '7', sizeof(longtail) - 1);
+		memset(&r, 0, sizeof(r));
+		source_init_mem(&r.src, "t", (const uint8_t *)longtail,
+		    sizeof(longtail) - 1);
+		CHECK("a long line still being written is torn, not skipped",
+		    stream_next(&r, &ln, &err) == EXR_DAMAGED && r.torn &&
+		    r.skip_from == 0 && r.skip_to == sizeof(longtail) - 1);
+		memset(&r, 0, sizeof(r));
+		source_init_mem(&r.src, "t", (const uint8_t *)big,
+		    strlen(big));
+		CHECK("a reading past INT64_MAX is damage",
+		    stream_next(&r, &ln, &err) == EXR_DAMAGED &&
+		    strstr(err.reason, "out of range") != NULL);
+	}
 	CHECK("sniff", stream_sniff((const uint8_t *)text, 20) &&
 	    !stream_sniff((const uint8_t *)"12345 1\n", 8) &&
 	    !stream_sniff((const uint8_t *)"\xf0\0\0\xff", 4));
@@ -162,9 +182,41 @@ normaliser_checks(void)
 	    &s, &ln, &x) == SV_SAMPLE && !x.has_value);
 }
 
+/* A file is read to the size it had when opened: a line appended
+ * while it is read is the next run's (the ledger recorded that size). */
+static void
+growing_file_checks(void)
+{
+	char path[] = "/tmp/extracct-unit-stream.XXXXXX";
+	struct stream_reader r;
+	struct stream_line ln;
+	struct ex_err err;
+	int fd, n = 0, rc;
+
+	if ((fd = mkstemp(path)) == -1) {
+		CHECK("mkstemp", 0);
+		return;
+	}
+	CHECK("write", write(fd, "1700000000000000 1\n1700000000100000 2\n",
+	    38) == 38);
+	rc = stream_reader_open(&r, path, &err);
+	CHECK("open", rc == EXR_OK);
+	CHECK("append", write(fd, "1700000000200000 3\n", 19) == 19);
+	if (rc == EXR_OK) {
+		while ((rc = stream_next(&r, &ln, &err)) == EXR_OK)
+			n++;
+		CHECK("only the lines there at open", rc == EXR_EOF && n == 2 &&
+		    r.off == 38);
+		stream_reader_release(&r);
+	}
+	close(fd);
+	unlink(path);
+}
+
 void
 suite_stream(void)
 {
 	reader_checks();
 	normaliser_checks();
+	growing_file_checks();
 }
