@@ -36,6 +36,7 @@ struct outputs {
 	FILE		*csv;
 	enum rec_kind	 csv_kind;	/* the kind BASE.csv holds */
 	int		 header_done[REC_FLOW + 1];
+	int		 fresh;		/* new files: headers still due */
 	int		 failed;
 };
 
@@ -61,10 +62,16 @@ open_output(const struct outputs *out, const char *ext, int append)
 	return fp;
 }
 
-/* BASE.txt and BASE.csv, at the first record of an input. */
+/*
+ * BASE.txt and BASE.csv, at the first record of an input: new (headers
+ * to write) when the input is read from its start, else appended to.
+ */
 static int
-open_outputs(struct outputs *o, int append)
+open_outputs(struct outputs *o)
 {
+	int append = o->stats->from > 0;
+
+	o->fresh = !append;
 	if ((o->txt = open_output(o, "txt", append)) == NULL ||
 	    (o->csv = open_output(o, "csv", append)) == NULL) {
 		o->failed = 1;
@@ -78,18 +85,17 @@ output_record(void *arg, const char *host, enum rec_kind kind,
     const void *rec)
 {
 	struct outputs *o = arg;
-	int append = o->stats->from > 0;
 
 	if (o->outdir == NULL)
 		return EXR_OK;
 	if (o->txt == NULL) {
-		if (open_outputs(o, append) != EXR_OK)
+		if (open_outputs(o) != EXR_OK)
 			return EXR_IO;
 		o->csv_kind = kind;
-		if (!append)
+		if (o->fresh)
 			csv_header(o->csv, kind);
 	}
-	if (!o->header_done[kind] && !append) {
+	if (!o->header_done[kind] && o->fresh) {
 		text_header(o->txt, kind);
 		o->header_done[kind] = 1;
 	}
@@ -119,17 +125,15 @@ output_sample(void *arg, const char *host, const struct stream_provider *p,
     const struct stream_line *ln, const struct stream_sample *x)
 {
 	struct outputs *o = arg;
-	int append = o->stats->from > 0;
 
 	if (o->outdir == NULL)
 		return EXR_OK;
-	if (o->txt == NULL) {
-		if (open_outputs(o, append) != EXR_OK)
-			return EXR_IO;
-		if (!append) {
-			text_sample_header(o->txt);
-			csv_sample_header(o->csv);
-		}
+	if (o->txt == NULL && open_outputs(o) != EXR_OK)
+		return EXR_IO;
+	if (o->fresh) {
+		text_sample_header(o->txt);
+		csv_sample_header(o->csv);
+		o->fresh = 0;
 	}
 	text_sample(o->txt, p, ln, x);
 	csv_sample(o->csv, host, p, ln, x);

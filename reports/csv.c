@@ -229,16 +229,6 @@ csv_sample_header(FILE *fp)
 	    fp);
 }
 
-/* ",N" or "," for an absent value. */
-static void
-csv_opt(FILE *fp, int has, uint64_t v)
-{
-	if (has)
-		fprintf(fp, ",%" PRIu64, v);
-	else
-		fputc(',', fp);
-}
-
 void
 csv_sample(FILE *fp, const char *host, const struct stream_provider *p,
     const struct stream_line *ln, const struct stream_sample *x)
@@ -247,8 +237,8 @@ csv_sample(FILE *fp, const char *host, const struct stream_provider *p,
 	fprintf(fp, ",%s,", p->name);
 	csv_field(fp, ln->detail);
 	fprintf(fp, ",%" PRIu64, ln->ts_us);
-	csv_opt(fp, x->has_t0, x->t0_ns / 1000);
-	csv_opt(fp, x->has_t1, x->t1_ns / 1000);
-	csv_opt(fp, x->has_value, x->value);
+	col_u(fp, x->has_t0, x->t0_ns / 1000);
+	col_u(fp, x->has_t1, x->t1_ns / 1000);
+	col_u(fp, x->has_value, x->value);
 	fprintf(fp, ",%s,%" PRIu64 "\r\n", p->unit, ln->reading);
 }
