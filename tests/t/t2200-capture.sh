@@ -96,6 +96,12 @@ test_expect_success 'busy workload, through run: capture ratio between 0.95 and 
 	in_bounds
 '
 
+# The sum of a process's intervals is its exit record unless a snapshot
+# read more CPU than the exit says: /proc's figure is the scheduler's
+# runtime, pacct's tick samples, and the final interval cannot go below
+# zero.  Measured: largest difference per run 0 to 0.1 s (six runs);
+# tick sampling errs in proportion to the CPU, so allowed: 0.1 s or 2%
+# of the process's CPU.
 test_expect_success 'busy workload: every exited process adds up to its exit record' '
 	extracct text -H busy.pacct | awk "{ print \$4, \$1, \$7 + \$8 }" | sort >exits &&
 	sqlite3 c.db "SELECT p.pid, p.start_ns / 1000000000,
@@ -105,7 +111,7 @@ test_expect_success 'busy workload: every exited process adds up to its exit rec
 	tr "|" " " | sort >stored &&
 	awk "NR == FNR { want[\$1] = \$3; next }
 	    (\$1 in want) { n++; d = want[\$1] - \$3; if (d < 0) d = -d; if (d > max) max = d
-	      if (d > 0.1) { print \"pid \" \$1 \": exit record \" want[\$1] \", intervals \" \$3; bad++ } }
+	      if (d > 0.1 && d > 0.02 * want[\$1]) { print \"pid \" \$1 \": exit record \" want[\$1] \", intervals \" \$3; bad++ } }
 	    END { print n \" processes compared, largest difference \" max + 0 \" s\" > \"busy.diff\"; exit bad > 0 || n < 5 }" exits stored
 '
 
