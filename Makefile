@@ -146,12 +146,18 @@ install: $(B)/extracct
 	sed "s|/usr/local/bin/extracct|$(BINDIR)/extracct|" \
 	    cron/extracct-acctd.service \
 	    >$(DESTDIR)$(UNITDIR)/extracct-acctd.service
-	sed "s|extracct run|$(BINDIR)/extracct run|" cron/extracct.cron \
+	sed "s|/usr/local/bin/extracct|$(BINDIR)/extracct|" \
+	    cron/extracct-snap.service \
+	    >$(DESTDIR)$(UNITDIR)/extracct-snap.service
+	sed -e "s|extracct run|$(BINDIR)/extracct run|" \
+	    -e "s|extracct snap|$(BINDIR)/extracct snap|" cron/extracct.cron \
 	    >$(DESTDIR)$(SYSCONFDIR)/cron.d/extracct
 	chmod 0644 $(DESTDIR)$(UNITDIR)/extracct.service \
 	    $(DESTDIR)$(UNITDIR)/extracct-acctd.service \
+	    $(DESTDIR)$(UNITDIR)/extracct-snap.service \
 	    $(DESTDIR)$(SYSCONFDIR)/cron.d/extracct
-	install -m 0644 cron/extracct.timer $(DESTDIR)$(UNITDIR)/
+	install -m 0644 cron/extracct.timer cron/extracct-snap.timer \
+	    $(DESTDIR)$(UNITDIR)/
 	install -d $(DESTDIR)$(PREFIX)/share/doc/extracct
 	install -m 0644 docs/extracct.yml.example \
 	    $(DESTDIR)$(PREFIX)/share/doc/extracct/extracct.yml.example

@@ -52,6 +52,23 @@ read_u64(const char *dir, const char *zone, const char *file, uint64_t *v)
 	return *end == '\0' && errno == 0 ? 0 : -1;
 }
 
+/*
+ * The zone's long-term power limit (PL1), uW: over a long interval its
+ * average power stays under it, so it bounds how often the counter can
+ * have wrapped.  Only a constraint named long_term, and never 0.
+ */
+static int
+long_term_limit(const char *dir, const char *zone, uint64_t *uw)
+{
+	char name[32];
+
+	if (read_line(dir, zone, "constraint_0_name", name,
+	    sizeof(name)) != 0 || strcmp(name, "long_term") != 0 ||
+	    read_u64(dir, zone, "constraint_0_power_limit_uw", uw) != 0)
+		return -1;
+	return *uw > 0 ? 0 : -1;
+}
+
 int
 powercap_read(const char *dir, uint64_t now, struct ex_rapl *zones,
     int max, int *unreadable)
@@ -84,6 +101,8 @@ powercap_read(const char *dir, uint64_t now, struct ex_rapl *zones,
 		if (read_u64(dir, de->d_name, "max_energy_range_uj",
 		    &z->v[RAPL_MAX_UJ]) == 0)
 			z->present |= 1ULL << RAPL_MAX_UJ;
+		if (long_term_limit(dir, de->d_name, &z->v[RAPL_LIMIT_UW]) == 0)
+			z->present |= 1ULL << RAPL_LIMIT_UW;
 		n++;
 	}
 	closedir(d);

@@ -222,6 +222,7 @@ static const struct idname local_names[] = {
 	{ EXL_RAPL_ENERGY_UJ, "rapl-energy-uj" },
 	{ EXL_RAPL_MAX_UJ, "rapl-max-energy-range-uj" },
 	{ EXL_RAPL_BOOT_S, "rapl-boot-time" },
+	{ EXL_RAPL_LIMIT_UW, "rapl-power-limit-uw" },
 };
 
 static const char *

@@ -120,6 +120,8 @@
 #define EXL_RAPL_MAX_UJ		0x000505u	/* UINT64, max_energy_range_uj */
 #define EXL_RAPL_BOOT_S		0x000506u	/* UINT64, boot time, s: a reboot
 						   resets the counters */
+#define EXL_RAPL_LIMIT_UW	0x000507u	/* UINT64, the long-term power
+						   limit (constraint_0), uW */
 
 /* Name of a local-catalog data id, or NULL. */
 const char *local_id_name(uint32_t id);

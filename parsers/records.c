@@ -250,7 +250,7 @@ static const struct idmap lost_map[] = {
 static const struct idmap rapl_map[] = {
 	{ RAPL_TIME_NS, WHOLE }, { RAPL_ZONE, STR }, { RAPL_NAME, STR },
 	{ RAPL_ENERGY_UJ, WHOLE }, { RAPL_MAX_UJ, WHOLE },
-	{ RAPL_BOOT_S, WHOLE },
+	{ RAPL_BOOT_S, WHOLE }, { RAPL_LIMIT_UW, WHOLE },
 };
 
 /* The system record's items (local catalog). */

@@ -142,7 +142,7 @@ struct ex_lost {
 /* A powercap (RAPL) zone's cumulative counter, read by snap. */
 enum rapl_field {
 	RAPL_TIME_NS, RAPL_ZONE, RAPL_NAME, RAPL_ENERGY_UJ, RAPL_MAX_UJ,
-	RAPL_BOOT_S, RAPL_NFIELDS
+	RAPL_BOOT_S, RAPL_LIMIT_UW, RAPL_NFIELDS
 };
 
 struct ex_rapl {

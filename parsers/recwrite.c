@@ -169,5 +169,8 @@ rapl_write(struct exw *w, const struct ex_rapl *z)
 	if (REC_HAS(z, RAPL_BOOT_S))
 		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_RAPL_BOOT_S,
 		    z->v[RAPL_BOOT_S]);
+	if (REC_HAS(z, RAPL_LIMIT_UW))
+		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_RAPL_LIMIT_UW,
+		    z->v[RAPL_LIMIT_UW]);
 	exw_group_end(w, 0);
 }

@@ -359,7 +359,8 @@ static const char *const migrations[] = {
 	/*
 	 * RAPL: each powercap zone's counter as snap read it, unwrapped
 	 * once per interval (energy_uj NULL where the policy drops a
-	 * wrapped interval).
+	 * wrapped interval, after a reboot, and where the interval was
+	 * long enough to wrap more than once: ambiguous).
 	 */
 	"CREATE TABLE rapl_zones ("
 	"  zone_id INTEGER PRIMARY KEY,"
@@ -375,6 +376,7 @@ static const char *const migrations[] = {
 	"  t1_ns INTEGER NOT NULL,"
 	"  energy_uj INTEGER,"
 	"  wrapped INTEGER NOT NULL,"
+	"  ambiguous INTEGER NOT NULL,"
 	"  PRIMARY KEY (zone_id, t1_ns)) WITHOUT ROWID;"
 
 	/*

@@ -57,7 +57,7 @@ const char *const stmt_sql[S_NSTMTS] = {
 	    "max_uj = coalesce(?, max_uj), last_t_ns = ?, last_uj = ?, "
 	    "boot_s = coalesce(?, boot_s) WHERE zone_id = ?",
 	[S_INS_RINT] = "INSERT OR IGNORE INTO rapl_intervals (zone_id, t0_ns, "
-	    "t1_ns, energy_uj, wrapped) VALUES (?,?,?,?,?)",
+	    "t1_ns, energy_uj, wrapped, ambiguous) VALUES (?,?,?,?,?,?)",
 	[S_UPD_CARBON] = "UPDATE hosts SET carbon_g_per_kwh = ?, "
 	    "carbon_source = ? WHERE host_id = ?",
 	[S_INS_PINT] = "INSERT INTO proc_intervals (proc_id, t0_ns, t1_ns, "

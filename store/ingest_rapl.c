@@ -3,8 +3,8 @@
  * pair of consecutive snapshots, the growth of its energy counter,
  * unwrapped once at the zone's range (the rapl_wrap policy: unwrap, or
  * drop, which leaves a wrapped interval's energy unknown).  A reboot
- * between two readings restarted the counter: that interval's energy is
- * unknown, not a wrap.  The zone's last reading is kept in rapl_zones,
+ * between two readings restarted the counter, and an interval long
+ * enough for two wraps cannot be unwrapped: their energy is unknown.  The zone's last reading is kept in rapl_zones,
  * so logs read over several runs give the same intervals as one.
  */
 #include "ingest_int.h"
@@ -15,6 +15,24 @@
  * moves it.  A real reboot takes longer than this.
  */
 #define BOOT_SLACK_S	5
+
+/*
+ * Could the counter have wrapped more than once since the last reading?
+ * Over a long interval a zone's average power stays under its long-term
+ * limit (PL1; 10% more for the bursts PL2 allows), so it cannot have
+ * used a whole range in less than range / limit.  Unknown without a
+ * limit or a range: then one wrap is assumed, as everyone does.
+ */
+static int
+may_wrap_twice(const struct ex_rapl *z, uint64_t max, uint64_t dt_ns)
+{
+	unsigned __int128 bound;
+
+	if (!REC_HAS(z, RAPL_LIMIT_UW) || max == 0)
+		return 0;
+	bound = (unsigned __int128)z->v[RAPL_LIMIT_UW] * dt_ns / 1000000000u;
+	return bound + bound / 10 >= max;
+}
 
 /* Did the host boot between the stored reading and this one? */
 static int
@@ -37,7 +55,7 @@ ingest_rapl(struct run *r, const struct ex_rapl *z)
 	uint64_t t = z->v[RAPL_TIME_NS], cur = z->v[RAPL_ENERGY_UJ];
 	uint64_t max = 0, last_t = 0, last = 0, d = 0;
 	int64_t id = 0;
-	int rc, wrapped = 0, known, boot = 0;
+	int rc, wrapped = 0, known, boot = 0, ambiguous;
 
 	r->stats->records++;
 	if (!REC_HAS(z, RAPL_TIME_NS) || !REC_HAS(z, RAPL_ZONE) ||
@@ -68,7 +86,11 @@ ingest_rapl(struct run *r, const struct ex_rapl *z)
 		return run_count(r, t == last_t ? DIFF_DUP : DIFF_LATE);
 	if (REC_HAS(z, RAPL_MAX_UJ))
 		max = z->v[RAPL_MAX_UJ];
-	known = !boot && counter_unwrap(last, cur, max, &d, &wrapped) == 0;
+	known = counter_unwrap(last, cur, max, &d, &wrapped) == 0;
+	ambiguous = may_wrap_twice(z, max, t - last_t);
+	if (boot)
+		wrapped = 0;	/* it restarted */
+	known = known && !boot && !ambiguous;
 	if (!known)
 		r->stats->anomalies++;
 	else if (wrapped && r->o->rapl_drop_wrapped)
@@ -79,6 +101,7 @@ ingest_rapl(struct run *r, const struct ex_rapl *z)
 	sqlite3_bind_int64(st, 3, (int64_t)t);
 	bind_opt(st, 4, known, d);
 	sqlite3_bind_int(st, 5, wrapped);
+	sqlite3_bind_int(st, 6, ambiguous);
 	if ((rc = store_step(s, S_INS_RINT, r->err)) != EXR_OK)
 		return rc;
 	r->stats->rows++;

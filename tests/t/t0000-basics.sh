@@ -97,6 +97,9 @@ test_expect_success 'make install honours DESTDIR and PREFIX' '
 		test -f root/opt/x/share/man/man1/extracct.1 &&
 		test -f root/etc/cron.d/extracct &&
 		test -f root/lib/systemd/system/extracct.timer &&
+		grep -q "^ExecStart=/opt/x/bin/extracct snap$" \
+		    root/lib/systemd/system/extracct-snap.service &&
+		test -f root/lib/systemd/system/extracct-snap.timer &&
 		test "$(stat -c %a root/var/spool/extracct)" = 700
 	fi
 '
