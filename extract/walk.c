@@ -140,14 +140,8 @@ walk_stream(const char *path, const struct walk_ops *ops, void *arg,
 	if (ops->sample == NULL)
 		return complain(EXR_USAGE, "%s: a metric-provider stream: "
 		    "text, check and ingest read these", path);
-	p = ops->provider != NULL ? stream_provider(ops->provider) :
-	    stream_provider_of_path(path);
-	if (p == NULL)
-		return complain(EXR_USAGE, "%s: a metric-provider stream, but "
-		    "%s; give --provider", path, ops->provider != NULL ?
-		    "--provider names no provider extracct knows" :
-		    "its name names no provider extracct knows (GMT writes "
-		    "PROVIDER.log)");
+	if ((p = stream_provider_for(path, ops->provider, &err)) == NULL)
+		return complain(EXR_USAGE, "%s: %s", path, err.reason);
 	if ((rc = stream_reader_open(&r, path, &err)) != EXR_OK) {
 		complain(rc, "%s: %s", path, err.reason);
 		return rc;

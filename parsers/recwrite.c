@@ -136,41 +136,37 @@ energy_write(struct exw *w, const struct ex_energy *e)
 	exw_group_end(w, 0);
 }
 
+/* Ids 0x301.. in lost_field order, all UINT64. */
 void
 lost_write(struct exw *w, const struct ex_lost *l)
 {
+	int f;
+
 	exw_group_begin(w, EXT_GROUP | EXC_LOCAL | EXL_GROUP_LOST);
-	if (REC_HAS(l, LOST_TIME_NS))
-		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_LOST_TIME_NS,
-		    l->v[LOST_TIME_NS]);
-	if (REC_HAS(l, LOST_COUNT))
-		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_LOST_COUNT,
-		    l->v[LOST_COUNT]);
+	for (f = 0; f < LOST_NFIELDS; f++)
+		if (REC_HAS(l, f))
+			exw_uint(w, EXT_UINT64 | EXC_LOCAL |
+			    (EXL_LOST_TIME_NS + (uint32_t)f), l->v[f]);
 	exw_group_end(w, 0);
 }
 
+/* Ids 0x501.. in rapl_field order: the zone and its name are strings. */
 void
 rapl_write(struct exw *w, const struct ex_rapl *z)
 {
+	int f;
+
 	exw_group_begin(w, EXT_GROUP | EXC_LOCAL | EXL_GROUP_RAPL);
-	if (REC_HAS(z, RAPL_TIME_NS))
-		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_RAPL_TIME_NS,
-		    z->v[RAPL_TIME_NS]);
-	if (REC_HAS(z, RAPL_ZONE))
-		exw_string(w, EXT_STRING | EXC_LOCAL | EXL_RAPL_ZONE, z->zone);
-	if (REC_HAS(z, RAPL_NAME))
-		exw_string(w, EXT_STRING | EXC_LOCAL | EXL_RAPL_NAME, z->name);
-	if (REC_HAS(z, RAPL_ENERGY_UJ))
-		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_RAPL_ENERGY_UJ,
-		    z->v[RAPL_ENERGY_UJ]);
-	if (REC_HAS(z, RAPL_MAX_UJ))
-		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_RAPL_MAX_UJ,
-		    z->v[RAPL_MAX_UJ]);
-	if (REC_HAS(z, RAPL_BOOT_S))
-		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_RAPL_BOOT_S,
-		    z->v[RAPL_BOOT_S]);
-	if (REC_HAS(z, RAPL_LIMIT_UW))
-		exw_uint(w, EXT_UINT64 | EXC_LOCAL | EXL_RAPL_LIMIT_UW,
-		    z->v[RAPL_LIMIT_UW]);
+	for (f = 0; f < RAPL_NFIELDS; f++) {
+		uint32_t id = EXC_LOCAL | (EXL_RAPL_TIME_NS + (uint32_t)f);
+
+		if (!REC_HAS(z, f))
+			continue;
+		if (f == RAPL_ZONE || f == RAPL_NAME)
+			exw_string(w, EXT_STRING | id, f == RAPL_ZONE ?
+			    z->zone : z->name);
+		else
+			exw_uint(w, EXT_UINT64 | id, z->v[f]);
+	}
 	exw_group_end(w, 0);
 }

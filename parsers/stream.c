@@ -53,6 +53,22 @@ stream_provider_of_path(const char *path)
 	return stream_provider(name);
 }
 
+const struct stream_provider *
+stream_provider_for(const char *path, const char *name, struct ex_err *err)
+{
+	const struct stream_provider *p = name != NULL ?
+	    stream_provider(name) : stream_provider_of_path(path);
+
+	if (p == NULL && name != NULL)
+		ex_fail(err, EXR_USAGE, 0, "--provider %s: not a metric "
+		    "provider extracct knows", name);
+	else if (p == NULL)
+		ex_fail(err, EXR_USAGE, 0, "a metric-provider stream, but its "
+		    "name names no provider extracct knows (GMT writes "
+		    "PROVIDER.log); give --provider");
+	return p;
+}
+
 static int
 is_digit(uint8_t c)
 {

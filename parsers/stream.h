@@ -49,6 +49,14 @@ const struct stream_provider *stream_provider(const char *name);
 /* The provider a file's name gives (GMT: DIR/PROVIDER.log), or NULL. */
 const struct stream_provider *stream_provider_of_path(const char *path);
 
+/*
+ * The provider of the stream at path: the one named (--provider), else
+ * the file name's.  NULL with err saying why (EXR_USAGE) if neither is
+ * one extracct knows.
+ */
+const struct stream_provider *stream_provider_for(const char *path,
+	    const char *name, struct ex_err *err);
+
 /* Does this look like a stream (digits, then a blank)? */
 int	stream_sniff(const uint8_t *p, size_t n);
 

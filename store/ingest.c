@@ -256,6 +256,7 @@ commit_chunk(struct run *r, uint64_t upto, uint64_t size, int more)
 	int rc;
 
 	if ((rc = pints_flush(r)) != EXR_OK || (rc = live_flush(r)) != EXR_OK ||
+	    (rc = stream_flush(r)) != EXR_OK ||
 	    (rc = flows_rebuild(r)) != EXR_OK)
 		return rc;
 	head_len = size < LEDGER_HASH_SPAN ? size : LEDGER_HASH_SPAN;
@@ -483,15 +484,8 @@ input_open(struct input *in, const char *path, const struct ingest_opts *o,
 		return pacct_reader_open(&in->pa, path, err);
 	if (in->kind == INPUT_EXACCT)
 		return exacct_reader_open(&in->ex, path, err);
-	*prov = o->provider != NULL ? stream_provider(o->provider) :
-	    stream_provider_of_path(path);
-	if (*prov == NULL && o->provider != NULL)
-		return ex_fail(err, EXR_USAGE, 0, "--provider %s: not a "
-		    "metric provider extracct knows", o->provider);
-	if (*prov == NULL)
-		return ex_fail(err, EXR_USAGE, 0, "a metric-provider stream, "
-		    "but its name names no provider extracct knows (GMT "
-		    "writes PROVIDER.log); give --provider");
+	if ((*prov = stream_provider_for(path, o->provider, err)) == NULL)
+		return EXR_USAGE;
 	return stream_reader_open(&in->sr, path, err);
 }
 

@@ -198,6 +198,7 @@ int	stream_run_open(struct run *r, const struct stream_provider *p,
 	    int resumed);
 void	stream_run_close(struct run *r);
 int	ingest_stream_line(struct run *r, const struct stream_line *ln);
+int	stream_flush(struct run *r);
 
 /* ingest_flows.c */
 int	ingest_flow(struct run *r, const struct ex_flow *f);

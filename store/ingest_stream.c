@@ -1,10 +1,11 @@
 /*
  * Metric-provider streams into metric_series, metric_samples and
  * metric_gaps (see docs/schema.md).  Each series (host, provider,
- * detail) keeps its last time and shortest gap in metric_series, so a
- * stream read over several runs, or continued in a new file, gives the
- * same samples as one read.  Statements are prepared per file: streams
- * are thousands of lines an hour, not millions.
+ * detail) keeps its last time and sampling interval in metric_series,
+ * written once per chunk, so a stream read over several runs, or
+ * continued in a new file, gives the same samples as one read.
+ * Statements are prepared per file: streams are thousands of lines an
+ * hour, not millions.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@ struct series {
 	char		 detail[STREAM_DETAIL];
 	int64_t		 id;
 	struct stream_series st;
+	int		 dirty;		/* changed since the last commit */
 };
 
 struct stream_run {
@@ -208,7 +210,6 @@ ingest_stream_line(struct run *r, const struct stream_line *ln)
 	enum stream_verdict v;
 	struct series *s = NULL;
 	uint64_t prev_ts;
-	sqlite3_stmt *q;
 	int rc;
 
 	if ((rc = run_host(r, "")) != EXR_OK ||
@@ -235,9 +236,33 @@ ingest_stream_line(struct run *r, const struct stream_line *ln)
 			return ex_fail(r->err, rc, ln->off, "writing outputs");
 		break;
 	}
+	s->dirty = 1;
+	return EXR_OK;
+}
+
+/* Each changed series' state, written with the chunk that changed it. */
+int
+stream_flush(struct run *r)
+{
+	struct stream_run *sr = r->stream;
+	sqlite3_stmt *q;
+	size_t i;
+	int rc;
+
+	if (sr == NULL)
+		return EXR_OK;
 	q = sr->q[Q_PUT_SERIES];
-	sqlite3_bind_int64(q, 1, (int64_t)s->st.last_ts_ns);
-	bind_opt(q, 2, s->st.gap_ns != 0, s->st.gap_ns);
-	sqlite3_bind_int64(q, 3, s->id);
-	return step(r, q);
+	for (i = 0; i < sr->nseries; i++) {
+		struct series *s = &sr->series[i];
+
+		if (!s->dirty)
+			continue;
+		sqlite3_bind_int64(q, 1, (int64_t)s->st.last_ts_ns);
+		bind_opt(q, 2, s->st.gap_ns != 0, s->st.gap_ns);
+		sqlite3_bind_int64(q, 3, s->id);
+		if ((rc = step(r, q)) != EXR_OK)
+			return rc;
+		s->dirty = 0;
+	}
+	return EXR_OK;
 }

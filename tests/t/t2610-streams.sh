@@ -131,6 +131,9 @@ test_expect_success 'a stream read in two runs stores what one read stores' '
 	grep "line 5: 300000 us since the last sample" one.err &&
 	grep "line 5: 300000 us since the last sample" two.err &&
 	samples one.db >a && samples two.db >b && test_cmp a b &&
+	extracct ingest --db chunk.db --chunk 1 one/cpu_utilization_mach_system.log \
+	    >/dev/null 2>&1 &&
+	samples chunk.db >c && test_cmp a c &&
 	sqlite3 one.db "SELECT * FROM metric_gaps" >ga &&
 	sqlite3 two.db "SELECT * FROM metric_gaps" >gb && test_cmp ga gb &&
 	test "$(line_count a)" -eq 4
