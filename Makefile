@@ -34,7 +34,8 @@ EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_snap.c extract/procfs.c extract/cmd_rotate.c \
 	extract/cmd_run.c extract/spool.c extract/config.c extract/solaris.c \
 	extract/cmd_config.c extract/cmd_acctd.c extract/taskstats.c \
-	extract/tgroups.c extract/gen_energy.c extract/powercap.c
+	extract/tgroups.c extract/gen_energy.c extract/powercap.c \
+	extract/snapcpu.c
 LIB_SRC = $(PARSERS) $(STORE) $(REPORTS) $(EXTRACT)
 MAIN_SRC = extract/main.c
 HELPER_SRC = tests/helper/extracct-test.c tests/helper/workload.c

@@ -68,7 +68,7 @@ accounting_to(const char *file)
  * Is acctd running (it holds its pidfile locked)?  Then *pid and
  * current (the log it writes, the pidfile's second line) are set.
  */
-static int
+int
 acctd_running(const char *pidfile, pid_t *pid, char *current, size_t n)
 {
 	char buf[320];

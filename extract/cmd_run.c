@@ -213,7 +213,8 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 			snprintf(snaplog, sizeof(snaplog), "%.3800s/%.255s", spool,
 			    name);
 		}
-		rc = snap_write(snaplog, PATH_PROC, ctx->cfg->powercap_dir, &n);
+		rc = snap_write(snaplog, PATH_PROC, ctx->cfg->powercap_dir,
+		    ctx->cfg->snap_cpu, ctx->cfg->acctd_pidfile, &n);
 		status = worst(status, rc);
 		if (rc == EXR_OK)
 			printf("snap: %" PRIu64 " processes into %s\n", n,

@@ -1,12 +1,13 @@
 /*
- * extracct snap [-o FILE] [--spool DIR] [--powercap DIR]
+ * extracct snap [-o FILE] [--spool DIR] [--powercap DIR] [--cpu MEASURE]
  *
  * wracct for Linux: append a cumulative partial record for every live
  * process, one system record and a RAPL record per powercap zone, to an
  * exacct snapshot log (creator "extracct").  Every record is one write(2) to an O_APPEND file, so a
  * reader never sees half of one (the kernel's own rule for exacct,
  * exacct-format.md §1.1).  Processes that vanish while being read are
- * skipped: they write their own exit record.
+ * skipped: they write their own exit record.  Which CPU time a partial
+ * holds: snapcpu.h.
  */
 #include <sys/stat.h>
 
@@ -25,10 +26,12 @@
 #include "paths.h"
 #include "powercap.h"
 #include "procfs.h"
+#include "snapcpu.h"
 #include "spool.h"
 
 static const char usage_snap[] =
-    "usage: extracct snap [-o FILE] [--spool DIR] [--powercap DIR]";
+    "usage: extracct snap [-o FILE] [--spool DIR] [--powercap DIR] "
+    "[--cpu auto|ticks|runtime]";
 
 /*
  * One record per RAPL zone, at the snapshot's time, with the boot time
@@ -61,7 +64,7 @@ write_rapl(int fd, struct exw *w, const char *dir, uint64_t now,
 
 int
 snap_write(const char *path, const char *proc_root, const char *powercap_dir,
-    uint64_t *nprocs)
+    int cpu, const char *acctd_pidfile, uint64_t *nprocs)
 {
 	char host[256], self[24];
 	struct procfs pf;
@@ -71,6 +74,7 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	struct timespec ts;
 	struct stat st;
 	struct dirent *de;
+	struct snapcpu sc;
 	struct exw w;
 	uint64_t now;
 	DIR *d;
@@ -79,6 +83,12 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	*nprocs = 0;
 	if ((rc = procfs_init(&pf, proc_root, &err)) != EXR_OK)
 		return complain(rc, "%s", err.reason);
+	/* The kernel's samples are of this machine's processes only. */
+	if (strcmp(proc_root, PATH_PROC) != 0)
+		cpu = SNAPCPU_RUNTIME;
+	if ((rc = snapcpu_open(&sc, cpu, acctd_pidfile, &err)) != EXR_OK)
+		return complain(rc, "snap: CPU time as tick samples: %s",
+		    err.reason);
 	if (gethostname(host, sizeof(host)) != 0)
 		snprintf(host, sizeof(host), "unknown");
 	host[sizeof(host) - 1] = '\0';
@@ -88,10 +98,12 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 		rc = complain(EXR_IO, "%s: %s", path, strerror(errno));
 		if (fd != -1)
 			close(fd);
+		snapcpu_close(&sc);
 		return rc;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
+		snapcpu_close(&sc);
 		return complain(EXR_IO, "%s: not a regular file", path);
 	}
 	exw_init(&w);
@@ -123,7 +135,8 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
 		    strcmp(de->d_name, self) == 0)
 			continue;
-		if (procfs_proc(&pf, de->d_name, now, &p) != 0)
+		if (procfs_proc(&pf, de->d_name, now, &p) != 0 ||
+		    snapcpu_apply(&sc, &p) != 0)
 			continue;	/* gone: its exit record has it */
 		exw_reset(&w);
 		proc_write(&w, &p);
@@ -138,6 +151,11 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 ioerr:
 	rc = complain(EXR_IO, "%s: %s", path, strerror(errno));
 out:
+	if (sc.unanswered > 0)
+		fprintf(stderr, "extracct: %s: taskstats did not answer for "
+		    "%llu processes: not in this snapshot\n", path,
+		    (unsigned long long)sc.unanswered);
+	snapcpu_close(&sc);
 	exw_release(&w);
 	if (close(fd) != 0 && rc == EXR_OK)
 		rc = complain(EXR_IO, "%s: %s", path, strerror(errno));
@@ -151,6 +169,7 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 		{ "output", required_argument, NULL, 'o' },
 		{ "spool", required_argument, NULL, 's' },
 		{ "powercap", required_argument, NULL, 'P' },
+		{ "cpu", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -160,7 +179,7 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 	char host[256], name[256], path[4096];
 	struct ex_err err = { 0 };
 	uint64_t n;
-	int ch, i, nlogs, rc;
+	int ch, i, nlogs, rc, cpu = ctx->cfg->snap_cpu;
 
 	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -172,6 +191,11 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 			break;
 		case 'P':	/* where the RAPL zones are */
 			powercap = optarg;
+			break;
+		case 'C':	/* which CPU time: snapcpu.h */
+			if ((cpu = snapcpu_parse(optarg)) < 0)
+				return complain(EXR_USAGE, "snap --cpu: \"%s\" "
+				    "is not auto, ticks or runtime", optarg);
 			break;
 		case 'h':
 			puts(usage_snap);
@@ -196,5 +220,6 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 		snprintf(path, sizeof(path), "%.3800s/%.255s", spool, name);
 		out = path;
 	}
-	return snap_write(out, root, powercap, &n);
+	return snap_write(out, root, powercap, cpu, ctx->cfg->acctd_pidfile,
+	    &n);
 }

@@ -13,8 +13,11 @@
 
 #include "config.h"
 #include "paths.h"
+#include "snapcpu.h"
 
-enum ktype { K_STR, K_UINT, K_IDLE, K_WRAP, K_RAPL_WRAP, K_INTENSITY };
+enum ktype {
+	K_STR, K_UINT, K_IDLE, K_WRAP, K_RAPL_WRAP, K_INTENSITY, K_SNAP_CPU
+};
 
 struct key {
 	const char	*name;
@@ -43,6 +46,7 @@ static const struct key keys[] = {
 	    1ULL << 30 },
 	{ "powercap_dir", K_STR, offsetof(struct config, powercap_dir), 0 },
 	{ "rapl_wrap", K_RAPL_WRAP, 0, 0 },
+	{ "snap_cpu", K_SNAP_CPU, 0, 0 },
 	{ "carbon_intensity", K_INTENSITY, 0, 0 },
 	{ "carbon_source", K_STR, offsetof(struct config, carbon_source), 0 },
 };
@@ -131,6 +135,12 @@ set(struct config *c, const struct key *k, const yaml_event_t *v,
 			return at(err, v, path, "%s: \"%s\" is not unwrap or "
 			    "drop", k->name, s);
 		c->rapl_drop_wrapped = strcmp(s, "drop") == 0;
+		return EXR_OK;
+	case K_SNAP_CPU:
+		/* Which CPU time snap records: snapcpu.h. */
+		if ((c->snap_cpu = snapcpu_parse(s)) < 0)
+			return at(err, v, path, "%s: \"%s\" is not auto, "
+			    "ticks or runtime", k->name, s);
 		return EXR_OK;
 	case K_INTENSITY:
 		/* g CO2e per kWh: a number, or none. */
@@ -255,6 +265,7 @@ config_print(FILE *fp, const struct config *c)
 	fprintf(fp, "powercap_dir: \"%s\"\n", c->powercap_dir);
 	fprintf(fp, "rapl_wrap: %s\n", c->rapl_drop_wrapped ? "drop" :
 	    "unwrap");
+	fprintf(fp, "snap_cpu: %s\n", snapcpu_name(c->snap_cpu));
 	if (c->carbon_intensity < 0)
 		fprintf(fp, "carbon_intensity: none\n");
 	else

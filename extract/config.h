@@ -31,6 +31,7 @@ struct config {
 	uint64_t	 acctd_rcvbuf;			/* bytes */
 	char		 powercap_dir[CONFIG_STR];
 	int		 rapl_drop_wrapped;		/* rapl_wrap: drop */
+	int		 snap_cpu;			/* snapcpu.h */
 	double		 carbon_intensity;		/* g CO2e/kWh; < 0: none */
 	char		 carbon_source[CONFIG_STR];
 };

@@ -7,6 +7,8 @@
 #ifndef EXTRACCT_H
 #define EXTRACCT_H
 
+#include <sys/types.h>
+
 #include <stdint.h>
 
 #include "../parsers/exerr.h"
@@ -51,6 +53,13 @@ int	ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
 int	rotate_logs(const char *spool, const char *pacct, const char *host,
 	    const char *acctadm_conf, const char *acctd_pidfile);
 
+/*
+ * Is acctd running (it holds pidfile locked)?  Then *pid and current
+ * (the log it writes) are set (cmd_rotate.c).
+ */
+int	acctd_running(const char *pidfile, pid_t *pid, char *current,
+	    size_t n);
+
 /* This machine's name (gethostname), or "unknown". */
 void	local_hostname(char *buf, size_t n);
 
@@ -60,11 +69,13 @@ void	config_hostname(const struct ctx *ctx, char *buf, size_t n);
 /*
  * Append one snapshot (a system record, a RAPL record for every zone
  * under powercap_dir, then a partial record for every process under
- * proc_root) to path; *nprocs gets the count.  Messages are printed;
- * returns EXR_OK or EXR_IO.
+ * proc_root) to path; *nprocs gets the count.  cpu is the CPU measure
+ * asked for (snapcpu.h; acctd_pidfile tells whether acctd runs).
+ * Messages are printed; returns EXR_OK or EXR_IO.
  */
 int	snap_write(const char *path, const char *proc_root,
-	    const char *powercap_dir, uint64_t *nprocs);
+	    const char *powercap_dir, int cpu, const char *acctd_pidfile,
+	    uint64_t *nprocs);
 
 /*
  * Append one encoded record with one write(2) (retried only for EINTR),

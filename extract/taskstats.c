@@ -28,7 +28,7 @@
 enum {
 	OFF_EXITCODE = 4, OFF_FLAG = 8, OFF_CPU_COUNT = 16,
 	OFF_CPU_DELAY = 24, OFF_BLKIO_DELAY = 40, OFF_SWAPIN_DELAY = 56,
-	OFF_RUN_VIRTUAL = 72, OFF_COMM = 80, OFF_UID = 120, OFF_GID = 124,
+	OFF_RUN_REAL = 64, OFF_RUN_VIRTUAL = 72, OFF_COMM = 80, OFF_UID = 120, OFF_GID = 124,
 	OFF_PID = 128, OFF_PPID = 132, OFF_ETIME = 144, OFF_UTIME = 152,
 	OFF_STIME = 160, OFF_MINFLT = 168, OFF_MAJFLT = 176,
 	OFF_HIWATER_RSS = 200, OFF_READ_CHAR = 216, OFF_WRITE_CHAR = 224,
@@ -348,7 +348,7 @@ struct request {
 
 static int
 send_request(struct ts_conn *c, uint16_t type, uint8_t cmd, uint16_t atype,
-    const void *data, size_t dlen)
+    const void *data, size_t dlen, int ack)
 {
 	struct request r;
 	struct nlattr *a = (struct nlattr *)r.attrs;
@@ -365,7 +365,7 @@ send_request(struct ts_conn *c, uint16_t type, uint8_t cmd, uint16_t atype,
 	memcpy(r.attrs + NLA_HDRLEN, data, dlen);
 	r.n.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN + NLA_ALIGN(a->nla_len));
 	r.n.nlmsg_type = type;
-	r.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	r.n.nlmsg_flags = NLM_F_REQUEST | (ack ? NLM_F_ACK : 0);
 	r.n.nlmsg_seq = ++c->seq;
 	r.g.cmd = cmd;
 	r.g.version = 1;
@@ -436,7 +436,7 @@ ts_open(struct ts_conn *c, size_t rcvbuf, struct ex_err *err)
 	if (fstat(c->fd, &st) == 0)
 		c->ino = st.st_ino;
 	if (send_request(c, GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
-	    CTRL_ATTR_FAMILY_NAME, name, sizeof(name)) == -1)
+	    CTRL_ATTR_FAMILY_NAME, name, sizeof(name), 1) == -1)
 		goto fail;
 	if ((n = receive(c, 0)) <= 0)
 		goto fail;
@@ -487,7 +487,7 @@ ts_register(struct ts_conn *c, int on, ts_exit_fn fn, void *arg,
 	if (send_request(c, c->family, TASKSTATS_CMD_GET, on ?
 	    TASKSTATS_CMD_ATTR_REGISTER_CPUMASK :
 	    TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK, c->cpus,
-	    strlen(c->cpus) + 1) == -1)
+	    strlen(c->cpus) + 1, 1) == -1)
 		return ex_fail(err, EXR_IO, 0, "taskstats: %s",
 		    strerror(errno));
 	while (!acked) {
@@ -526,6 +526,83 @@ ts_drain(struct ts_conn *c, ts_exit_fn fn, void *arg)
 		if ((rc = ts_parse(rxbuf, (size_t)n, c->family, 0, &acked,
 		    &e, fn, arg)) != 0)
 			return rc;
+	}
+}
+
+int
+ts_decode_tgid(const uint8_t *buf, size_t len, struct ts_tgid *t)
+{
+	struct view v = { buf, len, 0 };
+	uint64_t u, s;
+
+	memset(t, 0, sizeof(*t));
+	if (len < 2)
+		return -1;
+	memcpy(&v.version, buf, 2);
+	if (!get64(&v, OFF_UTIME, 2, &u) || !get64(&v, OFF_STIME, 2, &s))
+		return -1;
+	t->live_user_ns = u * NS_PER_US;
+	t->live_sys_ns = s * NS_PER_US;
+	/* Zero where the kernel leaves them to delay accounting, off. */
+	if (get64(&v, OFF_RUN_REAL, 1, &t->samples_ns) && t->samples_ns != 0)
+		t->has_samples = 1;
+	if (get64(&v, OFF_RUN_VIRTUAL, 1, &t->runtime_ns) &&
+	    t->runtime_ns != 0)
+		t->has_runtime = 1;
+	return 0;
+}
+
+/* The AGGR_TGID nest of a TASKSTATS_CMD_GET reply, if it is for tgid. */
+static int
+tgid_reply(const struct nlmsghdr *n, uint32_t tgid, struct ts_tgid *t)
+{
+	const uint8_t *end = (const uint8_t *)n + n->nlmsg_len;
+	const struct nlattr *a, *stats = NULL;
+	uint32_t id;
+
+	if (n->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
+		return -1;
+	a = (const struct nlattr *)((const uint8_t *)NLMSG_DATA(n) +
+	    GENL_HDRLEN);
+	for (; NLA_OK(a, end); a = NLA_NEXT(a))
+		if ((a->nla_type & NLA_TYPE_MASK) == TASKSTATS_TYPE_AGGR_TGID &&
+		    aggr(a, &id, &stats) && id == tgid)
+			return ts_decode_tgid(NLA_DATA(stats), NLA_LEN(stats),
+			    t);
+	return -1;
+}
+
+int
+ts_query_tgid(struct ts_conn *c, uint32_t tgid, struct ts_tgid *t)
+{
+	const struct nlmsghdr *n;
+	ssize_t len;
+	int left;
+
+	/* No ack asked: the reply, or an error, is the whole answer. */
+	if (send_request(c, c->family, TASKSTATS_CMD_GET,
+	    TASKSTATS_CMD_ATTR_TGID, &tgid, sizeof(tgid), 0) == -1)
+		return -1;
+	for (;;) {
+		if ((len = receive(c, 0)) == -1)
+			return -1;	/* EAGAIN: no answer within the timeout */
+		n = (const struct nlmsghdr *)rxbuf;
+		for (left = (int)len; NLMSG_OK(n, left);
+		    n = NLMSG_NEXT(n, left)) {
+			if (n->nlmsg_seq != c->seq)
+				continue;	/* an old answer */
+			if (n->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *me = NLMSG_DATA(n);
+
+				errno = n->nlmsg_len >=
+				    NLMSG_LENGTH(sizeof(*me)) && me->error < 0 ?
+				    -me->error : EPROTO;
+				return -1;
+			}
+			if (n->nlmsg_type == c->family)
+				return tgid_reply(n, tgid, t) == 0 ? 0 :
+				    (errno = EPROTO, -1);
+		}
 	}
 }
 

@@ -92,6 +92,36 @@ int	ts_drain(struct ts_conn *c, ts_exit_fn fn, void *arg);
  */
 uint64_t ts_dropped(struct ts_conn *c);
 
+/*
+ * A live process's CPU as the kernel's own accounting counts it, from
+ * a TASKSTATS_CMD_GET by tgid (needs CAP_NET_ADMIN).  The samples are
+ * the tick samples pacct and getrusage start from: each thread's user
+ * and system times, added up, exited threads included (the kernel keeps
+ * their sum for a process with more than one thread).  The user/system
+ * split is known for the live threads only.
+ */
+struct ts_tgid {
+	uint64_t	 live_user_ns;	/* live threads' samples, user */
+	uint64_t	 live_sys_ns;	/* and system */
+	int		 has_samples;
+	uint64_t	 samples_ns;	/* all threads', user + system */
+	int		 has_runtime;
+	uint64_t	 runtime_ns;	/* the scheduler's runtime, all
+					   threads */
+};
+
+/*
+ * Decode the struct taskstats of a reply by tgid (version-aware, as
+ * ts_decode).  Returns 0, or -1 if it lacks the user and system times.
+ */
+int	ts_decode_tgid(const uint8_t *buf, size_t len, struct ts_tgid *t);
+
+/*
+ * Ask for process tgid's figures.  Returns 0, or -1 with errno (ESRCH:
+ * it is gone; EPERM; EAGAIN: no answer within the socket's timeout).
+ */
+int	ts_query_tgid(struct ts_conn *c, uint32_t tgid, struct ts_tgid *t);
+
 void	ts_close(struct ts_conn *c);
 
 #endif

@@ -163,13 +163,15 @@ alt_exit(struct run *r, const struct ex_proc *p, int *taken)
 }
 
 /*
- * An acctd exit against the last snapshot (/proc) of its process: the
- * kernel cuts taskstats' I/O counts down to whole KiB, and its CPU times
- * are tick samples where /proc's are the scheduler's runtime, so an
- * exit may read a little below what the snapshot already saw.  Where
- * the snapshot proves more, by less than that imprecision, its figure
- * stands (the interval is then 0, not an anomaly); a larger gap is left
- * for proc_diff to flag.
+ * An exit record against the last snapshot of its process: an exit may
+ * read a little below what the snapshot already saw, by the record's
+ * own imprecision.  Where the snapshot proves more by less than that,
+ * its figure stands (the interval is then 0, not an anomaly); a larger
+ * gap is left for proc_diff to flag.
+ *
+ * acctd: the kernel cuts taskstats' I/O counts down to whole KiB, and
+ * a thread's CPU time is tick samples below 100 ms of runtime, where the
+ * snapshot (/proc, while acctd runs) has the runtime.
  */
 #define CPU_SLACK_NS	100000000ull	/* tick sampling: 100 ms */
 
@@ -190,6 +192,39 @@ acctd_floor(const struct proc_state *st, struct ex_proc *p)
 
 		if (REC_HAS(st, f) && REC_HAS(p, f) && p->v[f] < st->v[f] &&
 		    st->v[f] - p->v[f] < floors[i].slack)
+			p->v[f] = st->v[f];
+	}
+}
+
+/*
+ * pacct: CPU times are comp_t, 13 bits of 10 ms units and then steps of
+ * 80 ms, 640 ms, ..., rounded.  Below 81.92 s the record is the tick
+ * samples cut to 10 ms, which a tick snapshot (snapcpu.h) never exceeds;
+ * above, the step is the slack.
+ */
+static uint64_t
+comp_t_step_ns(uint64_t ns)
+{
+	uint64_t units = ns / 10000000u, step = 1;
+
+	while (units > 8191) {
+		units >>= 3;
+		step <<= 3;
+	}
+	return step == 1 ? 0 : step * 10000000u;
+}
+
+static void
+pacct_floor(const struct proc_state *st, struct ex_proc *p)
+{
+	static const int cpu[] = { PROC_CPU_USER_NS, PROC_CPU_SYS_NS };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		int f = cpu[i];
+
+		if (REC_HAS(st, f) && REC_HAS(p, f) && p->v[f] < st->v[f] &&
+		    st->v[f] - p->v[f] < comp_t_step_ns(p->v[f]))
 			p->v[f] = st->v[f];
 	}
 }
@@ -252,12 +287,16 @@ ingest_proc(struct run *r, const struct ex_proc *p)
 			    (p->v[PROC_FINISH_NS] - start);
 			p = &shifted;
 		}
-		if (final && r->source == EXIT_ACCTD) {
+		if (final && (r->source == EXIT_ACCTD ||
+		    r->source == EXIT_PACCT)) {
 			if (p != &shifted) {
 				shifted = *p;
 				p = &shifted;
 			}
-			acctd_floor(st, &shifted);
+			if (r->source == EXIT_ACCTD)
+				acctd_floor(st, &shifted);
+			else
+				pacct_floor(st, &shifted);
 		}
 		/* The CPU it had when last seen, before the exit moves it. */
 		has_base = REC_HAS(st, PROC_CPU_USER_NS) &&

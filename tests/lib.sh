@@ -98,14 +98,16 @@ acct_restore() {
 	fi
 }
 
-# snap every 2 s for $1 seconds into $2 (run it in the background).
+# snap every 2 s for $1 seconds into $2 (run it in the background), with
+# the configuration file SNAP_CONFIG if it is set.
 snapper() {
 	end=$(($(date +%s) + $1))
 	while [ "$(date +%s)" -lt $end ]; do
-		"$EXTRACCT" snap -o "$TRASH/$2" || return 1
+		"$EXTRACCT" ${SNAP_CONFIG:+-c "$SNAP_CONFIG"} snap -o "$TRASH/$2" ||
+		    return 1
 		sleep 2
 	done
-	"$EXTRACCT" snap -o "$TRASH/$2"
+	"$EXTRACCT" ${SNAP_CONFIG:+-c "$SNAP_CONFIG"} snap -o "$TRASH/$2"
 }
 
 # Start acctd on spool $1 with pidfile $2 (more options after); wait

@@ -103,18 +103,25 @@ v3rec() {
 	printf "%-16s" "$comm" | tr " " "\000"
 }
 
-test_expect_success 'ingest: a pacct exit closes the process a snapshot opened' '
-	cat >snap.spec <<-\EOS &&
+# A snapshot log (hostA) that saw pid 77 at 1200 s with $1 s + $2 ns of
+# user CPU, into $3.
+snap77() {
+	cat >"$3.spec" <<-EOS &&
 	header kernel extracct hostA
 	group 0xf0000106
 	  uint 0x30001000 77
 	  uint 0x40001007 1000
 	  uint 0x40001008 400000000
 	  uint 0x40001009 1200
-	  uint 0x4000100b 1
+	  uint 0x4000100b $1
+	  uint 0x4000100c $2
 	end
 	EOS
-	extracct_test encode snap.spec snap.exacct &&
+	extracct_test encode "$3.spec" "$3"
+}
+
+test_expect_success 'ingest: a pacct exit closes the process a snapshot opened' '
+	snap77 1 0 snap.exacct &&
 	v3rec 77 1000 0x47435000 300 job >exit.pacct &&
 	test "$(wc -c <exit.pacct)" -eq 64 &&
 	extracct ingest --db m.db snap.exacct >out &&
@@ -125,6 +132,30 @@ test_expect_success 'ingest: a pacct exit closes the process a snapshot opened' 
 	test_cmp expect actual &&
 	test "$(sqlite3 m.db "SELECT count(*) FROM procs")" -eq 1 &&
 	test "$(sqlite3 m.db "SELECT count(*) FROM proc_last")" -eq 0
+'
+
+# A snapshot that saw USER_S.USER_NS of user CPU for pid 77, then the
+# pacct exit with comp_t UTIME: the final interval's CPU and anomalies.
+floor_case() {
+	rm -f f.db && snap77 $1 $2 f.exacct &&
+	v3rec 77 1000 0x47435000 $3 job >f.pacct &&
+	extracct ingest --db f.db f.exacct >out &&
+	extracct ingest --db f.db --host hostA f.pacct >out &&
+	sqlite3 f.db "SELECT coalesce(cpu_user_ns, -1), anomalies
+	    FROM proc_intervals WHERE final = 1"
+}
+
+# comp_t keeps 13 bits: 100.03 s (10003 units) is written as 1250 << 3,
+# 100.00 s.  Less than its 80 ms step below the snapshot: the snapshot
+# stands, the last interval is 0.  More than a step, or below 81.92 s,
+# where comp_t is exact: a counter that went back, flagged.
+test_expect_success 'pacct exit: comp_t rounding below a snapshot is no anomaly' '
+	floor_case 100 30000000 $((8192 + 1250)) >actual &&
+	echo "0|0" >expect && test_cmp expect actual &&
+	floor_case 100 200000000 $((8192 + 1250)) >actual &&
+	grep "^-1|[1-9]" actual &&
+	floor_case 50 30000000 5000 >actual &&
+	grep "^-1|[1-9]" actual
 '
 
 test_expect_success 'ingest: a live pacct file is read on from where it stopped' '

@@ -33,6 +33,9 @@ test_expect_success 'wrong types: exit 2, line and column' '
 	printf "idle_rows: sometimes\n" >t2.yml &&
 	test_expect_code 2 extracct -c t2.yml config 2>err &&
 	grep "line 1, column 12: idle_rows: \"sometimes\" is not heartbeat or always" err &&
+	printf "snap_cpu: exact\n" >t5.yml &&
+	test_expect_code 2 extracct -c t5.yml config 2>err &&
+	grep "line 1, column 11: snap_cpu: \"exact\" is not auto, ticks or runtime" err &&
 	printf "spool_dir: [a, b]\n" >t3.yml &&
 	test_expect_code 2 extracct -c t3.yml config 2>err &&
 	grep "spool_dir: expected a plain value, not a list" err &&

@@ -44,7 +44,9 @@ accton "$TRASH/spool/pacct-$HOST-$stamp" >/dev/null 2>err.accton ||
 	skip_all "the kernel refused accounting: $(cat err.accton)"
 printf 'acctd_pidfile: "%s"\n' "$TRASH/c.pid" >c.yml
 
-snapper 22 "spool/snap-$HOST-$stamp" &
+# snap reads the configuration to know that acctd runs, and records the
+# CPU time acctd's records hold (snapcpu.h).
+SNAP_CONFIG=c.yml snapper 22 "spool/snap-$HOST-$stamp" &
 spid=$!
 extracct_test spin 40 >spin.out &
 long=$!
@@ -70,6 +72,12 @@ test_expect_success 'run moved acctd and accounting, ingested the closed logs' '
 	grep "rotate: process accounting moved from .*/spool/pacct-$HOST-$stamp" run.out &&
 	grep "spool/acctd-$HOST-$stamp: bytes 0-" run.out &&
 	grep "spool/pacct-$HOST-$stamp: bytes 0-" run.out
+'
+
+test_expect_success 'snap saw acctd run: the CPU time of /proc, as acctd records' '
+	extracct dump "spool/snap-$HOST-$stamp" >snap.dump &&
+	test "$(grep -c "group-proc-partial" snap.dump)" -gt 100 &&
+	test "$(grep -c "cpu-run-ns" snap.dump)" -eq 0
 '
 
 test_expect_success 'acctd exits: capture ratio of the whole window in 0.93..1.07' '

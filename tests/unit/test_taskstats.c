@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../extract/snapcpu.h"
 #include "../../extract/taskstats.h"
 #include "../../extract/tgroups.h"
 #include "check.h"
@@ -275,9 +276,117 @@ thread_groups(void)
 	tgroups_release(&t);
 }
 
+/*
+ * A live process asked for by tgid: the tick samples of its live threads
+ * (user, system) and of all its threads (cpu_run_real_total, offset 64,
+ * which v15 moves past three delay totals' max and min).
+ */
+static void
+live_process(void)
+{
+	struct ts_tgid t;
+
+	build(16, 0);
+	put64(64, 352000000);			/* samples, all threads */
+	CHECK("tgid v16 decodes", ts_decode_tgid(buf, 560, &t) == 0);
+	CHECK("tgid v16 live user", t.live_user_ns == 300000000);
+	CHECK("tgid v16 live system", t.live_sys_ns == 40000000);
+	CHECK("tgid v16 samples", t.has_samples &&
+	    t.samples_ns == 352000000);
+	CHECK("tgid v16 runtime", t.has_runtime &&
+	    t.runtime_ns == 123456789);
+
+	build(15, 1);
+	put64(64 + 48, 352000000);
+	CHECK("tgid v15 decodes", ts_decode_tgid(buf, 560 + 128, &t) == 0);
+	CHECK("tgid v15 moved fields", t.live_user_ns == 300000000 &&
+	    t.samples_ns == 352000000 && t.runtime_ns == 123456789);
+
+	build(16, 0);
+	put64(64, 0);				/* delay accounting gated off */
+	put64(72, 0);
+	CHECK("tgid without delay accounting", ts_decode_tgid(buf, 560,
+	    &t) == 0 && !t.has_samples && !t.has_runtime &&
+	    t.live_user_ns == 300000000);
+	CHECK("tgid too short for the times", ts_decode_tgid(buf, 150,
+	    &t) == -1);
+	CHECK("tgid no version", ts_decode_tgid(buf, 1, &t) == -1);
+}
+
+/* A /proc record with user and system CPU, in ns. */
+static void
+proc_cpu(struct ex_proc *p, uint64_t user, uint64_t sys)
+{
+	memset(p, 0, sizeof(*p));
+	p->v[PROC_CPU_USER_NS] = user;
+	p->v[PROC_CPU_SYS_NS] = sys;
+	p->present = 1ULL << PROC_CPU_USER_NS | 1ULL << PROC_CPU_SYS_NS;
+}
+
+/*
+ * snap's tick figures: cut to pacct's 10 ms as pacct cuts them, exited
+ * threads' samples apportioned in /proc's user:system proportion.
+ */
+static void
+tick_figures(void)
+{
+	struct ts_tgid t = { 0 };
+	struct ex_proc p;
+
+	/* One thread: the samples as they are, each half cut to 10 ms
+	 * (pacct would say 1.23 and 0.01, whatever /proc says). */
+	t.live_user_ns = 1238000000;
+	t.live_sys_ns = 16000000;
+	t.has_samples = 1;
+	t.samples_ns = t.live_user_ns + t.live_sys_ns;
+	t.has_runtime = 1;
+	t.runtime_ns = 1261234567;
+	proc_cpu(&p, 1250000000, 10000000);
+	snapcpu_ticks(&t, &p);
+	CHECK("ticks: user cut to 10 ms", p.v[PROC_CPU_USER_NS] == 1230000000);
+	CHECK("ticks: system cut to 10 ms", p.v[PROC_CPU_SYS_NS] == 10000000);
+	CHECK("ticks: runtime beside them", REC_HAS(&p, PROC_CPU_RUN_NS) &&
+	    p.v[PROC_CPU_RUN_NS] == 1261234567);
+
+	/* Exited threads: 0.4 s known by its sum, split 3:1 as /proc. */
+	t.live_user_ns = 500000000;
+	t.live_sys_ns = 100000000;
+	t.samples_ns = 1000000000;
+	proc_cpu(&p, 750000000, 250000000);
+	snapcpu_ticks(&t, &p);
+	CHECK("ticks: exited threads, user", p.v[PROC_CPU_USER_NS] ==
+	    800000000);
+	CHECK("ticks: exited threads, system", p.v[PROC_CPU_SYS_NS] ==
+	    200000000);
+
+	/* /proc has nothing to split by: all of it to user. */
+	proc_cpu(&p, 0, 0);
+	snapcpu_ticks(&t, &p);
+	CHECK("ticks: no proportion", p.v[PROC_CPU_USER_NS] == 900000000 &&
+	    p.v[PROC_CPU_SYS_NS] == 100000000);
+
+	/* No all-threads sum (an older kernel with delay accounting off):
+	 * the live threads alone. */
+	t.has_samples = 0;
+	t.has_runtime = 0;
+	proc_cpu(&p, 750000000, 250000000);
+	snapcpu_ticks(&t, &p);
+	CHECK("ticks: live threads only", p.v[PROC_CPU_USER_NS] ==
+	    500000000 && p.v[PROC_CPU_SYS_NS] == 100000000 &&
+	    !REC_HAS(&p, PROC_CPU_RUN_NS));
+
+	CHECK("measure names", snapcpu_parse("ticks") == SNAPCPU_TICKS &&
+	    snapcpu_parse("runtime") == SNAPCPU_RUNTIME &&
+	    snapcpu_parse("auto") == SNAPCPU_AUTO &&
+	    snapcpu_parse("samples") == -1 &&
+	    strcmp(snapcpu_name(SNAPCPU_TICKS), "ticks") == 0);
+}
+
 void
 suite_taskstats(void)
 {
+	live_process();
+	tick_figures();
 	decode_versions();
 	thread_groups();
 }

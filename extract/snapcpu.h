@@ -1,0 +1,61 @@
+/*
+ * Which CPU time snap records for a process (config snap_cpu, snap
+ * --cpu).  Conservation needs a process's snapshots and its exit record
+ * to count CPU the same way: its last interval is the exit record less
+ * the last snapshot, and cannot go below zero.
+ *
+ *   ticks    the kernel's tick samples, all threads, exited ones
+ *            included, each of user and system cut to pacct's 10 ms
+ *            unit: the very figure pacct writes at exit, as of the
+ *            snapshot (taskstats, root only).  The default, unless
+ *            acctd runs.
+ *   runtime  /proc/PID/stat: the scheduler's runtime, split in the
+ *            samples' proportion, in 10 ms units: what acctd's exit
+ *            records hold (for threads of 100 ms or more).  Chosen
+ *            when acctd runs, or when taskstats cannot be asked.
+ *
+ * With ticks, the scheduler's runtime goes in cpu_run_ns beside them.
+ */
+#ifndef SNAPCPU_H
+#define SNAPCPU_H
+
+#include <stdint.h>
+
+#include "../parsers/exerr.h"
+#include "../parsers/records.h"
+#include "taskstats.h"
+
+enum snapcpu_measure { SNAPCPU_AUTO, SNAPCPU_TICKS, SNAPCPU_RUNTIME };
+
+struct snapcpu {
+	enum snapcpu_measure measure;	/* TICKS or RUNTIME, once open */
+	struct ts_conn	 ts;
+	uint64_t	 unanswered;	/* processes skipped: no answer */
+};
+
+/* "auto", "ticks", "runtime": the measure, or -1. */
+int	snapcpu_parse(const char *s);
+const char *snapcpu_name(int measure);
+
+/*
+ * Settle the measure: want, or for SNAPCPU_AUTO runtime if acctd runs
+ * (acctd_pidfile is locked) and ticks if taskstats answers.  EXR_OK, or
+ * EXR_IO with err when ticks were asked for and cannot be had.
+ */
+int	snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
+	    struct ex_err *err);
+
+/*
+ * Put the chosen measure into p, read from /proc for its pid.  Returns
+ * 0, or -1 to skip the process (it is gone, or taskstats did not
+ * answer for it: counted in unanswered).
+ */
+int	snapcpu_apply(struct snapcpu *sc, struct ex_proc *p);
+
+/* The tick figures of one process (a pure function, for the tests):
+ * p's /proc split apportions the exited threads' samples. */
+void	snapcpu_ticks(const struct ts_tgid *t, struct ex_proc *p);
+
+void	snapcpu_close(struct snapcpu *sc);
+
+#endif
