@@ -6,7 +6,7 @@
  *
  *   ticks    the kernel's tick samples, all threads, exited ones
  *            included, each of user and system cut to pacct's 10 ms
- *            unit: the very figure pacct writes at exit, as of the
+ *            unit: the figure pacct writes at exit, as of the
  *            snapshot (taskstats, root only).  The default, unless
  *            acctd runs.
  *   runtime  /proc/PID/stat: the scheduler's runtime, split in the
@@ -31,6 +31,7 @@ struct snapcpu {
 	enum snapcpu_measure measure;	/* TICKS or RUNTIME, once open */
 	struct ts_conn	 ts;
 	uint64_t	 unanswered;	/* processes skipped: no answer */
+	int		 stalled;	/* a query timed out: ask no more */
 };
 
 /* "auto", "ticks", "runtime": the measure, or -1. */
@@ -39,8 +40,9 @@ const char *snapcpu_name(int measure);
 
 /*
  * Settle the measure: want, or for SNAPCPU_AUTO runtime if acctd runs
- * (acctd_pidfile is locked) and ticks if taskstats answers.  EXR_OK, or
- * EXR_IO with err when ticks were asked for and cannot be had.
+ * (acctd_pidfile is locked), ticks if taskstats answers with the
+ * all-thread totals, else runtime.  EXR_OK, or EXR_IO with err when
+ * ticks were asked for and cannot be had.
  */
 int	snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
 	    struct ex_err *err);
@@ -48,12 +50,13 @@ int	snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
 /*
  * Put the chosen measure into p, read from /proc for its pid.  Returns
  * 0, or -1 to skip the process (it is gone, or taskstats did not
- * answer for it: counted in unanswered).
+ * answer for it: counted in unanswered; after a timeout, no more are
+ * asked).
  */
 int	snapcpu_apply(struct snapcpu *sc, struct ex_proc *p);
 
-/* The tick figures of one process (a pure function, for the tests):
- * p's /proc split apportions the exited threads' samples. */
+/* The tick figures of one process into p, whose /proc times give the
+ * user/system proportion where the kernel does not (a pure function). */
 void	snapcpu_ticks(const struct ts_tgid *t, struct ex_proc *p);
 
 void	snapcpu_close(struct snapcpu *sc);

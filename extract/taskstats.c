@@ -28,7 +28,8 @@
 enum {
 	OFF_EXITCODE = 4, OFF_FLAG = 8, OFF_CPU_COUNT = 16,
 	OFF_CPU_DELAY = 24, OFF_BLKIO_DELAY = 40, OFF_SWAPIN_DELAY = 56,
-	OFF_RUN_REAL = 64, OFF_RUN_VIRTUAL = 72, OFF_COMM = 80, OFF_UID = 120, OFF_GID = 124,
+	OFF_RUN_REAL = 64, OFF_RUN_VIRTUAL = 72, OFF_COMM = 80, OFF_UID = 120,
+	OFF_GID = 124,
 	OFF_PID = 128, OFF_PPID = 132, OFF_ETIME = 144, OFF_UTIME = 152,
 	OFF_STIME = 160, OFF_MINFLT = 168, OFF_MAJFLT = 176,
 	OFF_HIWATER_RSS = 200, OFF_READ_CHAR = 216, OFF_WRITE_CHAR = 224,
@@ -533,22 +534,27 @@ int
 ts_decode_tgid(const uint8_t *buf, size_t len, struct ts_tgid *t)
 {
 	struct view v = { buf, len, 0 };
-	uint64_t u, s;
+	uint64_t u, s, etime;
 
 	memset(t, 0, sizeof(*t));
 	if (len < 2)
 		return -1;
 	memcpy(&v.version, buf, 2);
-	if (!get64(&v, OFF_UTIME, 2, &u) || !get64(&v, OFF_STIME, 2, &s))
+	if (!get64(&v, OFF_UTIME, 2, &u) || !get64(&v, OFF_STIME, 2, &s) ||
+	    !get64(&v, OFF_ETIME, 2, &etime))
 		return -1;
-	t->live_user_ns = u * NS_PER_US;
-	t->live_sys_ns = s * NS_PER_US;
-	/* Zero where the kernel leaves them to delay accounting, off. */
-	if (get64(&v, OFF_RUN_REAL, 1, &t->samples_ns) && t->samples_ns != 0)
-		t->has_samples = 1;
-	if (get64(&v, OFF_RUN_VIRTUAL, 1, &t->runtime_ns) &&
+	t->user_ns = u * NS_PER_US;
+	t->sys_ns = s * NS_PER_US;
+	t->live = etime != 0;
+	/*
+	 * The all-thread totals come from delay accounting's code; a
+	 * kernel that leaves them to delay accounting, off, leaves both 0,
+	 * and a live process always has some runtime.
+	 */
+	if (get64(&v, OFF_RUN_REAL, 1, &t->samples_ns) &&
+	    get64(&v, OFF_RUN_VIRTUAL, 1, &t->runtime_ns) &&
 	    t->runtime_ns != 0)
-		t->has_runtime = 1;
+		t->has_totals = 1;
 	return 0;
 }
 

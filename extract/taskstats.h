@@ -95,24 +95,25 @@ uint64_t ts_dropped(struct ts_conn *c);
 /*
  * A live process's CPU as the kernel's own accounting counts it, from
  * a TASKSTATS_CMD_GET by tgid (needs CAP_NET_ADMIN).  The samples are
- * the tick samples pacct and getrusage start from: each thread's user
- * and system times, added up, exited threads included (the kernel keeps
- * their sum for a process with more than one thread).  The user/system
- * split is known for the live threads only.
+ * the tick samples pacct and getrusage start from.  samples_ns is every
+ * thread's, exited ones included (the kernel adds an exiting thread's
+ * into its process's totals).  user_ns and sys_ns are the live threads'
+ * only, unless the kernel also keeps its exited threads' there (Linux
+ * 6.18 does; older ones do not).
  */
 struct ts_tgid {
-	uint64_t	 live_user_ns;	/* live threads' samples, user */
-	uint64_t	 live_sys_ns;	/* and system */
-	int		 has_samples;
+	uint64_t	 user_ns;	/* samples, user */
+	uint64_t	 sys_ns;	/* and system */
+	int		 live;		/* a thread of it still runs */
+	int		 has_totals;	/* the two below are filled in */
 	uint64_t	 samples_ns;	/* all threads', user + system */
-	int		 has_runtime;
 	uint64_t	 runtime_ns;	/* the scheduler's runtime, all
 					   threads */
 };
 
 /*
  * Decode the struct taskstats of a reply by tgid (version-aware, as
- * ts_decode).  Returns 0, or -1 if it lacks the user and system times.
+ * ts_decode).  Returns 0, or -1 if it lacks the times.
  */
 int	ts_decode_tgid(const uint8_t *buf, size_t len, struct ts_tgid *t);
 

@@ -277,9 +277,10 @@ thread_groups(void)
 }
 
 /*
- * A live process asked for by tgid: the tick samples of its live threads
- * (user, system) and of all its threads (cpu_run_real_total, offset 64,
- * which v15 moves past three delay totals' max and min).
+ * A live process asked for by tgid: its user and system tick samples,
+ * elapsed time (0: no live thread) and the all-thread totals
+ * (cpu_run_real_total at 64, cpu_run_virtual_total at 72, which v15
+ * moves past three delay totals' max and min).
  */
 static void
 live_process(void)
@@ -289,25 +290,26 @@ live_process(void)
 	build(16, 0);
 	put64(64, 352000000);			/* samples, all threads */
 	CHECK("tgid v16 decodes", ts_decode_tgid(buf, 560, &t) == 0);
-	CHECK("tgid v16 live user", t.live_user_ns == 300000000);
-	CHECK("tgid v16 live system", t.live_sys_ns == 40000000);
-	CHECK("tgid v16 samples", t.has_samples &&
-	    t.samples_ns == 352000000);
-	CHECK("tgid v16 runtime", t.has_runtime &&
-	    t.runtime_ns == 123456789);
+	CHECK("tgid v16 user", t.user_ns == 300000000);
+	CHECK("tgid v16 system", t.sys_ns == 40000000);
+	CHECK("tgid v16 live", t.live);
+	CHECK("tgid v16 totals", t.has_totals &&
+	    t.samples_ns == 352000000 && t.runtime_ns == 123456789);
 
 	build(15, 1);
 	put64(64 + 48, 352000000);
 	CHECK("tgid v15 decodes", ts_decode_tgid(buf, 560 + 128, &t) == 0);
-	CHECK("tgid v15 moved fields", t.live_user_ns == 300000000 &&
+	CHECK("tgid v15 moved fields", t.user_ns == 300000000 &&
 	    t.samples_ns == 352000000 && t.runtime_ns == 123456789);
 
 	build(16, 0);
-	put64(64, 0);				/* delay accounting gated off */
+	put64(64, 0);				/* left to delay accounting */
 	put64(72, 0);
-	CHECK("tgid without delay accounting", ts_decode_tgid(buf, 560,
-	    &t) == 0 && !t.has_samples && !t.has_runtime &&
-	    t.live_user_ns == 300000000);
+	CHECK("tgid without totals", ts_decode_tgid(buf, 560, &t) == 0 &&
+	    !t.has_totals && t.user_ns == 300000000);
+	put64(144, 0);				/* a zombie's zeros */
+	CHECK("tgid no live thread", ts_decode_tgid(buf, 560, &t) == 0 &&
+	    !t.live);
 	CHECK("tgid too short for the times", ts_decode_tgid(buf, 150,
 	    &t) == -1);
 	CHECK("tgid no version", ts_decode_tgid(buf, 1, &t) == -1);
@@ -323,57 +325,59 @@ proc_cpu(struct ex_proc *p, uint64_t user, uint64_t sys)
 	p->present = 1ULL << PROC_CPU_USER_NS | 1ULL << PROC_CPU_SYS_NS;
 }
 
-/*
- * snap's tick figures: cut to pacct's 10 ms as pacct cuts them, exited
- * threads' samples apportioned in /proc's user:system proportion.
- */
-static void
-tick_figures(void)
+/* snapcpu_ticks of samples split into user and sys of total, against
+ * /proc's pu and ps: 1 if it gives want_u and want_s. */
+static int
+ticks_are(uint64_t user, uint64_t sys, uint64_t total, uint64_t pu,
+    uint64_t ps, uint64_t want_u, uint64_t want_s)
 {
 	struct ts_tgid t = { 0 };
 	struct ex_proc p;
 
-	/* One thread: the samples as they are, each half cut to 10 ms
-	 * (pacct would say 1.23 and 0.01, whatever /proc says). */
-	t.live_user_ns = 1238000000;
-	t.live_sys_ns = 16000000;
-	t.has_samples = 1;
-	t.samples_ns = t.live_user_ns + t.live_sys_ns;
-	t.has_runtime = 1;
+	t.user_ns = user;
+	t.sys_ns = sys;
+	t.samples_ns = total;
 	t.runtime_ns = 1261234567;
-	proc_cpu(&p, 1250000000, 10000000);
+	t.live = t.has_totals = 1;
+	proc_cpu(&p, pu, ps);
 	snapcpu_ticks(&t, &p);
-	CHECK("ticks: user cut to 10 ms", p.v[PROC_CPU_USER_NS] == 1230000000);
-	CHECK("ticks: system cut to 10 ms", p.v[PROC_CPU_SYS_NS] == 10000000);
-	CHECK("ticks: runtime beside them", REC_HAS(&p, PROC_CPU_RUN_NS) &&
-	    p.v[PROC_CPU_RUN_NS] == 1261234567);
+	return p.v[PROC_CPU_USER_NS] == want_u &&
+	    p.v[PROC_CPU_SYS_NS] == want_s && REC_HAS(&p, PROC_CPU_RUN_NS) &&
+	    p.v[PROC_CPU_RUN_NS] == 1261234567;
+}
 
-	/* Exited threads: 0.4 s known by its sum, split 3:1 as /proc. */
-	t.live_user_ns = 500000000;
-	t.live_sys_ns = 100000000;
-	t.samples_ns = 1000000000;
-	proc_cpu(&p, 750000000, 250000000);
-	snapcpu_ticks(&t, &p);
-	CHECK("ticks: exited threads, user", p.v[PROC_CPU_USER_NS] ==
-	    800000000);
-	CHECK("ticks: exited threads, system", p.v[PROC_CPU_SYS_NS] ==
-	    200000000);
+/*
+ * snap's tick figures: cut to pacct's 10 ms as pacct cuts them; where
+ * the kernel splits only live threads' samples, the whole split from
+ * /proc's proportion, held within what the split samples prove.
+ */
+static void
+tick_figures(void)
+{
+	const uint64_t S = 1000000000;		/* a second, in ns */
 
-	/* /proc has nothing to split by: all of it to user. */
-	proc_cpu(&p, 0, 0);
-	snapcpu_ticks(&t, &p);
-	CHECK("ticks: no proportion", p.v[PROC_CPU_USER_NS] == 900000000 &&
-	    p.v[PROC_CPU_SYS_NS] == 100000000);
-
-	/* No all-threads sum (an older kernel with delay accounting off):
-	 * the live threads alone. */
-	t.has_samples = 0;
-	t.has_runtime = 0;
-	proc_cpu(&p, 750000000, 250000000);
-	snapcpu_ticks(&t, &p);
-	CHECK("ticks: live threads only", p.v[PROC_CPU_USER_NS] ==
-	    500000000 && p.v[PROC_CPU_SYS_NS] == 100000000 &&
-	    !REC_HAS(&p, PROC_CPU_RUN_NS));
+	/* All split (one thread, or a kernel that splits exited threads'
+	 * too): as they are, cut (pacct would say 1.23 and 0.01), whatever
+	 * /proc says. */
+	CHECK("ticks: cut to 10 ms", ticks_are(1238000000, 16000000,
+	    1254000000, 1250000000, 10000000, 1230000000, 10000000));
+	CHECK("ticks: all split, /proc disagrees", ticks_are(S * 7 / 10,
+	    S * 3 / 10, S, S / 2, S / 2, S * 7 / 10, S * 3 / 10));
+	/* 0.4 s unsplit, /proc's 3:1 for the whole. */
+	CHECK("ticks: exited threads", ticks_are(S / 2, S / 10, S,
+	    S * 3 / 4, S / 4, S * 3 / 4, S / 4));
+	/* An exited thread's 1 s of system time, then a live thread's user
+	 * time grows: the split stays right, nothing goes back. */
+	CHECK("ticks: exited system time, first", ticks_are(S, 0, 2 * S,
+	    S, S, S, S));
+	CHECK("ticks: exited system time, later", ticks_are(9 * S, 0,
+	    10 * S, 9 * S, S, 9 * S, S));
+	/* /proc more system than the samples allow: held to them. */
+	CHECK("ticks: held to the samples", ticks_are(S / 2, S / 10, S,
+	    0, S, S / 2, S / 2));
+	/* /proc has nothing to split by: the live split, the rest user. */
+	CHECK("ticks: no proportion", ticks_are(S / 2, S / 10, S, 0, 0,
+	    S * 9 / 10, S / 10));
 
 	CHECK("measure names", snapcpu_parse("ticks") == SNAPCPU_TICKS &&
 	    snapcpu_parse("runtime") == SNAPCPU_RUNTIME &&
