@@ -62,7 +62,8 @@ enum proc_field {
 	PROC_DELAY_CPU_NS, PROC_DELAY_BLKIO_NS, PROC_DELAY_SWAPIN_NS,
 	PROC_DELAY_FREEPAGES_NS, PROC_DELAY_THRASHING_NS,
 	PROC_DELAY_COMPACT_NS, PROC_DELAY_WPCOPY_NS, PROC_DELAY_IRQ_NS,
-	PROC_CPU_RUN_NS,	/* the scheduler's runtime at exit (acctd) */
+	PROC_CPU_RUN_NS,	/* the scheduler's runtime: acctd's at exit
+				   (stored); snap's (in the log only) */
 	PROC_NFIELDS
 };
 

@@ -98,6 +98,15 @@ acct_restore() {
 	fi
 }
 
+# Run $1 short processes one after another, about 2 ms of CPU each.
+short_processes() {
+	n=0
+	while [ $n -lt $1 ]; do
+		awk 'BEGIN { for (i = 0; i < 20000; i++) s += i }'
+		n=$((n + 1))
+	done
+}
+
 # snap every 2 s for $1 seconds into $2 (run it in the background), with
 # the configuration file SNAP_CONFIG if it is set.
 snapper() {

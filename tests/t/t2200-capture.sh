@@ -96,11 +96,7 @@ accton "$TRASH/short.pacct" >/dev/null 2>&1
 snapper 10 short.exacct &
 spid=$!
 sleep 1
-i=0
-while [ $i -lt 1500 ]; do
-	awk 'BEGIN { for (i = 0; i < 20000; i++) s += i }'
-	i=$((i + 1))
-done
+short_processes 1500
 wait $spid
 acct_restore
 trap 'rm -rf "$TRASH"' EXIT

@@ -52,11 +52,7 @@ extracct_test spin 40 >spin.out &
 long=$!
 sleep 3
 extracct_test threads 3 1000 >threads.out &
-i=0
-while [ $i -lt 1200 ]; do
-	awk 'BEGIN { for (i = 0; i < 20000; i++) s += i }'
-	i=$((i + 1))
-done
+short_processes 1200
 wait $spid
 ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
     faketime -f +3m "$EXTRACCT" -c c.yml run --spool "$TRASH/spool" \
