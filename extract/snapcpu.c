@@ -102,9 +102,11 @@ snapcpu_ticks(const struct ts_tgid *t, struct ex_proc *p)
 	if (total < split)
 		total = split;
 	s = t->sys_ns;
+	/* In 128 bits: pu + ps can pass 2^64 (and wrap to 0). */
 	if (REC_HAS(p, PROC_CPU_USER_NS) && REC_HAS(p, PROC_CPU_SYS_NS) &&
-	    pu + ps != 0)
-		s = (uint64_t)((unsigned __int128)total * ps / (pu + ps));
+	    (unsigned __int128)pu + ps != 0)
+		s = (uint64_t)((unsigned __int128)total * ps /
+		    ((unsigned __int128)pu + ps));
 	if (s < t->sys_ns)
 		s = t->sys_ns;
 	if (s > t->sys_ns + (total - split))

@@ -100,15 +100,16 @@ set(struct ex_proc *p, int f, uint64_t v)
 	p->present |= 1ULL << f;
 }
 
-/* A u64 field straight into p, times scale. */
+/* A u64 field into p, times scale; absent if that does not fit (no
+ * kernel counts 584,000 years of CPU: it would be a wrapped value). */
 static void
 take64(const struct view *v, struct ex_proc *p, int f, size_t off,
     uint16_t since, uint64_t scale)
 {
 	uint64_t x;
 
-	if (get64(v, off, since, &x))
-		set(p, f, x * scale);
+	if (get64(v, off, since, &x) && !__builtin_mul_overflow(x, scale, &x))
+		set(p, f, x);
 }
 
 /*
@@ -130,12 +131,15 @@ split_runtime(struct ex_proc *p, uint64_t runtime)
 {
 	uint64_t u = p->v[PROC_CPU_USER_NS], s = p->v[PROC_CPU_SYS_NS];
 
+	/* u + s may not fit in 64 bits (it wrapped to 0 once: a division
+	 * by zero the fuzzer found); the quotient is at most runtime. */
 	if (s == 0)
 		u = runtime;
 	else if (u == 0)
 		s = runtime;
 	else {
-		s = (uint64_t)((unsigned __int128)runtime * s / (u + s));
+		s = (uint64_t)((unsigned __int128)runtime * s /
+		    ((unsigned __int128)u + s));
 		u = runtime - s;
 	}
 	p->v[PROC_CPU_USER_NS] = u;

@@ -161,6 +161,26 @@ decode_versions(void)
 	    300000000ull && e.p.v[PROC_CPU_SYS_NS] == 40000000ull &&
 	    e.p.v[PROC_CPU_RUN_NS] == 1300000);
 
+	/*
+	 * CPU times whose sum passes 2^64 (the fuzzer's: 2^60 us each
+	 * is 2^63 ns each, which summed wrapped to 0, a division by
+	 * zero).  Times that do not fit in ns are absent; times that fit
+	 * but sum past 2^64 still split the runtime in their proportion.
+	 */
+	build(16, 0);
+	put64(152, 1ull << 60);
+	put64(160, 1ull << 60);
+	CHECK("wrapped cpu decodes", ts_decode(buf, 560, &e) == 0);
+	CHECK("wrapped cpu: absent, not wrapped", !REC_HAS(&e.p,
+	    PROC_CPU_USER_NS) && !REC_HAS(&e.p, PROC_CPU_SYS_NS) &&
+	    e.p.v[PROC_CPU_RUN_NS] == 123456789);
+	put64(152, 10000000000000000ull);	/* 1e19 ns each */
+	put64(160, 10000000000000000ull);
+	CHECK("huge cpu decodes", ts_decode(buf, 560, &e) == 0);
+	CHECK("huge cpu: runtime split 1:1", e.p.v[PROC_CPU_SYS_NS] ==
+	    123456789 / 2 && e.p.v[PROC_CPU_USER_NS] == 123456789 -
+	    123456789 / 2);
+
 	/* Delay accounting off: every delay field zero, so absent. */
 	build(16, 0);
 	put64(16, 0);
@@ -375,6 +395,10 @@ tick_figures(void)
 	/* /proc more system than the samples allow: held to them. */
 	CHECK("ticks: held to the samples", ticks_are(S / 2, S / 10, S,
 	    0, S, S / 2, S / 2));
+	/* /proc's times summing past 2^64 (to 0 in 64 bits): still its
+	 * proportion, 1:1, held to the samples. */
+	CHECK("ticks: /proc sum past 2^64", ticks_are(S / 2, S / 10, S,
+	    1ull << 63, 1ull << 63, S / 2, S / 2));
 	/* /proc has nothing to split by: the live split, the rest user. */
 	CHECK("ticks: no proportion", ticks_are(S / 2, S / 10, S, 0, 0,
 	    S * 9 / 10, S / 10));
