@@ -162,16 +162,27 @@ set(struct config *c, const struct key *k, const yaml_event_t *v,
 int
 config_load(struct config *c, const char *path, struct ex_err *err)
 {
-	yaml_parser_t parser;
-	yaml_event_t ev, key;
 	FILE *fp;
-	int rc = EXR_OK, depth = 0, have_key = 0, done = 0;
-	size_t i;
+	int rc;
 
 	if ((fp = fopen(path, "re")) == NULL) {
 		rc = ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(errno));
 		return rc;
 	}
+	rc = config_read(c, fp, path, err);
+	fclose(fp);
+	return rc;
+}
+
+int
+config_read(struct config *c, FILE *fp, const char *path,
+    struct ex_err *err)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev, key;
+	int rc = EXR_OK, depth = 0, have_key = 0, done = 0;
+	size_t i;
+
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_file(&parser, fp);
@@ -235,8 +246,55 @@ config_load(struct config *c, const char *path, struct ex_err *err)
 	if (have_key)
 		yaml_event_delete(&key);
 	yaml_parser_delete(&parser);
-	fclose(fp);
 	return rc;
+}
+
+/*
+ * A string as a YAML double-quoted scalar that reads back as itself:
+ * quote and backslash escaped, control bytes as \xNN (which also keeps
+ * a hostile value from reaching a terminal raw), and the three
+ * characters YAML 1.1 takes for line breaks (NEL, LS, PS: a raw one
+ * would be folded to a space) as \N, \L and \P.  Other bytes are as
+ * read: libyaml accepted them as UTF-8.
+ */
+static void
+print_str(FILE *fp, const char *key, const char *v)
+{
+	const unsigned char *p;
+
+	fprintf(fp, "%s: \"", key);
+	for (p = (const unsigned char *)v; *p != '\0'; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(fp, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(fp, "\\x%02x", *p);
+		else if (p[0] == 0xc2 && p[1] == 0x85) {
+			fputs("\\N", fp);
+			p++;
+		} else if (p[0] == 0xe2 && p[1] == 0x80 &&
+		    (p[2] == 0xa8 || p[2] == 0xa9)) {
+			fputs(p[2] == 0xa8 ? "\\L" : "\\P", fp);
+			p += 2;
+		} else
+			putc(*p, fp);
+	}
+	fputs("\"\n", fp);
+}
+
+/* The shortest decimal that reads back (strtod) as v itself. */
+static void
+print_double(FILE *fp, const char *key, double v)
+{
+	char buf[40];
+	int prec;
+
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	snprintf(buf, sizeof(buf), "%.*g", prec, v);
+	fprintf(fp, "%s: %s\n", key, buf);
 }
 
 void
@@ -244,12 +302,12 @@ config_print(FILE *fp, const struct config *c)
 {
 	fprintf(fp, "# effective configuration (%s)\n", c->path[0] != '\0' ?
 	    c->path : "defaults: no configuration file");
-	fprintf(fp, "spool_dir: \"%s\"\n", c->spool_dir);
-	fprintf(fp, "database: \"%s\"\n", c->database);
-	fprintf(fp, "output_dir: \"%s\"\n", c->output_dir);
-	fprintf(fp, "pacct_file: \"%s\"\n", c->pacct_file);
-	fprintf(fp, "host: \"%s\"\n", c->host);
-	fprintf(fp, "timezone: \"%s\"\n", c->timezone);
+	print_str(fp, "spool_dir", c->spool_dir);
+	print_str(fp, "database", c->database);
+	print_str(fp, "output_dir", c->output_dir);
+	print_str(fp, "pacct_file", c->pacct_file);
+	print_str(fp, "host", c->host);
+	print_str(fp, "timezone", c->timezone);
 	fprintf(fp, "retention_days: %llu\n",
 	    (unsigned long long)c->retention_days);
 	fprintf(fp, "text_retention_days: %llu\n",
@@ -259,16 +317,16 @@ config_print(FILE *fp, const struct config *c)
 	fprintf(fp, "heartbeat_hours: %llu\n",
 	    (unsigned long long)c->heartbeat_hours);
 	fprintf(fp, "counter_wrap: %s\n", c->counter_wrap);
-	fprintf(fp, "acctd_pidfile: \"%s\"\n", c->acctd_pidfile);
+	print_str(fp, "acctd_pidfile", c->acctd_pidfile);
 	fprintf(fp, "acctd_rcvbuf: %llu\n",
 	    (unsigned long long)c->acctd_rcvbuf);
-	fprintf(fp, "powercap_dir: \"%s\"\n", c->powercap_dir);
+	print_str(fp, "powercap_dir", c->powercap_dir);
 	fprintf(fp, "rapl_wrap: %s\n", c->rapl_drop_wrapped ? "drop" :
 	    "unwrap");
 	fprintf(fp, "snap_cpu: %s\n", snapcpu_name(c->snap_cpu));
 	if (c->carbon_intensity < 0)
 		fprintf(fp, "carbon_intensity: none\n");
 	else
-		fprintf(fp, "carbon_intensity: %g\n", c->carbon_intensity);
-	fprintf(fp, "carbon_source: \"%s\"\n", c->carbon_source);
+		print_double(fp, "carbon_intensity", c->carbon_intensity);
+	print_str(fp, "carbon_source", c->carbon_source);
 }

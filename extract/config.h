@@ -45,6 +45,11 @@ void	config_defaults(struct config *c);
  */
 int	config_load(struct config *c, const char *path, struct ex_err *err);
 
+/* The same from an open stream (fmemopen in the fuzzer), named path in
+ * messages; fp stays open. */
+int	config_read(struct config *c, FILE *fp, const char *path,
+	    struct ex_err *err);
+
 /* Print the effective configuration as YAML. */
 void	config_print(FILE *fp, const struct config *c);
 

@@ -21,4 +21,19 @@
 int	powercap_read(const char *dir, uint64_t now, struct ex_rapl *zones,
 	    int max, int *unreadable);
 
+/* The files of a zone that are read. */
+enum powercap_file {
+	PC_ENERGY_UJ, PC_NAME, PC_MAX_ENERGY_RANGE_UJ, PC_CONSTRAINT_0_NAME,
+	PC_CONSTRAINT_0_POWER_LIMIT_UW, PC_NFILES
+};
+
+/*
+ * The reading of the zone named zone from the text of its files (what
+ * one read(2) gave, NUL-terminated; NULL: not readable), stamped now: no
+ * file is touched (the fuzzer calls it).  Returns 0, or -1 if energy_uj
+ * holds no reading (the zone is unreadable).
+ */
+int	powercap_zone(const char *zone, const char *const text[PC_NFILES],
+	    uint64_t now, struct ex_rapl *z);
+
 #endif

@@ -1,7 +1,9 @@
 /*
  * /proc readers (see procfs.h).  Each file is read whole with one read(2)
  * into a stack buffer: they are small, and one read is the closest /proc
- * gives to a consistent view of a process.
+ * gives to a consistent view of a process.  The parsing is apart from
+ * the reading (procfs_parse_*), on the text alone, so that the fuzzer
+ * can feed it from memory.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -68,7 +70,7 @@ procfs_init(struct procfs *pf, const char *root, struct ex_err *err)
 	if (pf->clk_tck <= 0)
 		pf->clk_tck = 100;
 	if (slurp(root, "stat", buf, sizeof(buf)) <= 0 ||
-	    field(buf, "btime ", &pf->btime_s) != 0)
+	    procfs_parse_btime(buf, &pf->btime_s) != 0)
 		return ex_fail(err, EXR_IO, 0, "%s/stat: no btime line", root);
 	/*
 	 * btime is cut to whole seconds: starts built on it would all be
@@ -91,18 +93,34 @@ procfs_init(struct procfs *pf, const char *root, struct ex_err *err)
 }
 
 int
+procfs_parse_btime(const char *buf, uint64_t *btime_s)
+{
+	return field(buf, "btime ", btime_s);
+}
+
+int
 procfs_sysload(const struct procfs *pf, uint64_t now_ns,
     struct ex_sysload *s, struct ex_err *err)
 {
 	char buf[8192];
+
+	if (slurp(pf->root, "stat", buf, sizeof(buf)) <= 0 ||
+	    procfs_parse_cpu(pf, buf, now_ns, s) != 0)
+		return ex_fail(err, EXR_IO, 0, "%s/stat: no cpu line",
+		    pf->root);
+	return EXR_OK;
+}
+
+int
+procfs_parse_cpu(const struct procfs *pf, const char *buf, uint64_t now_ns,
+    struct ex_sysload *s)
+{
 	unsigned long long t[8];
 	int f;
 
-	if (slurp(pf->root, "stat", buf, sizeof(buf)) <= 0 ||
-	    sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &t[0],
+	if (sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &t[0],
 	    &t[1], &t[2], &t[3], &t[4], &t[5], &t[6], &t[7]) != 8)
-		return ex_fail(err, EXR_IO, 0, "%s/stat: no cpu line",
-		    pf->root);
+		return -1;
 	memset(s, 0, sizeof(*s));
 	s->v[SYS_TIME_NS] = now_ns;
 	for (f = 0; f < 8; f++)
@@ -111,7 +129,7 @@ procfs_sysload(const struct procfs *pf, uint64_t now_ns,
 	s->v[SYS_BTIME] = pf->btime_s;
 	s->v[SYS_NCPU] = (uint64_t)pf->ncpu;
 	s->present = (1ULL << SYS_NFIELDS) - 1;
-	return EXR_OK;
+	return 0;
 }
 
 static void
@@ -125,17 +143,33 @@ int
 procfs_proc(const struct procfs *pf, const char *pid, uint64_t now_ns,
     struct ex_proc *p)
 {
-	char rel[64], buf[4096], *open_paren, *close_paren, *rest;
+	char rel[64], buf[4096];
+
+	snprintf(rel, sizeof(rel), "%s/stat", pid);
+	if (slurp(pf->root, rel, buf, sizeof(buf)) <= 0 ||
+	    procfs_parse_stat(pf, pid, buf, now_ns, p) != 0)
+		return -1;
+	snprintf(rel, sizeof(rel), "%s/status", pid);
+	if (slurp(pf->root, rel, buf, sizeof(buf)) > 0)
+		procfs_parse_status(buf, p);
+	snprintf(rel, sizeof(rel), "%s/io", pid);
+	if (slurp(pf->root, rel, buf, sizeof(buf)) > 0)
+		procfs_parse_io(buf, p);
+	return 0;
+}
+
+int
+procfs_parse_stat(const struct procfs *pf, const char *pid, const char *buf,
+    uint64_t now_ns, struct ex_proc *p)
+{
+	const char *open_paren, *close_paren, *rest;
 	unsigned long long ppid, tty, minflt, majflt, utime, stime, threads,
 	    start;
-	uint64_t v, tck = (uint64_t)pf->clk_tck;
+	uint64_t tck = (uint64_t)pf->clk_tck;
 	size_t n;
 
 	memset(p, 0, sizeof(*p));
 	p->group = EXD_GROUP_PROC_PARTIAL;
-	snprintf(rel, sizeof(rel), "%s/stat", pid);
-	if (slurp(pf->root, rel, buf, sizeof(buf)) <= 0)
-		return -1;
 	/* The command may hold spaces and parentheses: it ends at the
 	 * last ')'. */
 	if ((open_paren = strchr(buf, '(')) == NULL ||
@@ -173,37 +207,42 @@ procfs_proc(const struct procfs *pf, const char *pid, uint64_t now_ns,
 	set(p, PROC_TTY_MAJOR, tty == 0 ? 0xffffffffu : (tty >> 8) & 0xfff);
 	set(p, PROC_TTY_MINOR, tty == 0 ? 0xffffffffu :
 	    (tty & 0xff) | ((tty >> 12) & 0xfff00));
-
-	snprintf(rel, sizeof(rel), "%s/status", pid);
-	if (slurp(pf->root, rel, buf, sizeof(buf)) > 0) {
-		if (field(buf, "Uid:", &v) == 0)
-			set(p, PROC_UID, v);
-		if (field(buf, "Gid:", &v) == 0)
-			set(p, PROC_GID, v);
-		if (field(buf, "VmHWM:", &v) == 0)
-			set(p, PROC_RSS_MAX_KB, v);
-		if (field(buf, "VmRSS:", &v) == 0)
-			set(p, PROC_RSS_KB, v);
-		if (field(buf, "voluntary_ctxt_switches:", &v) == 0)
-			set(p, PROC_CTXT_VOL, v);
-		if (field(buf, "nonvoluntary_ctxt_switches:", &v) == 0)
-			set(p, PROC_CTXT_INV, v);
-	}
-	snprintf(rel, sizeof(rel), "%s/io", pid);
-	if (slurp(pf->root, rel, buf, sizeof(buf)) > 0) {
-		uint64_t rchar, wchar;
-
-		if (field(buf, "rchar:", &rchar) == 0 &&
-		    field(buf, "wchar:", &wchar) == 0)
-			set(p, PROC_CHARS_RDWR, rchar + wchar);
-		if (field(buf, "syscr:", &v) == 0)
-			set(p, PROC_SYSCALLS_R, v);
-		if (field(buf, "syscw:", &v) == 0)
-			set(p, PROC_SYSCALLS_W, v);
-		if (field(buf, "read_bytes:", &v) == 0)
-			set(p, PROC_READ_BYTES, v);
-		if (field(buf, "write_bytes:", &v) == 0)
-			set(p, PROC_WRITE_BYTES, v);
-	}
 	return 0;
+}
+
+void
+procfs_parse_status(const char *buf, struct ex_proc *p)
+{
+	uint64_t v;
+
+	if (field(buf, "Uid:", &v) == 0)
+		set(p, PROC_UID, v);
+	if (field(buf, "Gid:", &v) == 0)
+		set(p, PROC_GID, v);
+	if (field(buf, "VmHWM:", &v) == 0)
+		set(p, PROC_RSS_MAX_KB, v);
+	if (field(buf, "VmRSS:", &v) == 0)
+		set(p, PROC_RSS_KB, v);
+	if (field(buf, "voluntary_ctxt_switches:", &v) == 0)
+		set(p, PROC_CTXT_VOL, v);
+	if (field(buf, "nonvoluntary_ctxt_switches:", &v) == 0)
+		set(p, PROC_CTXT_INV, v);
+}
+
+void
+procfs_parse_io(const char *buf, struct ex_proc *p)
+{
+	uint64_t v, rchar, wchar;
+
+	if (field(buf, "rchar:", &rchar) == 0 &&
+	    field(buf, "wchar:", &wchar) == 0)
+		set(p, PROC_CHARS_RDWR, rchar + wchar);
+	if (field(buf, "syscr:", &v) == 0)
+		set(p, PROC_SYSCALLS_R, v);
+	if (field(buf, "syscw:", &v) == 0)
+		set(p, PROC_SYSCALLS_W, v);
+	if (field(buf, "read_bytes:", &v) == 0)
+		set(p, PROC_READ_BYTES, v);
+	if (field(buf, "write_bytes:", &v) == 0)
+		set(p, PROC_WRITE_BYTES, v);
 }

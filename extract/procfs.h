@@ -34,4 +34,20 @@ int	procfs_sysload(const struct procfs *pf, uint64_t now_ns,
 int	procfs_proc(const struct procfs *pf, const char *pid, uint64_t now_ns,
 	    struct ex_proc *p);
 
+/*
+ * The parsers behind them, on one file's text (NUL-terminated, as read;
+ * any bytes): no file is touched.  procfs_parse_stat resets p and fills
+ * it from /proc/PID/stat: 0, or -1 (a zombie, or not a stat line);
+ * procfs_parse_status and procfs_parse_io add what they find to p.
+ * procfs_parse_cpu: the cpu line of /proc/stat into s, 0 or -1;
+ * procfs_parse_btime: its btime, 0 or -1.
+ */
+int	procfs_parse_stat(const struct procfs *pf, const char *pid,
+	    const char *buf, uint64_t now_ns, struct ex_proc *p);
+void	procfs_parse_status(const char *buf, struct ex_proc *p);
+void	procfs_parse_io(const char *buf, struct ex_proc *p);
+int	procfs_parse_cpu(const struct procfs *pf, const char *buf,
+	    uint64_t now_ns, struct ex_sysload *s);
+int	procfs_parse_btime(const char *buf, uint64_t *btime_s);
+
 #endif

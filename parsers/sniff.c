@@ -12,10 +12,12 @@
 #include "sniff.h"
 #include "stream.h"
 
+_Static_assert(SNIFF_HEAD == 4 * PACCT_RECORD_SIZE, "pacct_sniff checks 4");
+
 int
 sniff_file(const char *path, enum input_kind *kind, struct ex_err *err)
 {
-	uint8_t buf[4 * PACCT_RECORD_SIZE];
+	uint8_t buf[SNIFF_HEAD];
 	ssize_t n;
 	int fd, rc;
 
@@ -35,18 +37,25 @@ sniff_file(const char *path, enum input_kind *kind, struct ex_err *err)
 		goto fail;
 	}
 	close(fd);
-	/* An exacct file (tag type 0xF, 1..8) never starts with a byte
-	 * whose high nibble is 0; pacct records start with ac_flag < 0x20. */
-	if (n >= 4 && be32(buf) == EXACCT_HEADER_TAG)
-		return EXR_OK;
-	if (pacct_sniff(buf, (size_t)n))
-		*kind = INPUT_PACCT;
-	else if (n > 0 && stream_sniff(buf, (size_t)n))
-		*kind = INPUT_STREAM;
+	*kind = sniff_mem(buf, (size_t)n);
 	return EXR_OK;
 fail:
 	rc = ex_fail(err, EXR_IO, 0, "%s", strerror(errno));
 	if (err != NULL)
 		err->sys_errno = errno;
 	return rc;
+}
+
+enum input_kind
+sniff_mem(const uint8_t *buf, size_t n)
+{
+	/* An exacct file (tag type 0xF, 1..8) never starts with a byte
+	 * whose high nibble is 0; pacct records start with ac_flag < 0x20. */
+	if (n >= 4 && be32(buf) == EXACCT_HEADER_TAG)
+		return INPUT_EXACCT;
+	if (pacct_sniff(buf, n))
+		return INPUT_PACCT;
+	if (n > 0 && stream_sniff(buf, n))
+		return INPUT_STREAM;
+	return INPUT_EXACCT;
 }

@@ -9,6 +9,9 @@
 #ifndef SNIFF_H
 #define SNIFF_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "exerr.h"
 
 enum input_kind {
@@ -22,5 +25,13 @@ enum input_kind {
  * pipe cannot be read twice).  Returns EXR_OK with *kind set, or EXR_IO.
  */
 int	sniff_file(const char *path, enum input_kind *kind, struct ex_err *err);
+
+/* The bytes sniff_file looks at: the start of the file, at most this
+ * many (four pacct records). */
+#define SNIFF_HEAD	256
+
+/* The same decision on the n bytes at buf (the file's first bytes, as
+ * many as sniff_file would read). */
+enum input_kind sniff_mem(const uint8_t *buf, size_t n);
 
 #endif

@@ -46,11 +46,7 @@ idnames_load(struct idnames *m, enum idkind k, const char *path,
     struct ex_err *err)
 {
 	FILE *fp;
-	char *line = NULL, *f[3], *p, *end, *idf;
-	size_t cap = 0;
-	uint64_t lineno = 0;
-	unsigned long long id;
-	int i, rc = EXR_OK;
+	int rc;
 
 	if ((fp = fopen(path, "re")) == NULL) {
 		rc = ex_fail(err, EXR_IO, 0, "%s", strerror(errno));
@@ -58,6 +54,20 @@ idnames_load(struct idnames *m, enum idkind k, const char *path,
 			err->sys_errno = errno;
 		return rc;
 	}
+	rc = idnames_read(m, k, fp, err);
+	fclose(fp);
+	return rc;
+}
+
+int
+idnames_read(struct idnames *m, enum idkind k, FILE *fp, struct ex_err *err)
+{
+	char *line = NULL, *f[3], *p, *end, *idf;
+	size_t cap = 0;
+	uint64_t lineno = 0;
+	unsigned long long id;
+	int i, rc = EXR_OK;
+
 	m->from_file[k] = 1;
 	while (getline(&line, &cap, fp) != -1) {
 		lineno++;
@@ -93,7 +103,6 @@ idnames_load(struct idnames *m, enum idkind k, const char *path,
 	if (rc == EXR_OK && ferror(fp))
 		rc = ex_fail(err, EXR_IO, lineno, "read error");
 	free(line);
-	fclose(fp);
 	return rc;
 }
 

@@ -12,6 +12,7 @@
 #define IDNAMES_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../parsers/exerr.h"
 
@@ -37,6 +38,10 @@ void	idnames_release(struct idnames *m);
  * (name:projid:...).  Returns EXR_OK or EXR_IO/EXR_NOMEM.
  */
 int	idnames_load(struct idnames *m, enum idkind k, const char *path,
+	    struct ex_err *err);
+
+/* The same from an open stream (fp stays open). */
+int	idnames_read(struct idnames *m, enum idkind k, FILE *fp,
 	    struct ex_err *err);
 
 /* The name for id, or NULL.  The string lives as long as m. */

@@ -95,7 +95,9 @@ const char *const stmt_sql[S_NSTMTS] = {
 	[S_INS_FILE] = "INSERT INTO files (kind, path, head_len, head_hash, "
 	    "tail_hash, ingested_to, size, first_ingest_ns, last_ingest_ns) "
 	    "VALUES (?7, ?1, ?2, ?3, 0, 0, ?4, ?5, ?6)",
-	[S_UPD_FILE] = "UPDATE files SET host_id = ?, path = ?, size = ?, "
+	/* A chunk of no records names no host: keep the one the file has. */
+	[S_UPD_FILE] = "UPDATE files SET host_id = coalesce(?, host_id), "
+	    "path = ?, size = ?, "
 	    "head_len = ?, head_hash = ?, tail_hash = ?, ingested_to = ?, "
 	    "records = records + ?, duplicates = duplicates + ?, "
 	    "late = late + ?, other_objects = other_objects + ?, "
@@ -650,8 +652,10 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		}
 		if (rc != EXR_DAMAGED)
 			goto rollback;
-		if (first && le.ingested_to > 0 && in.skip_to == in.skip_from) {
-			first = 0;	/* a header problem, reported before */
+		/* A header problem, reported (and stored) by the run that
+		 * made the ledger row, even if that run got no further. */
+		if (first && le.file_id != 0 && in.skip_to == in.skip_from) {
+			first = 0;
 			continue;
 		}
 		first = 0;

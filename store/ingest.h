@@ -20,6 +20,7 @@
 #include "../parsers/records.h"
 #include "../parsers/stream.h"
 
+struct sqlite3;
 struct store;
 
 struct ingest_opts {
@@ -90,6 +91,15 @@ int	store_fully_ingested(struct store *s, const char *path, int *yes,
 /* Open the store (creating it). EXR_OK, or EXR_DB with err. */
 int	store_open(struct store **sp, const char *path, struct ex_err *err);
 void	store_close(struct store *s);
+
+/*
+ * For tests and the fuzzer (store/ingest_forget.c): the store's database
+ * (owned by the store), and store_forget, which drops the state the
+ * store keeps in memory (live processes and tasks, the next ids) once
+ * the caller has emptied every table, outside any ingest.
+ */
+struct sqlite3 *store_db(struct store *s);
+void	store_forget(struct store *s);
 
 /*
  * Ingest path into the store.  Returns EXR_OK, EXR_DAMAGED (some bytes

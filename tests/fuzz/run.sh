@@ -1,0 +1,69 @@
+#!/bin/sh
+# Run one fuzz target (tests/fuzz/README.md).
+#   usage: sh tests/fuzz/run.sh BUILD_DIR TARGET SECONDS
+# SECONDS > 0: fuzz for that long from the seeds and BUILD_DIR/corpus/
+# TARGET (which keeps what it finds; crashes go to BUILD_DIR/crash-*).
+# SECONDS = 0: run every seed once and stop (what t9000 does).
+set -eu
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+build=$1
+target=$2
+seconds=$3
+fz=$SRC/tests/fixtures/fuzz
+
+# The seeds of each target, and its longest input.
+case $target in
+exacct)
+	seeds="$SRC/sample-data/*.exacct $SRC/sample-data/real/*.exacct
+	    $SRC/sample-data/energy/*.exacct $SRC/sample-data/energy/*.log
+	    $fz/ingest/* $fz/exacct/*"
+	max_len=8192 ;;
+sniff)
+	seeds="$SRC/sample-data/*.exacct $SRC/sample-data/real/*
+	    $SRC/sample-data/energy/* $fz/ingest/* $fz/sniff/*"
+	max_len=512 ;;
+ingest)
+	seeds="$SRC/sample-data/real/*.exacct $fz/ingest/*"
+	max_len=4096 ;;
+config)
+	seeds="$SRC/sample-data/energy/extracct.yml
+	    $SRC/docs/extracct.yml.example $fz/config/*"
+	max_len=4096 ;;
+procfs)
+	seeds="$fz/procfs/*"
+	max_len=8192 ;;
+powercap)
+	seeds="$fz/powercap/*"
+	max_len=512 ;;
+idnames)
+	seeds="$SRC/sample-data/etc/* $SRC/sample-data/real/passwd
+	    $SRC/sample-data/real/group $SRC/sample-data/real/project
+	    $fz/idnames/*"
+	max_len=4096 ;;
+*)
+	echo "run.sh: no fuzz target $target" >&2
+	exit 2 ;;
+esac
+
+bin=$build/fuzz_$target
+[ -x "$bin" ] || { echo "run.sh: $bin not built (make fuzz-build)" >&2; exit 2; }
+if [ "$seconds" -eq 0 ]; then
+	corpus=$(mktemp -d "${TMPDIR:-/tmp}/fuzz-$target.XXXXXX")
+	trap 'rm -rf "$corpus"' EXIT
+else
+	corpus=$build/corpus/$target
+	mkdir -p "$corpus"
+fi
+for f in $seeds; do
+	[ -f "$f" ] && cp "$f" "$corpus/seed-$(basename "$f")"
+done
+
+dict=$SRC/tests/fuzz/$target.dict
+set -- -max_len=$max_len -timeout=10 -artifact_prefix="$build/crash-$target-"
+[ -f "$dict" ] && set -- "$@" -dict="$dict"
+if [ "$seconds" -eq 0 ]; then
+	"$bin" "$@" -runs=0 "$corpus"
+else
+	echo "== fuzz_$target for ${seconds}s"
+	"$bin" "$@" -max_total_time="$seconds" -print_final_stats=1 "$corpus"
+fi
