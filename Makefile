@@ -79,9 +79,19 @@ $(S)/extracct-test: $(LIB_SAN_OBJ) $(HELPER_SRC:%.c=$(S)/%.o)
 $(S)/unit: $(LIB_SAN_OBJ) $(UNIT_SRC:%.c=$(S)/%.o)
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
-# The tests run twice: the optimised build, then ASan + UBSan.
+# The tests run twice: the optimised build, then ASan + UBSan.  The fuzz
+# targets are built too where clang links libFuzzer (t9000 runs each
+# over its seeds once); without it t9000 says so and skips.
 check: $(B)/extracct $(B)/extracct-test $(B)/unit \
 	$(S)/extracct $(S)/extracct-test $(S)/unit
+	@mkdir -p $(F)
+	@if printf 'int LLVMFuzzerTestOneInput(const char *p, long n)%s\n' \
+	    ' { return p == 0 && n == 0; }' | $(FUZZ_CC) -x c \
+	    -fsanitize=fuzzer -o $(F)/.probe - 2>/dev/null; then \
+		$(MAKE) --no-print-directory fuzz-build; \
+	else \
+		echo "no clang with libFuzzer: fuzz targets not built"; \
+	fi
 	@sh tests/run.sh $(B) $(S)
 
 # The demo: ingest the bundled sample logs into out/extracct.db, with the

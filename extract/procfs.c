@@ -139,6 +139,14 @@ set(struct ex_proc *p, int f, uint64_t v)
 	p->present |= 1ULL << f;
 }
 
+/* A field the log holds in 32 bits (uid_t, pid_t): absent if wider. */
+static void
+set32(struct ex_proc *p, int f, uint64_t v)
+{
+	if (v <= UINT32_MAX)
+		set(p, f, v);
+}
+
 int
 procfs_proc(const struct procfs *pf, const char *pid, uint64_t now_ns,
     struct ex_proc *p)
@@ -165,16 +173,17 @@ procfs_parse_stat(const struct procfs *pf, const char *pid, const char *buf,
 	const char *open_paren, *close_paren, *rest;
 	unsigned long long ppid, tty, minflt, majflt, utime, stime, threads,
 	    start;
-	uint64_t tck = (uint64_t)pf->clk_tck;
+	uint64_t v, tck = (uint64_t)pf->clk_tck;
 	size_t n;
 
 	memset(p, 0, sizeof(*p));
 	p->group = EXD_GROUP_PROC_PARTIAL;
 	/* The command may hold spaces and parentheses: it ends at the
-	 * last ')'. */
+	 * last ')', and a blank follows it (the fuzzer's: a line that
+	 * ended there was read past its end). */
 	if ((open_paren = strchr(buf, '(')) == NULL ||
 	    (close_paren = strrchr(buf, ')')) == NULL ||
-	    close_paren < open_paren)
+	    close_paren < open_paren || close_paren[1] != ' ')
 		return -1;
 	n = (size_t)(close_paren - open_paren - 1);
 	if (n >= sizeof(p->command))
@@ -193,15 +202,24 @@ procfs_parse_stat(const struct procfs *pf, const char *pid, const char *buf,
 	    "%llu %llu %*d %*d %*d %*d %llu %*d %llu", &ppid, &tty, &minflt,
 	    &majflt, &utime, &stime, &threads, &start) != 8)
 		return -1;
+	/*
+	 * What cannot be true is left out, never wrapped: a ppid or a
+	 * thread count past 32 bits (the log holds 32), a time past 2^64
+	 * ns.  The kernel writes none of these; a test tree might.
+	 */
 	set(p, PROC_PID, strtoull(pid, NULL, 10));
-	set(p, PROC_PPID, ppid);
+	set32(p, PROC_PPID, ppid);
 	set(p, PROC_COMMAND, 0);
 	set(p, PROC_FAULTS_MINOR, minflt);
 	set(p, PROC_FAULTS_MAJOR, majflt);
-	set(p, PROC_CPU_USER_NS, utime * (NS / tck));
-	set(p, PROC_CPU_SYS_NS, stime * (NS / tck));
-	set(p, PROC_THREADS, threads);
-	set(p, PROC_START_NS, pf->boot_ns + start * (NS / tck));
+	if (!__builtin_mul_overflow(utime, NS / tck, &v))
+		set(p, PROC_CPU_USER_NS, v);
+	if (!__builtin_mul_overflow(stime, NS / tck, &v))
+		set(p, PROC_CPU_SYS_NS, v);
+	set32(p, PROC_THREADS, threads);
+	if (!__builtin_mul_overflow(start, NS / tck, &v) &&
+	    !__builtin_add_overflow(v, pf->boot_ns, &v))
+		set(p, PROC_START_NS, v);
 	set(p, PROC_FINISH_NS, now_ns);
 	/* dev_t: major in bits 8-19, minor in 0-7 and 20-31; 0: no tty. */
 	set(p, PROC_TTY_MAJOR, tty == 0 ? 0xffffffffu : (tty >> 8) & 0xfff);
@@ -216,9 +234,9 @@ procfs_parse_status(const char *buf, struct ex_proc *p)
 	uint64_t v;
 
 	if (field(buf, "Uid:", &v) == 0)
-		set(p, PROC_UID, v);
+		set32(p, PROC_UID, v);
 	if (field(buf, "Gid:", &v) == 0)
-		set(p, PROC_GID, v);
+		set32(p, PROC_GID, v);
 	if (field(buf, "VmHWM:", &v) == 0)
 		set(p, PROC_RSS_MAX_KB, v);
 	if (field(buf, "VmRSS:", &v) == 0)
@@ -235,8 +253,9 @@ procfs_parse_io(const char *buf, struct ex_proc *p)
 	uint64_t v, rchar, wchar;
 
 	if (field(buf, "rchar:", &rchar) == 0 &&
-	    field(buf, "wchar:", &wchar) == 0)
-		set(p, PROC_CHARS_RDWR, rchar + wchar);
+	    field(buf, "wchar:", &wchar) == 0 &&
+	    !__builtin_add_overflow(rchar, wchar, &v))
+		set(p, PROC_CHARS_RDWR, v);
 	if (field(buf, "syscr:", &v) == 0)
 		set(p, PROC_SYSCALLS_R, v);
 	if (field(buf, "syscw:", &v) == 0)

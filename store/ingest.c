@@ -311,6 +311,28 @@ store_damage(struct run *r, uint64_t from, uint64_t to,
 	return store_step(r->s, S_INS_DAMAGE, r->err);
 }
 
+/*
+ * Is the damaged range [from, to) of this file stored already?  A rare
+ * question (no statement is kept for it); a database that cannot answer
+ * gets "no", and the insert that follows reports its error.
+ */
+static int
+damage_stored(struct run *r, uint64_t from, uint64_t to)
+{
+	sqlite3_stmt *st;
+	int found;
+
+	if (db_prepare(r->s->db, "SELECT 1 FROM damage WHERE file_id = ? "
+	    "AND off_from = ? AND off_to = ?", &st, NULL) != EXR_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, r->file_id);
+	sqlite3_bind_int64(st, 2, (int64_t)from);
+	sqlite3_bind_int64(st, 3, (int64_t)to);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
 /* A system record from snap: kept as it is, for the capture ratio. */
 static int
 on_sysload(struct run *r, const struct exacct_reader *rd,
@@ -652,9 +674,13 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		}
 		if (rc != EXR_DAMAGED)
 			goto rollback;
-		/* A header problem, reported (and stored) by the run that
-		 * made the ledger row, even if that run got no further. */
-		if (first && le.file_id != 0 && in.skip_to == in.skip_from) {
+		/*
+		 * A header problem an earlier run stored (that run may
+		 * have got no further: the ledger still at 0) is not
+		 * stored again.  One it left as an incomplete tail is.
+		 */
+		if (first && le.file_id != 0 && in.skip_to == in.skip_from &&
+		    damage_stored(&r, in.skip_from, in.skip_to)) {
 			first = 0;
 			continue;
 		}

@@ -16,10 +16,8 @@ store_db(struct store *s)
 void
 store_forget(struct store *s)
 {
-	live_release(&s->procs);
-	live_release(&s->tasks);
-	live_init(&s->procs, sizeof(struct proc_state));
-	live_init(&s->tasks, sizeof(struct task_live));
+	live_clear(&s->procs);
+	live_clear(&s->tasks);
 	s->nfkeys = 0;
 	s->npending = 0;
 	/* What live_load reads from empty tables. */

@@ -46,6 +46,18 @@ live_release(struct live *t)
 	t->free_head = -1;
 }
 
+void
+live_clear(struct live *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nbuckets; i++)
+		t->buckets[i] = -1;
+	t->nslots = 0;
+	t->count = 0;
+	t->free_head = -1;
+}
+
 static int
 rehash(struct live *t, size_t nbuckets)
 {

@@ -27,6 +27,9 @@ struct live {
 void	live_init(struct live *t, size_t slot_size);
 void	live_release(struct live *t);
 
+/* Remove every entry, keeping the memory (for a table refilled at once). */
+void	live_clear(struct live *t);
+
 /* A new entry for key; returns its state (zeroed) or NULL (no memory).
  * Pointers into the table stay valid until the next live_add. */
 void	*live_add(struct live *t, uint64_t key);

@@ -1,0 +1,106 @@
+/*
+ * The /proc parsers on text (procfs_parse_*), as snap reads it: what the
+ * fuzzer found, and the fields a 32-bit or 64-bit log field cannot hold.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "../../extract/procfs.h"
+#include "check.h"
+
+static const struct procfs pf = { "/proc", 100, 1700000000,
+    1700000000ull * 1000000000, 2 };
+
+/* Fields 3 to 22 of a live process's stat line: state, ppid 1, minflt
+ * 55, majflt 2, utime 300, stime 40, 3 threads, starttime 1000. */
+#define TAIL	" S 1 10 10 0 -1 4194304 55 0 2 0 300 40 0 0 20 0 3 0 1000"
+
+static void
+stat_line(void)
+{
+	struct ex_proc p;
+	/* The stat line's end in the middle of the buffer: what follows
+	 * its NUL is not the file. */
+	static const char cut[] = "42 (x)\0S 1 10 10 0 -1 4194304 55 0 2 0 "
+	    "300 40 0 0 20 0 3 0 1000";
+	char exact[7];		/* "42 (x)" and its NUL, no more */
+
+	CHECK("stat parses", procfs_parse_stat(&pf, "42", "42 (a) (b c))"
+	    TAIL, 5, &p) == 0);
+	CHECK("stat command to the last paren",
+	    strcmp(p.command, "a) (b c)") == 0);
+	CHECK("stat fields", p.v[PROC_PPID] == 1 && p.v[PROC_FAULTS_MINOR] ==
+	    55 && p.v[PROC_FAULTS_MAJOR] == 2 && p.v[PROC_CPU_USER_NS] ==
+	    3000000000ull && p.v[PROC_CPU_SYS_NS] == 400000000 &&
+	    p.v[PROC_THREADS] == 3 && p.v[PROC_START_NS] ==
+	    1700000010000000000ull && p.v[PROC_FINISH_NS] == 5);
+	CHECK("zombie skipped", procfs_parse_stat(&pf, "42", "42 (x) Z 1",
+	    5, &p) == -1);
+
+	/* fuzz_procfs: a line ending at its ')' was read past its end. */
+	memcpy(exact, "42 (x)", 7);
+	CHECK("ends at the paren", procfs_parse_stat(&pf, "42", exact, 5,
+	    &p) == -1);
+	CHECK("nothing read past the NUL", procfs_parse_stat(&pf, "42", cut,
+	    5, &p) == -1);
+	CHECK("no blank after the paren", procfs_parse_stat(&pf, "42",
+	    "42 (x)S 1 10 10 0 -1 4194304 55 0 2 0 300 40 0 0 20 0 3 0 1000",
+	    5, &p) == -1);
+
+	/* A thread count or ppid past 32 bits is absent, not cut (the log
+	 * holds 32); times past 2^64 ns are absent, not wrapped. */
+	CHECK("huge fields parse", procfs_parse_stat(&pf, "42",
+	    "42 (x) S 4294967296 10 10 0 -1 4194304 55 0 2 0 "
+	    "184467440737095516 40 0 0 20 0 4294967297 0 184467440737095516",
+	    5, &p) == 0);
+	CHECK("huge ppid absent", !REC_HAS(&p, PROC_PPID));
+	CHECK("huge threads absent", !REC_HAS(&p, PROC_THREADS));
+	CHECK("huge cpu absent", !REC_HAS(&p, PROC_CPU_USER_NS) &&
+	    REC_HAS(&p, PROC_CPU_SYS_NS));
+	CHECK("huge start absent", !REC_HAS(&p, PROC_START_NS));
+}
+
+static void
+status_io(void)
+{
+	struct ex_proc p;
+
+	memset(&p, 0, sizeof(p));
+	procfs_parse_status("Name:\tx\nUid:\t1000\t1000\t1000\t1000\n"
+	    "Gid:\t4294967296\t0\t0\t0\nVmHWM:\t  2048 kB\n"
+	    "voluntary_ctxt_switches:\t9\n", &p);
+	CHECK("status uid", REC_HAS(&p, PROC_UID) && p.v[PROC_UID] == 1000);
+	CHECK("status gid past 32 bits absent", !REC_HAS(&p, PROC_GID));
+	CHECK("status rss, ctxt", p.v[PROC_RSS_MAX_KB] == 2048 &&
+	    p.v[PROC_CTXT_VOL] == 9 && !REC_HAS(&p, PROC_CTXT_INV));
+	memset(&p, 0, sizeof(p));
+	procfs_parse_io("rchar: 18446744073709551615\nwchar: 1\nsyscr: 7\n",
+	    &p);
+	CHECK("io chars past 2^64 absent", !REC_HAS(&p, PROC_CHARS_RDWR));
+	CHECK("io syscalls", p.v[PROC_SYSCALLS_R] == 7 &&
+	    !REC_HAS(&p, PROC_SYSCALLS_W));
+}
+
+static void
+system_stat(void)
+{
+	struct ex_sysload s;
+	uint64_t btime;
+
+	CHECK("cpu line", procfs_parse_cpu(&pf, "cpu  1 2 3 4 5 6 7 8 0 0\n"
+	    "cpu0 1 2 3 4 5 6 7 8 0 0\nbtime 1699999000\n", 9, &s) == 0 &&
+	    s.v[SYS_USER] == 1 && s.v[SYS_STEAL] == 8 &&
+	    s.v[SYS_TIME_NS] == 9 && s.v[SYS_CLK_TCK] == 100);
+	CHECK("no cpu line", procfs_parse_cpu(&pf, "intr 5\n", 9, &s) == -1);
+	CHECK("btime", procfs_parse_btime("cpu 1\nbtime 1699999000\n",
+	    &btime) == 0 && btime == 1699999000);
+	CHECK("no btime", procfs_parse_btime("cpu 1\n", &btime) == -1);
+}
+
+void
+suite_procfs(void)
+{
+	stat_line();
+	status_io();
+	system_stat();
+}
