@@ -251,11 +251,12 @@ config_read(struct config *c, FILE *fp, const char *path,
 
 /*
  * A string as a YAML double-quoted scalar that reads back as itself:
- * quote and backslash escaped, control bytes as \xNN (which also keeps
- * a hostile value from reaching a terminal raw), and the three
- * characters YAML 1.1 takes for line breaks (NEL, LS, PS: a raw one
- * would be folded to a space) as \N, \L and \P.  Other bytes are as
- * read: libyaml accepted them as UTF-8.
+ * quote and backslash escaped; what YAML does not allow raw escaped too
+ * (which also keeps a hostile value from reaching a terminal raw): the
+ * C0 and C1 controls and DEL as \xNN, U+FFFE and U+FFFF as \uFFFE and
+ * \uFFFF, and the line and paragraph separators, which YAML 1.1 takes
+ * for line breaks (a raw one would be folded to a space), as \L and \P.
+ * Other bytes are as read: libyaml accepted them as UTF-8.
  */
 static void
 print_str(FILE *fp, const char *key, const char *v)
@@ -268,12 +269,16 @@ print_str(FILE *fp, const char *key, const char *v)
 			fprintf(fp, "\\%c", *p);
 		else if (*p < 0x20 || *p == 0x7f)
 			fprintf(fp, "\\x%02x", *p);
-		else if (p[0] == 0xc2 && p[1] == 0x85) {
-			fputs("\\N", fp);
+		else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			fprintf(fp, "\\x%02x", p[1]);		/* U+0080..U+009F */
 			p++;
 		} else if (p[0] == 0xe2 && p[1] == 0x80 &&
 		    (p[2] == 0xa8 || p[2] == 0xa9)) {
 			fputs(p[2] == 0xa8 ? "\\L" : "\\P", fp);
+			p += 2;
+		} else if (p[0] == 0xef && p[1] == 0xbf &&
+		    (p[2] == 0xbe || p[2] == 0xbf)) {
+			fputs(p[2] == 0xbe ? "\\uFFFE" : "\\uFFFF", fp);
 			p += 2;
 		} else
 			putc(*p, fp);

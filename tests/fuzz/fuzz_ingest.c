@@ -14,7 +14,7 @@
  * (files.path, first_ingest_ns, last_ingest_ns).  One input in eight is
  * also read as a log that grew between two runs (a prefix, then all of
  * it), which must give the same tables as reading it at once (but for
- * the wording of damage: "N bytes left" then).  And
+ * where and why a damaged range was found bad).  And
  * ingest must answer OK or DAMAGED: a constraint that fails (EXR_DB) or
  * any other error on a well-formed memory file is a bug.
  *
@@ -56,7 +56,7 @@ struct table {
 	sqlite3_stmt	*delete;	/* DELETE FROM */
 	int		 ncols;
 	int		 skip[32];	/* 1: a column left out of the dump */
-	int		 reason;	/* the column damage.reason, or -1 */
+	int		 how[32];	/* 1: damage.off_bad or reason */
 };
 
 /* A growing byte buffer. */
@@ -148,13 +148,12 @@ setup_tables(sqlite3 *db)
 		t->ncols = sqlite3_column_count(t->select);
 		if (t->ncols > 32)
 			fail(t->name, "too many columns");
-		t->reason = -1;
 		for (i = 0; i < t->ncols; i++) {
 			const char *c = sqlite3_column_name(t->select, i);
 
-			if (strcmp(t->name, "damage") == 0 &&
-			    strcmp(c, "reason") == 0)
-				t->reason = i;
+			t->how[i] = strcmp(t->name, "damage") == 0 &&
+			    (strcmp(c, "off_bad") == 0 ||
+			    strcmp(c, "reason") == 0);
 
 			t->skip[i] = strcmp(t->name, "files") == 0 &&
 			    (strcmp(c, "path") == 0 ||
@@ -179,12 +178,13 @@ span_cmp(const void *a, const void *b)
 
 /*
  * Every row of every table, sorted within its table, into out; without
- * the damage's reason if !reasons (a message may say how many bytes the
- * file had left then, which differs between a log read at once and one
- * read as it grew).
+ * where and why the reader found each damaged range bad if !how: that
+ * describes the file as the run saw it (an object that ran past the end
+ * of a shorter file, "N bytes left"), which differs between a log read
+ * at once and one read as it grew.
  */
 static void
-dump(struct buf *out, int reasons)
+dump(struct buf *out, int how)
 {
 	static struct buf rows;
 	static struct span *spans;
@@ -204,7 +204,7 @@ dump(struct buf *out, int reasons)
 				sqlite3_stmt *st = t->select;
 				int len;
 
-				if (t->skip[c] || (!reasons && c == t->reason))
+				if (t->skip[c] || (!how && t->how[c]))
 					continue;
 				switch (sqlite3_column_type(st, c)) {
 				case SQLITE_INTEGER:

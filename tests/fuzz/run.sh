@@ -23,7 +23,8 @@ sniff)
 	    $SRC/sample-data/energy/* $fz/ingest/* $fz/found/*"
 	max_len=512 ;;
 ingest)
-	seeds="$SRC/sample-data/real/*.exacct $fz/ingest/* $fz/found/ingest-*"
+	seeds="$SRC/sample-data/real/*.exacct $fz/ingest/* $fz/found/ingest-*
+	    $fz/found/known-*"
 	# SQLite frees as much as it allocates: ASan's default 256 MB
 	# quarantine of freed memory cost a third of the time.
 	ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=16}

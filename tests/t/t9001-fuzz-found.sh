@@ -101,4 +101,15 @@ test_expect_success 'config prints a line separator escaped' '
 	test_cmp a b
 '
 
+# The same: a value holding U+0099, a C1 control (written "\x99" in the
+# file), printed raw, which YAML does not allow: the output did not read.
+test_expect_success 'config prints a C1 control escaped' '
+	extracct -c "$FOUND/config-c1-control" config >printed &&
+	grep -F "host: \"r" printed >host &&
+	grep -F "\\x9999999999999999999ac" host &&
+	extracct -c printed config >again &&
+	sed 1d printed >a && sed 1d again >b &&
+	test_cmp a b
+'
+
 test_done
