@@ -27,7 +27,8 @@ STORE = store/db.c store/diff.c store/flows.c store/ledger.c store/live.c \
 	store/ingest_energy.c store/ingest_stream.c \
 	store/ingest_rapl.c
 REPORTS = reports/fmt.c reports/idnames.c reports/dump.c reports/text.c \
-	reports/csv.c reports/report.c reports/summary.c reports/energy.c
+	reports/csv.c reports/report.c reports/summary.c reports/energy.c \
+	reports/capture_top.c
 EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_dump.c extract/cmd_text.c extract/cmd_check.c \
 	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c \

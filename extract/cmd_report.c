@@ -28,8 +28,8 @@
 static const char usage_report[] =
     "usage: extracct report [--db FILE] "
     "[--by user|command|project|zone|host|hour] [--from TIME] [--to TIME] "
-    "[--format table|csv|json] [--tz ZONE] [--capture] [--energy] "
-    "[FILE...]";
+    "[--format table|csv|json] [--tz ZONE] [--capture [--tolerance R]] "
+    "[--energy] [FILE...]";
 
 /* Log files given: totals of their exit records, no database. */
 struct from_files {
@@ -96,6 +96,20 @@ report_files(int argc, char **argv, const struct report_opts *o)
 }
 
 /* Parse TIME (see above) in the current TZ into ns; 0 or -1. */
+/* --tolerance R: a fraction, 0 <= R < 1 (0.05: ratios of 0.95-1.05). */
+static int
+parse_tolerance(const char *s, double *r)
+{
+	char *end;
+
+	errno = 0;
+	*r = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(*r >= 0 && *r < 1))
+		return complain(EXR_USAGE, "--tolerance '%s': a fraction from "
+		    "0 up to 1 (0.05: ratios of 0.95 to 1.05)", s);
+	return 0;
+}
+
 static int
 parse_time(const char *flag, const char *s, int64_t *ns)
 {
@@ -143,11 +157,12 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		{ "tz", required_argument, NULL, 'z' },
 		{ "capture", no_argument, NULL, 'c' },
 		{ "energy", no_argument, NULL, 'e' },
+		{ "tolerance", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct report_opts o = { BY_USER, FMT_TABLE, INT64_MIN, INT64_MAX,
-	    NULL };
+	    NULL, 0.05 };
 	const char *db = ctx->cfg->path[0] != '\0' ? ctx->cfg->database :
 	    PATH_DEFAULT_DB, *from = NULL, *to = NULL;
 	const char *tz = strcmp(ctx->cfg->timezone, "local") != 0 ?
@@ -194,6 +209,10 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 			break;
 		case 'e':	/* energy instead of usage */
 			energy = 1;
+			break;
+		case 'T':	/* --capture: how far from 1 a ratio may be */
+			if (parse_tolerance(optarg, &o.tolerance) != 0)
+				return EXR_USAGE;
 			break;
 		case 'z':	/* time zone: local, UTC or a zone name */
 			tz = optarg;

@@ -3,6 +3,7 @@
  * into a stack buffer: they are small, and one read is the closest /proc
  * gives to a consistent view of a process.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -121,6 +122,44 @@ set(struct ex_proc *p, int f, uint64_t v)
 	p->present |= 1ULL << f;
 }
 
+/*
+ * A process's status counts the context switches of its main thread
+ * only (pid 1 with 13 threads: 425 against 26,032 over its threads):
+ * sum the live threads.  Those of exited threads are not in /proc;
+ * snapcpu_apply takes the kernel's all-thread figures from taskstats
+ * where it can be asked.
+ */
+static void
+thread_switches(const struct procfs *pf, const char *pid, struct ex_proc *p)
+{
+	char dir[256], rel[128], buf[4096];
+	uint64_t vol = 0, inv = 0, v;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/%s/task", pf->root, pid);
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(rel, sizeof(rel), "%s/task/%.32s/status", pid,
+		    de->d_name);
+		if (slurp(pf->root, rel, buf, sizeof(buf)) <= 0)
+			continue;	/* that thread just exited */
+		if (field(buf, "voluntary_ctxt_switches:", &v) == 0)
+			vol += v;
+		if (field(buf, "nonvoluntary_ctxt_switches:", &v) == 0)
+			inv += v;
+	}
+	closedir(d);
+	/* Never less than the main thread's own count. */
+	if (!REC_HAS(p, PROC_CTXT_VOL) || vol >= p->v[PROC_CTXT_VOL])
+		set(p, PROC_CTXT_VOL, vol);
+	if (!REC_HAS(p, PROC_CTXT_INV) || inv >= p->v[PROC_CTXT_INV])
+		set(p, PROC_CTXT_INV, inv);
+}
+
 int
 procfs_proc(const struct procfs *pf, const char *pid, uint64_t now_ns,
     struct ex_proc *p)
@@ -189,6 +228,8 @@ procfs_proc(const struct procfs *pf, const char *pid, uint64_t now_ns,
 		if (field(buf, "nonvoluntary_ctxt_switches:", &v) == 0)
 			set(p, PROC_CTXT_INV, v);
 	}
+	if (threads > 1)
+		thread_switches(pf, pid, p);
 	snprintf(rel, sizeof(rel), "%s/io", pid);
 	if (slurp(pf->root, rel, buf, sizeof(buf)) > 0) {
 		uint64_t rchar, wchar;

@@ -275,8 +275,12 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 		    "processes; lost: exit records lost (dropped by the kernel,"
 		    " or not written);\n"
 		    "# other: the ratio had another source that recorded the "
-		    "same exits closed them\n%-16s %-19s %-19s "
-		    "%12s %12s %7s %-11s %5s %s\n", o->tz, "host", "from", "to",
+		    "same exits closed them\n"
+		    "# top: under a window whose ratio is outside %g..%g, "
+		    "the %d processes with the most CPU in it\n"
+		    "%-16s %-19s %-19s "
+		    "%12s %12s %7s %-11s %5s %s\n", o->tz, 1 - o->tolerance,
+		    1 + o->tolerance, CAPTURE_TOP, "host", "from", "to",
 		    "proc_cpu_s", "busy_cpu_s", "ratio", "exits", "lost",
 		    "other");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -320,6 +324,13 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 			    fmt_datetime(t0, sizeof(t0), a),
 			    fmt_datetime(t1, sizeof(t1), b), cpu, busy, ratio,
 			    src != NULL ? (const char *)src : "-", lost, alts);
+		if (!csv && capture_out_of_tolerance(pc, bu, o->tolerance) &&
+		    capture_top(db, fp, sqlite3_column_int64(st, 7), t0n, t1n,
+		    CAPTURE_TOP, err) != EXR_OK) {
+			sqlite3_finalize(st);
+			sqlite3_finalize(q);
+			return EXR_DB;
+		}
 		sum_cpu += pc;
 		sum_busy += bu;
 		sum_lost += lost;

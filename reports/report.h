@@ -27,7 +27,12 @@ struct report_opts {
 	int64_t		 from_ns;	/* INT64_MIN: open */
 	int64_t		 to_ns;		/* INT64_MAX: open */
 	const char	*tz;		/* name printed; TZ is already set */
+	double		 tolerance;	/* --capture: a ratio outside 1 +- this
+					   names the window's processes */
 };
+
+/* How many processes a window out of tolerance names. */
+#define CAPTURE_TOP	3
 
 /* One output row: totals for one key. */
 struct report_row {
@@ -48,6 +53,18 @@ extern const char *const report_by_names[];
  */
 int	report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 	    struct ex_err *err);
+
+/* Whether a window's ratio is outside 1 +- tolerance (capture_top.c). */
+int	capture_out_of_tolerance(int64_t proc_ns, int64_t busy_ns,
+	    double tolerance);
+
+/*
+ * One line per process, the n that put the most CPU into the capture
+ * window (t0_ns, t1_ns] of host_id, with pid, command, start and CPU:
+ * what an admin looks at first when a window's ratio is off.
+ */
+int	capture_top(sqlite3 *db, FILE *fp, int64_t host_id, int64_t t0_ns,
+	    int64_t t1_ns, int n, struct ex_err *err);
 
 /*
  * Energy per command, user or host from the energy intervals, ranked by

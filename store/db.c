@@ -438,6 +438,13 @@ static const char *const migrations[] = {
 	"  FROM metric_samples m JOIN metric_series s USING (series_id)"
 	"  JOIN hosts h USING (host_id)"
 	"  WHERE s.unit = 'uJ';",
+
+	/*
+	 * 5 -> 6: what a live process's CPU baseline measures (records.h:
+	 * cpu_source), so a snapshot by the other measure is not
+	 * differenced against it in a later run.  NULL: not known.
+	 */
+	"ALTER TABLE proc_last ADD COLUMN cpu_source INTEGER;",
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -64,7 +64,8 @@ const char *const stmt_sql[S_NSTMTS] = {
 	    "final, heartbeat, " PROC_COLUMNS ", anomalies) "
 	    "VALUES (?,?,?,?,?," Q22 ",?)",
 	[S_PUT_PLAST] = "INSERT OR REPLACE INTO proc_last (proc_id, t_ns, "
-	    "row_t_ns, present, " PROC_COLUMNS ") VALUES (?,?,?,?," Q22 ")",
+	    "row_t_ns, present, " PROC_COLUMNS ", cpu_source) "
+	    "VALUES (?,?,?,?," Q22 ",?)",
 	[S_DEL_PLAST] = "DELETE FROM proc_last WHERE proc_id = ?",
 	[S_INS_TASK] = "INSERT OR IGNORE INTO tasks (task_id, host_id, "
 	    "taskid, start_ns, projid, anctaskid, zone) "

@@ -80,7 +80,25 @@ line_count() {
 # so a test can put it back as it was on every way out (acct_restore, from
 # a trap).
 ACCT_DEFAULT_FILE=/var/log/account/pacct
+
+# Process accounting and taskstats are the machine's, not the test's: a
+# test that switches or reads them first takes this one lock, so two
+# suites (or a suite and a helper's run) never collide.  It is held on
+# fd 9 until the script exits, however it exits; waiting is bounded.
+KERNEL_LOCK=${EXTRACCT_KERNEL_LOCK:-/tmp/extracct-tests-kernel.lock}
+kernel_locked=0
+kernel_lock() {
+	[ $kernel_locked -eq 0 ] || return 0
+	exec 9>>"$KERNEL_LOCK" || return 1
+	if ! flock -w 900 9; then
+		echo "# $test_name: $KERNEL_LOCK still held after 900 s" >&2
+		return 1
+	fi
+	kernel_locked=1
+}
+
 acct_note_state() {
+	kernel_lock || exit 1
 	acct_was_on=0
 	if [ -f "$ACCT_DEFAULT_FILE" ]; then
 		before=$(wc -c <"$ACCT_DEFAULT_FILE")

@@ -421,6 +421,7 @@ main(int argc, char *argv[])
 	    "       extracct-test offsets IN\n"
 	    "       extracct-test split IN N PREFIX\n"
 	    "       extracct-test finals IN\n"
-	    "       extracct-test fields FILE | threads N MS | spin S\n");
+	    "       extracct-test fields FILE | threads N MS [MS] | spin S\n"
+	    "       extracct-test switches N K S\n");
 	return 2;
 }

@@ -4,6 +4,7 @@
 # kernel's reason otherwise.  The perfect-capture measurement (t2510)
 # is separate; this script checks the daemon and its records.
 . "$(dirname "$0")/../lib.sh"
+kernel_lock || exit 1	# taskstats, accounting: the machine's
 
 HOST=$(hostname)
 APID=
@@ -88,10 +89,11 @@ test_expect_success 'threads: one record for the process, with every thread' '
 	done
 '
 
+# rotate must see a new minute to name a new log: faketime gives it one.
+if ! command -v faketime >/dev/null 2>&1; then
+	test_skip 'rotation under load' 'faketime is missing (apt-get install faketime)'
+else
 test_expect_success 'rotation under load: every process in one of the two logs' '
-	if ! command -v faketime >/dev/null 2>&1; then
-		echo "faketime is missing (apt-get install faketime)"; false
-	fi &&
 	old=$(acctd_log a.pid) &&
 	{ sh -c "echo \$\$ >burst.pid; i=0
 	    while [ \$i -lt 1500 ]; do /bin/true; i=\$((i + 1)); done" & } &&
@@ -114,6 +116,7 @@ test_expect_success 'rotation under load: every process in one of the two logs' 
 	test "$(cat n.old)" -gt 0 && test "$(cat n.new)" -gt 0 &&
 	test $(($(cat n.old) + $(cat n.new))) -eq 1500
 '
+fi
 
 test_expect_success 'SIGTERM: acctd exits 0, says what it wrote, drops its pidfile' '
 	acctd_stop a.pid &&
