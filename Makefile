@@ -25,7 +25,7 @@ PARSERS = parsers/exerr.c parsers/source.c parsers/pacct.c parsers/sniff.c parse
 STORE = store/db.c store/diff.c store/flows.c store/ledger.c store/live.c \
 	store/ingest.c store/ingest_procs.c store/ingest_flows.c \
 	store/ingest_energy.c store/ingest_stream.c \
-	store/ingest_rapl.c
+	store/ingest_rapl.c store/outfile.c
 REPORTS = reports/fmt.c reports/idnames.c reports/dump.c reports/text.c \
 	reports/csv.c reports/report.c reports/summary.c reports/energy.c \
 	reports/capture_top.c
@@ -164,7 +164,7 @@ install: $(B)/extracct
 	install -m 0644 docs/extracct.yml.example \
 	    $(DESTDIR)$(PREFIX)/share/doc/extracct/extracct.yml.example
 	install -d -m 0700 $(DESTDIR)/var/spool/extracct
-	install -d -m 0755 $(DESTDIR)/var/lib/extracct $(DESTDIR)/var/log/extracct
+	install -d -m 0750 $(DESTDIR)/var/lib/extracct $(DESTDIR)/var/log/extracct
 
 clean:
 	rm -rf $(B) out

@@ -19,6 +19,7 @@
 #include "../reports/csv.h"
 #include "../reports/text.h"
 #include "../store/ingest.h"
+#include "../store/outfile.h"
 #include "config.h"
 #include "extracct.h"
 #include "paths.h"
@@ -40,23 +41,31 @@ struct outputs {
 	int		 failed;
 };
 
-/* Open DIR/BASE.EXT for writing, never through a symbolic link. */
+/*
+ * Open DIR/BASE.EXT to write: created 0640, or an existing regular file
+ * of ours with one link (outfile.h), emptied unless appending.  Never
+ * through a symbolic link, into a hard link or a file another user
+ * made, and never waiting on a FIFO.
+ */
 static FILE *
 open_output(const struct outputs *out, const char *ext, int append)
 {
 	char path[4096], base[4096];
+	struct ex_err err = { 0 };
 	int fd;
 	FILE *fp;
 
 	snprintf(base, sizeof(base), "%s", out->input);
 	snprintf(path, sizeof(path), "%s/%s.%s", out->outdir, basename(base),
 	    ext);
-	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
-	    (append ? O_APPEND : O_TRUNC), 0644);
-	if (fd == -1 || (fp = fdopen(fd, append ? "a" : "w")) == NULL) {
+	if ((fd = outfile_open(path, O_APPEND, NULL, &err)) == -1) {
+		complain(EXR_IO, "%s: %s", path, err.reason);
+		return NULL;
+	}
+	if ((!append && ftruncate(fd, 0) == -1) ||
+	    (fp = fdopen(fd, "a")) == NULL) {
 		complain(EXR_IO, "%s: %s", path, strerror(errno));
-		if (fd != -1)
-			close(fd);
+		close(fd);
 		return NULL;
 	}
 	return fp;
@@ -205,6 +214,9 @@ ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
 	io->on_sample = output_sample;
 	io->arg = &out;
 	memset(&err, 0, sizeof(err));
+	if (outdir != NULL && (rc = outfile_dir_check("output directory",
+	    outdir, &err)) != EXR_OK)
+		return complain(rc, "%s", err.reason);
 	if ((rc = store_open(&s, db, &err)) != EXR_OK)
 		return complain(rc, "%s: %s", db, err.reason);
 	for (i = 0; i < npaths; i++) {
@@ -215,8 +227,16 @@ ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
 		if (close_outputs(&out) != EXR_OK && rc == EXR_OK)
 			rc = complain(EXR_IO, "%s: writing outputs failed",
 			    paths[i]);
-		/* Damaged ranges were reported as found; the rest here. */
-		if ((rc != EXR_OK && rc != EXR_DAMAGED) || st.empty)
+		/*
+		 * Damaged ranges were reported as found; the rest here.  A
+		 * database failure is the database's, not at an offset of
+		 * the input: what was not committed is read again next time.
+		 */
+		if (rc == EXR_DB)
+			complain(rc, "%s: %s; %s: what was not stored is read "
+			    "again by the next ingest", db, err.reason,
+			    paths[i]);
+		else if ((rc != EXR_OK && rc != EXR_DAMAGED) || st.empty)
 			report_err(&err);
 		status = worst(status, rc);
 		if (st.empty)

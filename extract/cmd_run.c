@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "../store/ingest.h"
+#include "../store/outfile.h"
 #include "config.h"
 #include "extracct.h"
 #include "paths.h"
@@ -145,7 +146,7 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	int do_rotate = 1;
 	char host[256], path[4096], snaplog[4096];
 	char **paths;
-	int npaths, nspooled = 0;
+	int npaths, nspooled = 0, nodd;
 	struct ingest_opts io;
 	struct ex_err err = { 0 };
 	struct store *s;
@@ -192,7 +193,9 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	argc -= optind;
 	argv += optind;
 	config_hostname(ctx, host, sizeof(host));
-	if ((rc = spool_check(spool, &err)) != EXR_OK)
+	if ((rc = spool_check(spool, &err)) != EXR_OK ||
+	    (outdir != NULL && (rc = outfile_dir_check("output directory",
+	    outdir, &err)) != EXR_OK))
 		return complain(rc, "%s", err.reason);
 	if ((lock = take_lock(spool)) < 0)
 		return lock == -2 ? EXR_LOCKED : EXR_IO;
@@ -225,8 +228,11 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 		status = worst(status, rotate_logs(spool, pacct, host,
 		    PATH_ACCTADM_CONF, ctx->cfg->acctd_pidfile));
 
-	/* 3. ingest every closed log, then the operands. */
-	nlogs = spool_list(spool, host, logs, SPOOL_MAX_LOGS);
+	/* 3. ingest every closed log, then the operands; a link or FIFO
+	 * with a log's name is named and left out. */
+	nlogs = spool_list_warn(spool, host, logs, SPOOL_MAX_LOGS, &nodd);
+	if (nodd > 0)
+		status = worst(status, EXR_DAMAGED);
 	if ((paths = calloc((size_t)(nlogs > 0 ? nlogs : 0) + (size_t)argc +
 	    1, sizeof(*paths))) == NULL) {
 		close(lock);

@@ -85,6 +85,16 @@ int	snap_write(const char *path, const char *proc_root,
 struct exw;
 int	write_record(int fd, const struct exw *w);
 
+/*
+ * Append one encoded record whole or not at all: the rest of a short
+ * write is written, and if that fails (a full disk, the file size
+ * limit) what was written is cut off again (ftruncate to *end), so the
+ * log still ends at a record boundary.  *end is the file's size before,
+ * and after on success; the caller must be the only one appending (snap
+ * holds the log's lock).  EXR_OK or EXR_IO (errno set).
+ */
+int	append_record(int fd, const struct exw *w, uint64_t *end);
+
 /* Worse of two EXR_* codes for the exit status (EXR_EOF counts as OK). */
 int	worst(int a, int b);
 

@@ -8,6 +8,7 @@
  * 3 runtime failure.  Only this file exits.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -132,6 +133,12 @@ main(int argc, char *argv[])
 	const char *cfgpath = NULL;
 	size_t i;
 
+	/*
+	 * Over the file size limit (ulimit -f), a write fails with EFBIG,
+	 * reported like a full disk, instead of the signal killing us in
+	 * the middle of a record.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	/* -c FILE: the configuration; else /etc/extracct.yml if there. */
 	config_defaults(&cfg);
 	if (argc >= 3 && strcmp(argv[1], "-c") == 0) {

@@ -11,27 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../store/outfile.h"
 #include "spool.h"
 
 int
 spool_check(const char *dir, struct ex_err *err)
 {
-	struct stat st;
-
-	if (lstat(dir, &st) == -1)
-		return ex_fail(err, EXR_USAGE, 0, "spool %s: %s", dir,
-		    strerror(errno));
-	if (S_ISLNK(st.st_mode))
-		return ex_fail(err, EXR_USAGE, 0, "spool %s is a symbolic "
-		    "link; refusing it", dir);
-	if (!S_ISDIR(st.st_mode))
-		return ex_fail(err, EXR_USAGE, 0, "spool %s is not a directory",
-		    dir);
-	if (st.st_mode & (S_IWGRP | S_IWOTH))
-		return ex_fail(err, EXR_USAGE, 0, "spool %s is writable by "
-		    "group or others (mode %04o); refusing it", dir,
-		    (unsigned)st.st_mode & 07777);
-	return EXR_OK;
+	return outfile_dir_check("spool", dir, err);
 }
 
 void
@@ -69,12 +55,13 @@ log_cmp(const void *a, const void *b)
 	return kind_rank(x->kind) - kind_rank(y->kind);
 }
 
-int
-spool_list(const char *dir, const char *host, struct spool_log *logs,
-    int max)
+static int
+list_logs(const char *dir, const char *host, struct spool_log *logs,
+    int max, int *skipped)
 {
 	DIR *d;
 	struct dirent *de;
+	struct stat st;
 	size_t hl = strlen(host);
 	int n = 0;
 
@@ -92,22 +79,54 @@ spool_list(const char *dir, const char *host, struct spool_log *logs,
 		    strspn(stamp, "0123456789") != 8 ||
 		    strspn(stamp + 9, "0123456789") != 4)
 			continue;
-		snprintf(logs[n].name, sizeof(logs[n].name), "%s",
-		    de->d_name);
 		snprintf(logs[n].kind, sizeof(logs[n].kind), "%.*s",
 		    (int)(dash - de->d_name), de->d_name);
+		if (strcmp(logs[n].kind, "snap") != 0 &&
+		    strcmp(logs[n].kind, "acctd") != 0 &&
+		    strcmp(logs[n].kind, "pacct") != 0 &&
+		    strcmp(logs[n].kind, "proc") != 0 &&
+		    strcmp(logs[n].kind, "task") != 0 &&
+		    strcmp(logs[n].kind, "flow") != 0)
+			continue;
+		/*
+		 * A log is a regular file: a link planted here would make
+		 * ingest read (and retention delete) what it points to.
+		 */
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ==
+		    -1)
+			continue;	/* gone since readdir */
+		if (!S_ISREG(st.st_mode)) {
+			if (skipped != NULL) {
+				(*skipped)++;
+				fprintf(stderr, "extracct: %s/%s: %s, not a "
+				    "log; skipped\n", dir, de->d_name,
+				    outfile_kind(st.st_mode));
+			}
+			continue;
+		}
+		snprintf(logs[n].name, sizeof(logs[n].name), "%s",
+		    de->d_name);
 		snprintf(logs[n].stamp, sizeof(logs[n].stamp), "%s", stamp);
-		if (strcmp(logs[n].kind, "snap") == 0 ||
-		    strcmp(logs[n].kind, "acctd") == 0 ||
-		    strcmp(logs[n].kind, "pacct") == 0 ||
-		    strcmp(logs[n].kind, "proc") == 0 ||
-		    strcmp(logs[n].kind, "task") == 0 ||
-		    strcmp(logs[n].kind, "flow") == 0)
-			n++;
+		n++;
 	}
 	closedir(d);
 	qsort(logs, (size_t)n, sizeof(*logs), log_cmp);
 	return n;
+}
+
+int
+spool_list(const char *dir, const char *host, struct spool_log *logs,
+    int max)
+{
+	return list_logs(dir, host, logs, max, NULL);
+}
+
+int
+spool_list_warn(const char *dir, const char *host, struct spool_log *logs,
+    int max, int *skipped)
+{
+	*skipped = 0;
+	return list_logs(dir, host, logs, max, skipped);
 }
 
 int

@@ -22,9 +22,11 @@ struct spool_log {
 };
 
 /*
- * Refuse a spool that is not a directory, is a symbolic link, or can be
- * written by group or others (a planted file or link could redirect what
- * rotate creates).  Returns EXR_OK or EXR_USAGE with err filled.
+ * Refuse a spool that is not a directory, is a symbolic link, is owned
+ * by neither us nor root, or can be written by group or others (a
+ * planted file or link could redirect what rotate creates), or whose
+ * parents would let another user swap it (outfile_dir_check).  Returns
+ * EXR_OK or EXR_USAGE with err filled.
  */
 int	spool_check(const char *dir, struct ex_err *err);
 
@@ -39,10 +41,17 @@ void	spool_name(char *buf, size_t n, const char *kind, const char *host,
 /*
  * The logs of host in dir, sorted oldest first (by stamp, then snap,
  * acctd, the rest: snapshots must be ingested before the exits that
- * close their processes, and acctd's exits are preferred to pacct's).  Returns the count, or -1 (errno set).
+ * close their processes, and acctd's exits are preferred to pacct's).
+ * Only regular files: a symbolic link, FIFO or directory with a log's
+ * name is left out.  Returns the count, or -1 (errno set).
  */
 int	spool_list(const char *dir, const char *host, struct spool_log *logs,
 	    int max);
+
+/* The same, saying on stderr which names it leaves out and why, and
+ * counting them in *skipped (run, before ingesting). */
+int	spool_list_warn(const char *dir, const char *host,
+	    struct spool_log *logs, int max, int *skipped);
 
 /*
  * Create dir/name, empty, never through a link and never an existing

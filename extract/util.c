@@ -95,6 +95,32 @@ parse_u64(const char *flag, const char *s, uint64_t min, uint64_t max,
 }
 
 int
+append_record(int fd, const struct exw *w, uint64_t *end)
+{
+	size_t done = 0;
+	ssize_t n;
+	int e;
+
+	while (done < w->len) {
+		n = write(fd, w->buf + done, w->len - done);
+		if (n > 0) {
+			done += (size_t)n;
+			continue;
+		}
+		if (n == -1 && errno == EINTR)
+			continue;
+		/* A short write's rest gets the reason (ENOSPC, EFBIG). */
+		e = n == 0 ? ENOSPC : errno;
+		if (done > 0 && ftruncate(fd, (off_t)*end) == -1)
+			e = errno;	/* half a record is left: say why */
+		errno = e;
+		return EXR_IO;
+	}
+	*end += done;
+	return EXR_OK;
+}
+
+int
 write_record(int fd, const struct exw *w)
 {
 	ssize_t n;

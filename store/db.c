@@ -1,13 +1,17 @@
 /*
  * Opening the store and migrating its schema (see db.h, docs/schema.md).
  */
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db.h"
+#include "outfile.h"
 
 /* The cumulative counters, as columns of the interval and state tables. */
 #define COUNTER_COLUMNS \
@@ -450,9 +454,36 @@ static const char *const migrations[] = {
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))
 _Static_assert(NMIGRATIONS == DB_SCHEMA_VERSION, "one migration a version");
 
+/*
+ * A write SQLite could not make (a full disk, a quota, the file size
+ * limit) says so: SQLite's own message is a bare "disk I/O error" for
+ * all but ENOSPC, and it keeps the errno of few failed writes, so what
+ * may be the reason is said too.  Returns EXR_DB if it was one (err
+ * filled), else EXR_OK.
+ */
+static int
+write_failed(sqlite3 *db, struct ex_err *err)
+{
+	struct rlimit rl;
+	char limit[96] = "";
+	int x = sqlite3_extended_errcode(db), e = sqlite3_system_errno(db);
+
+	if ((x & 0xff) != SQLITE_FULL && x != SQLITE_IOERR_WRITE &&
+	    x != SQLITE_IOERR_FSYNC && x != SQLITE_IOERR_TRUNCATE &&
+	    x != SQLITE_IOERR_SHMSIZE)
+		return EXR_OK;
+	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		snprintf(limit, sizeof(limit), ", or over the %ju-byte file "
+		    "size limit", (uintmax_t)rl.rlim_cur);
+	return ex_fail(err, EXR_DB, 0, "write failed: %s (disk full%s?)",
+	    e != 0 ? strerror(e) : sqlite3_errmsg(db), limit);
+}
+
 int
 db_fail(sqlite3 *db, struct ex_err *err, const char *what)
 {
+	if (db != NULL && write_failed(db, err) != EXR_OK)
+		return EXR_DB;
 	return ex_fail(err, EXR_DB, 0, "%s: %s", what,
 	    db != NULL ? sqlite3_errmsg(db) : "cannot open");
 }
@@ -463,8 +494,9 @@ db_exec(sqlite3 *db, const char *sql, struct ex_err *err)
 	char *msg = NULL;
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		ex_fail(err, EXR_DB, 0, "%s", msg != NULL ? msg :
-		    sqlite3_errmsg(db));
+		if (write_failed(db, err) == EXR_OK)
+			ex_fail(err, EXR_DB, 0, "%s", msg != NULL ? msg :
+			    sqlite3_errmsg(db));
 		sqlite3_free(msg);
 		return EXR_DB;
 	}
@@ -495,6 +527,82 @@ user_version(sqlite3 *db, int *v, struct ex_err *err)
 	return rc == SQLITE_ROW ? EXR_OK : db_fail(db, err, "user_version");
 }
 
+/* path's own file (0), its -wal (1) and -shm (2), into p. */
+static int
+db_file(char *p, size_t n, const char *path, int i)
+{
+	static const char *const sfx[3] = { "", "-wal", "-shm" };
+
+	return snprintf(p, n, "%s%s", path, sfx[i]) < (int)n ? 0 : -1;
+}
+
+/*
+ * The database and its -wal and -shm are outputs like the others
+ * (outfile.h): a link, a FIFO (SQLite's open would wait for ever), a
+ * hard link or a file another user made in their place is refused
+ * before SQLite opens them.  A new database is created here, mode 0640:
+ * SQLite gives its -wal and -shm the database's mode.  at[] gets what
+ * was there (st_nlink 0: nothing).  Not for ":memory:" or a URI.
+ */
+static int
+db_files_check(const char *path, struct stat at[3], struct ex_err *err)
+{
+	char p[4096], why[sizeof(err->reason)];
+	int i, fd, rc;
+
+	for (i = 0; i < 3; i++) {
+		if (db_file(p, sizeof(p), path, i) != 0)
+			return ex_fail(err, EXR_DB, 0, "name too long");
+		if ((rc = outfile_existing(p, &at[i], err)) != EXR_OK)
+			goto refused;
+	}
+	if (at[0].st_nlink > 0)
+		return EXR_OK;
+	/* O_EXCL: nothing (link, FIFO) is followed or opened. */
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    OUTFILE_MODE);
+	if (fd == -1 && errno == EEXIST) {
+		/* Another extracct made it first. */
+		i = 0;
+		if ((rc = outfile_existing(path, &at[0], err)) != EXR_OK)
+			goto refused;
+		return EXR_OK;
+	}
+	/* New, so no connection of ours holds locks on it to lose. */
+	rc = fd == -1 || fstat(fd, &at[0]) == -1 ? ex_fail(err, EXR_DB, 0,
+	    "%s", strerror(errno)) : EXR_OK;
+	if (fd != -1)
+		close(fd);
+	return rc;
+refused:
+	/* Name the -wal or -shm; the caller names the database. */
+	if (i > 0 && err != NULL) {
+		snprintf(why, sizeof(why), "%s", err->reason);
+		ex_fail(err, rc, 0, "%s: %s", p, why);
+	}
+	return rc;
+}
+
+/*
+ * After SQLite has opened the files: the database is still the file
+ * checked (none was swapped in meanwhile), and its -wal and -shm, which
+ * SQLite may just have made, pass the same checks.
+ */
+static int
+db_files_recheck(const char *path, const struct stat at[3],
+    struct ex_err *err)
+{
+	struct stat now[3];
+	int rc;
+
+	if ((rc = db_files_check(path, now, err)) != EXR_OK)
+		return rc;
+	if (now[0].st_dev != at[0].st_dev || now[0].st_ino != at[0].st_ino)
+		return ex_fail(err, EXR_DB, 0, "replaced by another file "
+		    "while it was opened; refusing it");
+	return EXR_OK;
+}
+
 int
 db_open(const char *path, sqlite3 **dbp, struct ex_err *err)
 {
@@ -504,21 +612,22 @@ db_open(const char *path, sqlite3 **dbp, struct ex_err *err)
 int
 db_open_at(const char *path, int version, sqlite3 **dbp, struct ex_err *err)
 {
-	struct stat st;
+	struct stat at[3];
 	sqlite3 *db = NULL;
 	char sql[64];
-	int v, rc;
+	int v, rc, ondisk;
 
 	*dbp = NULL;
 	/* Never open a database through a link someone else planted. */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-		return ex_fail(err, EXR_DB, 0, "%s: is a symbolic link; "
-		    "refusing to open it", path);
+	ondisk = path[0] != '\0' && strcmp(path, ":memory:") != 0 &&
+	    strncmp(path, "file:", 5) != 0;
+	if (ondisk && (rc = db_files_check(path, at, err)) != EXR_OK)
+		return rc;
 	/* One connection, one thread: no SQLite mutexes. */
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
 	    NULL) != SQLITE_OK) {
-		rc = db_fail(db, err, path);
+		rc = db_fail(db, err, "open");
 		sqlite3_close(db);
 		return rc;
 	}
@@ -551,8 +660,8 @@ db_open_at(const char *path, int version, sqlite3 **dbp, struct ex_err *err)
 		if (user_version(db, &v, err) != EXR_OK)
 			goto rollback;
 		if (v > (int)NMIGRATIONS) {
-			ex_fail(err, EXR_DB, 0, "%s: schema version %d is newer "
-			    "than this extracct knows (%d)", path, v,
+			ex_fail(err, EXR_DB, 0, "schema version %d is newer "
+			    "than this extracct knows (%d)", v,
 			    (int)NMIGRATIONS);
 			goto rollback;
 		}
@@ -567,6 +676,9 @@ db_open_at(const char *path, int version, sqlite3 **dbp, struct ex_err *err)
 		    db_exec(db, "COMMIT", err) != EXR_OK)
 			goto rollback;
 	}
+	/* SQLite has made its -wal and -shm by now: check them too. */
+	if (ondisk && db_files_recheck(path, at, err) != EXR_OK)
+		goto fail;
 	*dbp = db;
 	return EXR_OK;
 rollback:
