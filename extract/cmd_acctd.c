@@ -479,8 +479,9 @@ cmd_acctd(int argc, char **argv, struct ctx *ctx)
 			pidfile = optarg;
 			break;
 		case 'r':	/* socket receive buffer, bytes */
-			if ((rc = parse_u64("--rcvbuf", optarg, 4096,
-			    1ULL << 30, &rcvbuf)) != EXR_OK)
+			if ((rc = parse_u64("--rcvbuf", optarg,
+			    ACCTD_RCVBUF_MIN, ACCTD_RCVBUF_MAX, &rcvbuf)) !=
+			    EXR_OK)
 				return rc;
 			break;
 		case 'h':

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../reports/csv.h"
+#include "../reports/fmt.h"
 #include "../reports/text.h"
 #include "../store/ingest.h"
 #include "../store/outfile.h"
@@ -154,8 +155,8 @@ report_damage(void *arg, const char *path, uint64_t from, uint64_t to,
     const struct ex_err *err, int tail)
 {
 	(void)arg;
-	fprintf(stderr, "extracct: %s: offset %" PRIu64 ": %s (%s %" PRIu64
-	    "-%" PRIu64 ")\n", path, err->off, err->reason, tail ?
+	say(stderr, "extracct: %s: offset %" PRIu64 ": %s (%s %" PRIu64
+	    "-%" PRIu64 ")", path, err->off, err->reason, tail ?
 	    "incomplete tail, left for the next run: bytes" : "skipped bytes",
 	    from, to > from ? to - 1 : to);
 }
@@ -164,8 +165,7 @@ static void
 report_note(void *arg, const char *path, uint64_t off, const char *msg)
 {
 	(void)arg;
-	fprintf(stderr, "extracct: %s: offset %" PRIu64 ": %s\n", path, off,
-	    msg);
+	say(stderr, "extracct: %s: offset %" PRIu64 ": %s", path, off, msg);
 }
 
 static int
@@ -242,17 +242,19 @@ ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
 		if (st.empty)
 			continue;
 		if (st.already) {
-			printf("%s: already ingested (%" PRIu64 " bytes)\n",
-			    paths[i], st.from);
+			say(stdout, "%s: already ingested (%" PRIu64
+			    " bytes)", paths[i], st.from);
 			continue;
 		}
 		if (rc != EXR_OK && rc != EXR_DAMAGED)
 			continue;
-		printf("%s: bytes %" PRIu64 "-%" PRIu64 ": %" PRIu64
+		/* The name as messages print it (say()); then numbers. */
+		fmt_escape_fp(stdout, paths[i], 0);
+		printf(": bytes %" PRIu64 "-%" PRIu64 ": %" PRIu64
 		    " records, %" PRIu64 " rows, %" PRIu64 " duplicates, %"
 		    PRIu64 " late, %" PRIu64 " idle, %" PRIu64 " flows, %"
 		    PRIu64 " damaged ranges, %" PRIu64 " without pid or "
-		    "time", paths[i], st.from, st.to, st.records, st.rows,
+		    "time", st.from, st.to, st.records, st.rows,
 		    st.duplicates, st.late, st.idle, st.flows, st.damaged,
 		    st.untimed);
 		/* Only where acctd and pacct both ran, or acctd lost some. */

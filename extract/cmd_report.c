@@ -169,7 +169,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	    ctx->cfg->timezone : NULL;
 	struct ex_err err;
 	sqlite3 *h = NULL;
-	char zone[64];
+	char zone[64], why[256];
 	int ch, i, rc, capture = 0, energy = 0;
 
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -236,6 +236,9 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	    o.by != BY_HOST)
 		return complain(EXR_USAGE, "--energy: --by user, command or "
 		    "host");
+	/* An unknown zone would read as UTC, and say it was that zone. */
+	if (tz != NULL && config_zone_check(tz, why, sizeof(why)) != 0)
+		return complain(EXR_USAGE, "--tz '%s': %s", tz, why);
 	/* Every time below, parsed or printed, is in this zone. */
 	if (tz != NULL && strcmp(tz, "local") != 0)
 		setenv("TZ", tz, 1);

@@ -9,7 +9,9 @@
 
 #include <sys/types.h>
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../parsers/exerr.h"
 
@@ -104,6 +106,16 @@ void	report_err(const struct ex_err *err);
 /* "extracct: <cmd>: <message>" on stderr; returns code. */
 int	complain(int code, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+
+/*
+ * One message line on fp (a newline is added): prefix, then fmt's text
+ * with control bytes, bytes >= 0x7f and backslashes as \ooo, so that a
+ * hostile file name or value cannot drive the terminal or forge a line.
+ */
+void	say(FILE *fp, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	vsay(FILE *fp, const char *prefix, const char *fmt, va_list ap)
+	    __attribute__((format(printf, 3, 0)));
 
 /*
  * Strict unsigned parse: decimal (or 0x hex), no sign, no junk, in

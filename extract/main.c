@@ -148,7 +148,7 @@ main(int argc, char *argv[])
 	} else if (access(PATH_CONFIG, F_OK) == 0)
 		cfgpath = PATH_CONFIG;
 	if (cfgpath != NULL && config_load(&cfg, cfgpath, &err) != EXR_OK) {
-		fprintf(stderr, "extracct: %s\n", err.reason);
+		say(stderr, "extracct: %s", err.reason);
 		return ex_exit_status(err.code);
 	}
 	if (argc < 2) {
@@ -170,7 +170,7 @@ main(int argc, char *argv[])
 		if (strcmp(argv[1], commands[i].name) == 0)
 			cmd = &commands[i];
 	if (cmd == NULL) {
-		fprintf(stderr, "extracct: '%s' is not a command\n", argv[1]);
+		say(stderr, "extracct: '%s' is not a command", argv[1]);
 		usage(stderr);
 		return 2;
 	}

@@ -14,12 +14,12 @@ default_damage(const char *path, uint64_t from, uint64_t to,
     const struct ex_err *err)
 {
 	if (to > from)
-		fprintf(stderr, "extracct: %s: offset %llu: %s (skipped bytes "
-		    "%llu-%llu)\n", path, (unsigned long long)err->off,
+		say(stderr, "extracct: %s: offset %llu: %s (skipped bytes "
+		    "%llu-%llu)", path, (unsigned long long)err->off,
 		    err->reason, (unsigned long long)from,
 		    (unsigned long long)to - 1);
 	else
-		fprintf(stderr, "extracct: %s: offset %llu: %s\n", path,
+		say(stderr, "extracct: %s: offset %llu: %s", path,
 		    (unsigned long long)err->off, err->reason);
 }
 

@@ -34,13 +34,19 @@ struct report_opts {
 /* How many processes a window out of tolerance names. */
 #define CAPTURE_TOP	3
 
-/* One output row: totals for one key. */
+/*
+ * One output row: totals for one key.  Sums of nanoseconds and bytes are
+ * 128-bit: 2^63 ns is only 292 years, which one host's daemons pass in
+ * a year; counts of faults and calls stay far below 2^63.
+ */
 struct report_row {
-	char		 key[128];	/* escaped text of the key */
+	char		 key[128];	/* the key as stored: escaped only
+					   when printed */
 	int64_t		 hour_epoch;	/* BY_HOUR: start of the local hour */
 	int64_t		 calls;		/* distinct processes */
-	int64_t		 user_ns, sys_ns, real_ns;
-	int64_t		 chars, rss_max_kb, faults_major, syscalls;
+	__int128	 user_ns, sys_ns, real_ns;
+	__int128	 chars;		/* bytes */
+	int64_t		 rss_max_kb, faults_major, syscalls;
 };
 
 /* Names for --by values, indexed by enum report_by. */

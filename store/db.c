@@ -449,6 +449,32 @@ static const char *const migrations[] = {
 	 * differenced against it in a later run.  NULL: not known.
 	 */
 	"ALTER TABLE proc_last ADD COLUMN cpu_source INTEGER;",
+
+	/*
+	 * 6 -> 7: the views' CPU seconds without sum() of ns, which stops
+	 * with "integer overflow" past 2^63 ns (292 CPU-years: one host's
+	 * root daemons in a year).  Whole seconds and remainders are summed
+	 * apart, as reports/report.c does, then joined as a REAL (NULL if
+	 * no row had the counter, as before).
+	 */
+	"DROP VIEW v_usage_hourly;"
+	"DROP VIEW v_by_user;"
+	"CREATE VIEW v_usage_hourly AS"
+	"  SELECT host, (t1_ns / 3600000000000) * 3600 AS hour_epoch_s,"
+	"    count(DISTINCT proc_id) AS processes,"
+	"    sum(cpu_user_ns / 1000000000) +"
+	"      sum(cpu_user_ns % 1000000000) / 1e9 AS cpu_user_s,"
+	"    sum(cpu_sys_ns / 1000000000) +"
+	"      sum(cpu_sys_ns % 1000000000) / 1e9 AS cpu_sys_s,"
+	"    sum(chars_rdwr) AS chars_rdwr"
+	"  FROM v_proc_usage GROUP BY host, hour_epoch_s;"
+	"CREATE VIEW v_by_user AS"
+	"  SELECT host, uid, count(DISTINCT proc_id) AS processes,"
+	"    sum(cpu_user_ns / 1000000000) +"
+	"      sum(cpu_user_ns % 1000000000) / 1e9 AS cpu_user_s,"
+	"    sum(cpu_sys_ns / 1000000000) +"
+	"      sum(cpu_sys_ns % 1000000000) / 1e9 AS cpu_sys_s"
+	"  FROM v_proc_usage GROUP BY host, uid;",
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -17,7 +17,7 @@
  *   extracct-test spin S              alive S seconds, busy a quarter
  *
  * Spec lines (one object each; '#' starts a comment):
- *   header kernel|library CREATOR HOSTNAME
+ *   header kernel|library CREATOR HOSTNAME   (rest of the line; \xNN)
  *   group TAG            ... end
  *   object TAG           ... end     (an EXACCT_OBJECT of the objects inside)
  *   uint TAG VALUE                   (width from the type in TAG)
@@ -116,6 +116,7 @@ encode_line(struct spec *s, struct exw *w, char *line, int *ended)
 
 		if (*host != '\0')
 			*host++ = '\0';
+		unescape(host);
 		exw_header(w, creator, *host != '\0' ? host : NULL,
 		    strcmp(tagw, "library") == 0 ? EXW_HEADER_LIBRARY :
 		    EXW_HEADER_KERNEL);
