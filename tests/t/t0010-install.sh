@@ -70,4 +70,15 @@ test_expect_success 'make uninstall keeps a spool or database that holds data' '
 	test ! -e root/opt/x/bin/extracct
 '
 
+test_expect_success 'debian/copyright states the licence of LICENSE' '
+	grep -q "^License: ISC$" "$SRC/debian/copyright" &&
+	sed -n "/^License: ISC$/,\$p" "$SRC/debian/copyright" |
+	    sed -n "/^ Permission/,\$p" | sed "s/^ //; s/^\.$//" >text &&
+	sed -n "/^Permission/,\$p" "$SRC/LICENSE" >expect &&
+	test_cmp expect text &&
+	grep -q "^Copyright (c) 2026 the extracct authors$" "$SRC/LICENSE" &&
+	grep -q "^Copyright: 2026 the extracct authors$" "$SRC/debian/copyright" &&
+	grep -q "ISC licence" "$SRC/README.md"
+'
+
 test_done
