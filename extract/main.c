@@ -120,7 +120,7 @@ usage(FILE *fp)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(fp, "       extracct %s\n", commands[i].synopsis);
 	fputs("       extracct -vwr [FILE | -a DIR]\n", fp);
-	fputs("See extracct(1).\n", fp);
+	fputs("See extracct(8).\n", fp);
 }
 
 int
