@@ -29,5 +29,6 @@ void	suite_taskstats(void);
 void	suite_db(void);
 void	suite_energy(void);
 void	suite_stream(void);
+void	suite_inputs(void);
 
 #endif
