@@ -94,6 +94,13 @@ check_damage(void *arg, const char *path, uint64_t from, uint64_t to,
 		    err->reason);
 }
 
+static void
+check_note(void *arg, const char *path, uint64_t off, const char *msg)
+{
+	(void)arg;
+	printf("%s: offset %" PRIu64 ": %s\n", path, off, msg);
+}
+
 int
 cmd_check(int argc, char **argv, struct ctx *ctx)
 {
@@ -103,7 +110,7 @@ cmd_check(int argc, char **argv, struct ctx *ctx)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct walk_ops ops = { check_object, check_pacct, check_damage,
-	    check_sample, NULL };
+	    check_sample, NULL, check_note };
 	struct check_state s;
 	struct ex_counts c;
 	int ch, i, rc, status = EXR_OK;

@@ -270,6 +270,9 @@ ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
 		if (st.excluded > 0)
 			printf(", %" PRIu64 " since-boot lines excluded",
 			    st.excluded);
+		if (st.underflows > 0)
+			printf(", %" PRIu64 " readings of at most 1 uJ",
+			    st.underflows);
 		if (st.torn)
 			printf(", 1 partial last line left for the next run");
 		putchar('\n');

@@ -74,7 +74,8 @@ static int
 report_files(int argc, char **argv, const struct report_opts *o)
 {
 	static struct from_files f;
-	struct walk_ops ops = { file_object, file_pacct, NULL, NULL, NULL };
+	struct walk_ops ops = { file_object, file_pacct, NULL, NULL, NULL,
+	    NULL };
 	struct ex_err err = { 0 };
 	int i, rc, status = EXR_OK;
 

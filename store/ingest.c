@@ -470,6 +470,7 @@ struct input {
 	uint64_t	 off;		/* after the last record */
 	uint64_t	 skip_from, skip_to;
 	int		 torn;		/* the damage is a partial last line */
+	int		 zeros;		/* the damage is a run of zero bytes */
 };
 
 static int
@@ -531,6 +532,7 @@ stream_next_line(struct input *in, struct run *r, struct ex_err *err)
 	in->skip_from = in->sr.skip_from;
 	in->skip_to = in->sr.skip_to;
 	in->torn = in->sr.torn;
+	in->zeros = in->sr.zeros;
 	if (rc != EXR_OK)
 		return rc;
 	if ((rc = ingest_stream_line(r, &ln)) == EXR_DAMAGED) {
@@ -555,12 +557,14 @@ input_next(struct input *in, struct run *r, struct ex_err *err)
 		in->off = in->pa.off;
 		in->skip_from = in->pa.skip_from;
 		in->skip_to = in->pa.skip_to;
+		in->zeros = in->pa.zeros;
 		return rc == EXR_OK ? on_pacct(r, &p) : rc;
 	}
 	rc = exacct_next(&in->ex, &rec, err);
 	in->off = in->ex.off;
 	in->skip_from = in->ex.skip_from;
 	in->skip_to = in->ex.skip_to;
+	in->zeros = in->ex.zeros;
 	return rc == EXR_OK ? on_object(r, &in->ex, rec) : rc;
 }
 
@@ -586,8 +590,10 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 	r.dopts.idle_always = o->idle_always;
 	r.dopts.heartbeat_ns = o->heartbeat_ns;
 
-	if ((rc = input_open(&in, path, o, &prov, err)) != EXR_OK)
+	if ((rc = input_open(&in, path, o, &prov, err)) != EXR_OK) {
+		stats->empty = in.kind == INPUT_REFUSED;
 		return rc;
+	}
 	r.fd = input_source(&in)->fd;
 	if (fstat(r.fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
 		input_release(&in);
@@ -602,8 +608,7 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 	if (sb.st_size == 0) {
 		input_release(&in);
 		stats->empty = 1;
-		return ex_fail(err, EXR_DAMAGED, 0,
-		    "empty file: no exacct header");
+		return ex_fail(err, EXR_DAMAGED, 0, "empty file");
 	}
 	if ((rc = ledger_lookup(s->db, r.fd, (uint64_t)sb.st_size, &le,
 	    err)) != EXR_OK)
@@ -659,11 +664,13 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		status = EXR_DAMAGED;
 		/* (A stream's complete line is never still being written.) */
 		if (in.skip_to >= upto && in.skip_to > in.skip_from &&
-		    (in.kind != INPUT_STREAM || in.torn)) {
+		    (in.kind != INPUT_STREAM || in.torn) && !in.zeros) {
 			/*
 			 * Damage that runs to the end of the file may be a
 			 * record still being written: do not move past it;
-			 * the next run reads it again.
+			 * the next run reads it again.  Zeros are not: every
+			 * writer writes a record whole, and never zeros, so
+			 * a zero tail is what a crash left (stored, passed).
 			 */
 			if (o->on_damage != NULL)
 				o->on_damage(o->arg, path, in.skip_from,

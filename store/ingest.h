@@ -57,7 +57,8 @@ struct ingest_opts {
 
 struct ingest_stats {
 	int		 already;	/* the ledger says nothing is new */
-	int		 empty;		/* an empty file: nothing to read */
+	int		 empty;		/* nothing to read: an empty file, or
+					   not a log (err says what it is) */
 	uint64_t	 from, to;	/* byte range read this time */
 	uint64_t	 records;	/* proc, task and flow records */
 	uint64_t	 rows;		/* interval rows stored */
@@ -74,6 +75,8 @@ struct ingest_stats {
 	uint64_t	 gaps;		/* stream samples missing (runs of) */
 	uint64_t	 excluded;	/* stream lines that only date the next
 					   (a since-boot average) */
+	uint64_t	 underflows;	/* stream energy readings <= 1 uJ
+					   (kept) */
 	int		 torn;		/* a partial last line, left */
 	struct rec_counts counts;	/* unknown items, bad values */
 	uint64_t	 damaged, damaged_bytes;

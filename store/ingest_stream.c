@@ -228,13 +228,21 @@ ingest_stream_line(struct run *r, const struct stream_line *ln)
 	case SV_OPENS:
 		r->stats->excluded++;	/* it only dates the next line */
 		break;
-	case SV_SAMPLE:
+	case SV_SAMPLE: {
+		char msg[256];
+
+		if (stream_underflow(sr->p, &s->st, ln, msg, sizeof(msg))) {
+			r->stats->underflows++;
+			if (msg[0] != '\0' && r->o->on_note != NULL)
+				r->o->on_note(r->o->arg, r->path, ln->off, msg);
+		}
 		if ((rc = store_sample(r, s, ln, &x, prev_ts)) != EXR_OK)
 			return rc;
 		if (r->o->on_sample != NULL && (rc = r->o->on_sample(r->o->arg,
 		    r->host, sr->p, ln, &x)) != EXR_OK)
 			return ex_fail(r->err, rc, ln->off, "writing outputs");
 		break;
+	}
 	}
 	s->dirty = 1;
 	return EXR_OK;
