@@ -32,6 +32,7 @@
 #include "config.h"
 #include "extracct.h"
 #include "paths.h"
+#include "solaris.h"
 #include "spool.h"
 
 static const char usage_run[] =
@@ -202,6 +203,13 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 
 	/* 1. snap: into the live snapshot log (the newest; one if none). */
 	nlogs = spool_list(spool, host, logs, SPOOL_MAX_LOGS);
+	/* Solaris and illumos: rotate's wracct writes the partial records,
+	 * and there is no Linux /proc/stat to read. */
+	if (do_snap && solaris_tools_present()) {
+		do_snap = 0;
+		printf("snap: none (Solaris or illumos: rotate has wracct "
+		    "write the partial records)\n");
+	}
 	if (do_snap) {
 		snaplog[0] = '\0';
 		for (i = 0; i < nlogs; i++)
