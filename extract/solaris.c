@@ -8,7 +8,8 @@
  * that a process that exits meanwhile fails alone (that is not an
  * error: its final record is in the log).  Then, for each enabled type,
  * acctadm -f NEWFILE TYPE switches the kernel to a new date-stamped file
- * in the spool; the closed file is left for run to ingest.
+ * in the spool, and records it as the live log of its kind (spool.h);
+ * the closed file is left for run to ingest.
  */
 #include <sys/wait.h>
 
@@ -101,7 +102,8 @@ conf_file(const char *conf, const char *type, char *file, size_t n)
 }
 
 int
-solaris_rotate(const char *spool, const char *conf, const char *host)
+solaris_rotate(const char *spool, const char *conf, const char *host,
+    time_t now)
 {
 	static const struct { const char *conf, *kind, *type; } types[] = {
 		{ "PROC", "proc", "process" },
@@ -110,6 +112,7 @@ solaris_rotate(const char *spool, const char *conf, const char *host)
 	};
 	char file[1024], name[256], path[4096];
 	char *argv[8];
+	struct ex_err err = { 0 };
 	size_t i;
 	int nw = 0, nfail = 0, status = EXR_OK, rc;
 	DIR *d;
@@ -142,8 +145,7 @@ solaris_rotate(const char *spool, const char *conf, const char *host)
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		if (conf_file(conf, types[i].conf, file, sizeof(file)) != 0)
 			continue;
-		spool_name(name, sizeof(name), types[i].kind, host,
-		    time(NULL));
+		spool_name(name, sizeof(name), types[i].kind, host, now);
 		snprintf(path, sizeof(path), "%s/%s", spool, name);
 		if (strcmp(path, file) == 0)
 			continue;	/* already this minute's file */
@@ -159,6 +161,10 @@ solaris_rotate(const char *spool, const char *conf, const char *host)
 		}
 		printf("rotate: %s accounting moved from %s to %s\n",
 		    types[i].type, file, path);
+		/* run takes every other log of the kind as closed. */
+		if ((rc = spool_live_set(spool, types[i].kind, host, name,
+		    &err)) != EXR_OK)
+			status = complain(rc, "%s", err.reason);
 	}
 	return status;
 }
