@@ -1,10 +1,11 @@
 /*
  * extracct ingest [--db FILE] [--outdir DIR] [--idle-rows heartbeat|always]
  *     [--heartbeat-hours N] [--chunk N] [--host NAME] [--provider NAME]
- *     FILE...
+ *     [--wait SECONDS] FILE...
  *
  * Decode, difference, pair and store each log (store/ingest.c), exactly
- * once.  With --outdir, also write each input's one-line text table
+ * once.  One writer of a database at a time: another waits up to
+ * --wait seconds for it (store/dblock.h), then exits 4.  With --outdir, also write each input's one-line text table
  * (BASE.txt) and CSV (BASE.csv).
  */
 #include <errno.h>
@@ -28,7 +29,7 @@
 static const char usage_ingest[] =
     "usage: extracct ingest [--db FILE] [--outdir DIR] "
     "[--idle-rows heartbeat|always] [--heartbeat-hours N] [--chunk N] "
-    "[--host NAME] [--provider NAME] FILE...";
+    "[--host NAME] [--provider NAME] [--wait SECONDS] FILE...";
 
 struct outputs {
 	const char	*outdir;	/* NULL: no .txt/.csv */
@@ -198,8 +199,14 @@ ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx)
 }
 
 int
-ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
-    char *const *paths, int npaths)
+parse_wait(const char *arg, uint64_t *wait_s)
+{
+	return parse_u64("--wait", arg, 0, 86400, wait_s);
+}
+
+int
+ingest_logs(const char *db, uint64_t wait_s, const char *outdir,
+    struct ingest_opts *io, char *const *paths, int npaths)
 {
 	struct outputs out;
 	struct ingest_stats st;
@@ -217,7 +224,7 @@ ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
 	if (outdir != NULL && (rc = outfile_dir_check("output directory",
 	    outdir, &err)) != EXR_OK)
 		return complain(rc, "%s", err.reason);
-	if ((rc = store_open(&s, db, &err)) != EXR_OK)
+	if ((rc = store_open(&s, db, wait_s * 1000, &err)) != EXR_OK)
 		return complain(rc, "%s: %s", db, err.reason);
 	for (i = 0; i < npaths; i++) {
 		memset(&err, 0, sizeof(err));
@@ -292,6 +299,7 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		{ "chunk", required_argument, NULL, 'C' },
 		{ "host", required_argument, NULL, 'H' },
 		{ "provider", required_argument, NULL, 'P' },
+		{ "wait", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -301,7 +309,7 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 	const char *db = ctx->cfg->path[0] != '\0' ? ctx->cfg->database :
 	    PATH_DEFAULT_DB;
 	const char *outdir = NULL;
-	uint64_t n;
+	uint64_t n, wait_s = DB_WAIT_DEFAULT_S;
 	int ch;
 
 	ingest_opts_config(&io, ctx);
@@ -337,6 +345,10 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		case 'P':	/* what a metric-provider stream holds */
 			io.provider = optarg;
 			break;
+		case 'W':	/* for another writer of the database */
+			if (parse_wait(optarg, &wait_s) != EXR_OK)
+				return EXR_USAGE;
+			break;
 		case 'h':
 			puts(usage_ingest);
 			return EXR_OK;
@@ -352,5 +364,5 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		config_hostname(ctx, hostname, sizeof(hostname));
 		io.host = hostname;
 	}
-	return ingest_logs(db, outdir, &io, argv, argc);
+	return ingest_logs(db, wait_s, outdir, &io, argv, argc);
 }

@@ -201,13 +201,12 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static struct spool_log logs[SPOOL_MAX_LOGS];
 	const char *out = NULL, *root = PATH_PROC, *spool = ctx->cfg->spool_dir;
 	const char *powercap = ctx->cfg->powercap_dir;
-	char host[256], name[256], path[4096];
+	char host[256], path[4096];
 	struct ex_err err = { 0 };
 	uint64_t n;
-	int ch, i, nlogs, rc, cpu = ctx->cfg->snap_cpu;
+	int ch, rc, cpu = ctx->cfg->snap_cpu;
 
 	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -235,17 +234,13 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 	if (optind != argc)
 		return complain(EXR_USAGE, "%s", usage_snap);
 	if (out == NULL) {
-		/* The spool's live snapshot log: the newest, or a new one. */
+		/* The spool's live snapshot log, or a new one (spool.h). */
 		if ((rc = spool_check(spool, &err)) != EXR_OK)
 			return complain(rc, "%s", err.reason);
 		config_hostname(ctx, host, sizeof(host));
-		spool_name(name, sizeof(name), "snap", host, time(NULL));
-		nlogs = spool_list(spool, host, logs, SPOOL_MAX_LOGS);
-		for (i = 0; i < nlogs; i++)
-			if (strcmp(logs[i].kind, "snap") == 0)
-				snprintf(name, sizeof(name), "%.255s",
-				    logs[i].name);
-		snprintf(path, sizeof(path), "%.3800s/%.255s", spool, name);
+		if ((rc = spool_snap_live(spool, host, time(NULL), path,
+		    sizeof(path), &err)) != EXR_OK)
+			return complain(rc, "%s", err.reason);
 		out = path;
 	}
 	return snap_write(out, root, powercap, cpu, ctx->cfg->acctd_pidfile,

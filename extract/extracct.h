@@ -41,19 +41,39 @@ int	cmd_acctd(int argc, char **argv, struct ctx *ctx);
 /*
  * Ingest paths[0..npaths) into db, writing each one's .txt and .csv into
  * outdir unless it is NULL, and print what each added (cmd_ingest.c).
- * io starts from ingest_opts_config(); returns the worst EXR_* code.
+ * io starts from ingest_opts_config(); wait_s bounds the wait for
+ * another writer of db (EXR_BUSY after it).  Returns the worst EXR_*
+ * code.
  */
 void	ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx);
-int	ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
-	    char *const *paths, int npaths);
+int	ingest_logs(const char *db, uint64_t wait_s, const char *outdir,
+	    struct ingest_opts *io, char *const *paths, int npaths);
+
+/* How long ingest and run wait for another writer of the database. */
+#define DB_WAIT_DEFAULT_S	600
+
+/* --wait SECONDS: into *wait_s (ingest, run); EXR_OK or EXR_USAGE. */
+int	parse_wait(const char *arg, uint64_t *wait_s);
+
+/*
+ * The kernel's part in rotate, for the test helper to stand in for:
+ * switching process accounting to a file (acct(2): 0 or -1), and
+ * writing the exit record of a process that exited (the probe's).
+ */
+struct rotate_kernel {
+	int	(*acct)(const char *path);
+	void	(*exited)(pid_t pid);
+};
 
 /*
  * Switch accounting (if on), the snapshot log and acctd (if it runs) to
- * new files in spool (cmd_rotate.c).  Messages printed; EXR_OK,
- * EXR_USAGE or EXR_IO.
+ * new files in spool, named for the time now, and record them as the
+ * live logs (cmd_rotate.c, spool.h).  k is NULL but in tests.  Messages
+ * printed; EXR_OK, EXR_USAGE or EXR_IO.
  */
 int	rotate_logs(const char *spool, const char *pacct, const char *host,
-	    const char *acctadm_conf, const char *acctd_pidfile);
+	    const char *acctadm_conf, const char *acctd_pidfile, time_t now,
+	    const struct rotate_kernel *k);
 
 /*
  * Is acctd running (it holds pidfile locked)?  Then *pid and current

@@ -12,7 +12,8 @@
  * meanwhile is no error (its final record is in the log), so the pids
  * after it are asked again, and only those.  Then, for each active type,
  * acctadm -f NEWFILE TYPE switches the kernel to a new date-stamped file
- * in the spool; the closed file is left for run to ingest.
+ * in the spool, and records it as the live log of its kind (spool.h);
+ * the closed file is left for run to ingest.
  */
 #include <sys/wait.h>
 
@@ -293,13 +294,15 @@ write_partials(const long *pids, size_t n, size_t *nw, size_t *nfail)
 }
 
 int
-solaris_rotate(const char *spool, const char *conf, const char *host)
+solaris_rotate(const char *spool, const char *conf, const char *host,
+    time_t now)
 {
 	struct acct_type t[NTYPES];
 	char name[256], path[4096], out[4096];
 	char *argv[5];
 	long *pids;
 	size_t i, n, nw, nfail;
+	struct ex_err err = { 0 };
 	int status = EXR_OK, rc, nactive = 0;
 
 	memset(t, 0, sizeof(t));
@@ -331,8 +334,7 @@ solaris_rotate(const char *spool, const char *conf, const char *host)
 	for (i = 0; i < NTYPES; i++) {
 		if (!t[i].active || t[i].file[0] != '/')
 			continue;
-		spool_name(name, sizeof(name), types[i].kind, host,
-		    time(NULL));
+		spool_name(name, sizeof(name), types[i].kind, host, now);
 		snprintf(path, sizeof(path), "%.3800s/%.255s", spool, name);
 		if (strcmp(path, t[i].file) == 0)
 			continue;	/* already this minute's file */
@@ -349,6 +351,10 @@ solaris_rotate(const char *spool, const char *conf, const char *host)
 		}
 		printf("rotate: %s accounting moved from %s to %s\n",
 		    types[i].type, t[i].file, path);
+		/* run takes every other log of the kind as closed. */
+		if ((rc = spool_live_set(spool, types[i].kind, host, name,
+		    &err)) != EXR_OK)
+			status = complain(rc, "%s", err.reason);
 	}
 	return status;
 }

@@ -1,7 +1,14 @@
 /*
  * The spool: the directory of rotating logs that run and rotate manage.
- * Names are KIND-HOST-YYYYMMDD-HHMM (design.md §5): the newest of a kind
- * is the live one, every older one is closed.
+ * Names are KIND-HOST-YYYYMMDD-HHMM (design.md §5).
+ *
+ * Which log of a kind is live (still written) is what extracct itself
+ * switched it to, kept in the spool in a state file per kind and host,
+ * .live-KIND-HOST, holding the log's name: rotate writes it when it
+ * moves accounting (or acctadm) to a new log, and snap when it starts
+ * the first snapshot log.  Never the newest name: a clock that was
+ * once wrong leaves a log named in the future, which would be "newest"
+ * for good (issue 12).  Every other log is closed.
  */
 #ifndef SPOOL_H
 #define SPOOL_H
@@ -59,5 +66,36 @@ int	spool_list_warn(const char *dir, const char *host,
  * (err->sys_errno says why: EEXIST for a name taken).
  */
 int	spool_create(const char *dir, const char *name, struct ex_err *err);
+
+/*
+ * Is stamp ("YYYYMMDD-HHMM") ahead of the clock at now, by more than a
+ * daylight-saving change (an hour) and the minute's rounding?
+ */
+int	spool_in_future(const char *stamp, time_t now);
+
+/*
+ * The live log of kind for host, from the spool's state: returns 1 with
+ * name set, 0 if none is recorded, -1 with err when the state file is
+ * unreadable (EXR_IO) or holds no such log's name (EXR_DAMAGED).
+ */
+int	spool_live_get(const char *dir, const char *kind, const char *host,
+	    char *name, size_t n, struct ex_err *err);
+
+/*
+ * Record name as the live log of kind for host, atomically (a new file,
+ * fsync, rename over the old one, fsync of the spool).  EXR_OK or
+ * EXR_IO with err.
+ */
+int	spool_live_set(const char *dir, const char *kind, const char *host,
+	    const char *name, struct ex_err *err);
+
+/*
+ * The live snapshot log's path (dir/name) in path: the state's, or if
+ * none is recorded a new one named for now, recorded as live.  EXR_OK,
+ * or an error code with err (a state that holds no log name included:
+ * snapshots are not put just anywhere).
+ */
+int	spool_snap_live(const char *dir, const char *host, time_t now,
+	    char *path, size_t n, struct ex_err *err);
 
 #endif

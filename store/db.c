@@ -63,6 +63,14 @@
 	"  FROM energy_intervals i JOIN energy_procs p USING (eproc_id)" \
 	"  JOIN hosts h USING (host_id)"
 
+/*
+ * Delete the rows of table t that repeat an earlier row's (a, b): one
+ * sort of the table, however large, and no index needed.
+ */
+#define DEDUP(t, a, b) \
+	"DELETE FROM " t " WHERE rowid NOT IN" \
+	"  (SELECT min(rowid) FROM " t " GROUP BY " a ", " b ");"
+
 static const char *const migrations[] = {
 	/* 0 -> 1: the first schema. */
 	"CREATE TABLE hosts ("
@@ -475,6 +483,28 @@ static const char *const migrations[] = {
 	"    sum(cpu_sys_ns / 1000000000) +"
 	"      sum(cpu_sys_ns % 1000000000) / 1e9 AS cpu_sys_s"
 	"  FROM v_proc_usage GROUP BY host, uid;",
+
+	/*
+	 * 7 -> 8: one row per interval, made a rule (issue 12).  Two
+	 * ingests that ran into one database at once could store an
+	 * interval twice; now that a writer holds the database alone
+	 * (dblock.h), these keys make a second copy an error whatever
+	 * writes it.  A row that repeats an earlier one's key can only be
+	 * such a copy: it goes, the first written stays.  The time indexes
+	 * gain the row's owner as a second column, so they stay the ones
+	 * reports use for a time window.
+	 */
+	DEDUP("proc_intervals", "t1_ns", "proc_id")
+	"DROP INDEX proc_intervals_t1;"
+	"CREATE UNIQUE INDEX proc_intervals_t1 ON proc_intervals"
+	"  (t1_ns, proc_id);"
+	DEDUP("energy_intervals", "t1_ns", "eproc_id")
+	"DROP INDEX energy_intervals_t1;"
+	"CREATE UNIQUE INDEX energy_intervals_t1 ON energy_intervals"
+	"  (t1_ns, eproc_id);"
+	DEDUP("task_intervals", "task_id", "t1_ns")
+	"CREATE UNIQUE INDEX task_intervals_key ON task_intervals"
+	"  (task_id, t1_ns);",
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

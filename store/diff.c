@@ -15,6 +15,7 @@ proc_state_begin(struct proc_state *st, int64_t proc_id,
 	st->proc_id = proc_id;
 	st->start_ns = obs->v[PROC_START_NS];
 	st->t_ns = st->row_t_ns = st->start_ns;
+	st->unseen = 1;
 	/* Every counter starts at zero at the start. */
 	for (int f = PROC_FIRST_COUNTER; f <= PROC_LAST_COUNTER; f++)
 		st->present |= BIT(f);
@@ -82,12 +83,22 @@ proc_diff(struct proc_state *st, const struct ex_proc *obs,
 	uint64_t t = obs->v[PROC_FINISH_NS], moved = 0, kept;
 	uint64_t high[PROC_NFIELDS];	/* the baseline before this */
 	int f, final = obs->group == EXD_GROUP_PROC, changed;
+	int first = st->unseen;
 
+	/* Only the first call is first: a state in the live table, as one
+	 * loaded from proc_last, has always been seen. */
+	st->unseen = 0;
 	if (!REC_HAS(obs, PROC_FINISH_NS))
 		return DIFF_UNTIMED;
 	if (t < st->t_ns)
 		return DIFF_LATE;
-	if (t == st->t_ns && st->t_ns != st->start_ns) {
+	/*
+	 * A second observation at the time of the last is a repeat, or
+	 * late; even at the start (the first may be there: a process seen
+	 * the instant it began), or it would be a second interval ending
+	 * there.
+	 */
+	if (t == st->t_ns && !first) {
 		for (f = PROC_FIRST_COUNTER; f <= PROC_LAST_LEVEL; f++)
 			if (REC_HAS(obs, f) != ((st->present >> f) & 1) ||
 			    (REC_HAS(obs, f) && obs->v[f] != st->v[f]))

@@ -51,6 +51,8 @@ struct proc_state {
 	uint64_t	 row_t_ns;	/* end of the last stored row */
 	uint64_t	 present;	/* fields present in it (REC_HAS bits) */
 	uint64_t	 v[PROC_NFIELDS];	/* its cumulative values */
+	int		 unseen;	/* proc_state_begin'd, proc_diff not
+					   called yet (a loaded state: 0) */
 };
 
 /* One proc_intervals row. */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../parsers/sniff.h"
+#include "dblock.h"
 #include "ingest_int.h"
 #include "ledger.h"
 
@@ -22,10 +23,16 @@ const char *const stmt_sql[S_NSTMTS] = {
 	[S_SEL_HOST] = "SELECT host_id, exit_sources FROM hosts WHERE name = ?",
 	[S_UPD_HOSTSRC] = "UPDATE hosts SET exit_sources = exit_sources | ? "
 	    "WHERE host_id = ?",
-	[S_INS_PROC] = "INSERT OR IGNORE INTO procs (proc_id, host_id, pid, "
+	/*
+	 * A process already known is a repeat; a proc_id already taken
+	 * is not, and must fail rather than drop the process: so only
+	 * the identity's conflict is ignored (the same for tasks).
+	 */
+	[S_INS_PROC] = "INSERT INTO procs (proc_id, host_id, pid, "
 	    "start_ns, ppid, uid, gid, projid, taskid, command, zone, "
 	    "finish_ns, wait_status, acctflags, exit_source, base_cpu_ns, "
-	    EXIT_EXTRAS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?," Q9 ")",
+	    EXIT_EXTRAS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?," Q9 ") "
+	    "ON CONFLICT (host_id, start_ns, pid) DO NOTHING",
 	[S_UPD_PROC] = "UPDATE procs SET (finish_ns, wait_status, acctflags, "
 	    "exit_source, base_cpu_ns, " EXIT_EXTRAS ") = (?,?,?,?,?," Q9 ") "
 	    "WHERE proc_id = ?",
@@ -67,9 +74,10 @@ const char *const stmt_sql[S_NSTMTS] = {
 	    "row_t_ns, present, " PROC_COLUMNS ", cpu_source) "
 	    "VALUES (?,?,?,?," Q22 ",?)",
 	[S_DEL_PLAST] = "DELETE FROM proc_last WHERE proc_id = ?",
-	[S_INS_TASK] = "INSERT OR IGNORE INTO tasks (task_id, host_id, "
+	[S_INS_TASK] = "INSERT INTO tasks (task_id, host_id, "
 	    "taskid, start_ns, projid, anctaskid, zone) "
-	    "VALUES (?,?,?,?,?,?,?)",
+	    "VALUES (?,?,?,?,?,?,?) "
+	    "ON CONFLICT (host_id, taskid, start_ns) DO NOTHING",
 	[S_UPD_TASK] = "UPDATE tasks SET finish_ns = ? WHERE task_id = ?",
 	[S_INS_TINT] = "INSERT INTO task_intervals (task_id, t0_ns, t1_ns, "
 	    "kind, " COUNTERS ", anomalies) VALUES (?,?,?,?," Q14 ",?)",
@@ -104,7 +112,8 @@ const char *const stmt_sql[S_NSTMTS] = {
 	    "bad_values = bad_values + ?, "
 	    "damaged_ranges = damaged_ranges + ?, "
 	    "damaged_bytes = damaged_bytes + ?, last_ingest_ns = ? "
-	    "WHERE file_id = ?",
+	    /* Only from where this ingest found it: see commit_chunk. */
+	    "WHERE file_id = ? AND ingested_to = ?",
 	[S_INS_DAMAGE] = "INSERT INTO damage (file_id, off_from, off_to, "
 	    "off_bad, reason) VALUES (?,?,?,?,?)",
 	[S_INS_SYSLOAD] = "INSERT OR IGNORE INTO sysload (host_id, t_ns, "
@@ -136,7 +145,8 @@ now_ns(void)
 }
 
 int
-store_open(struct store **sp, const char *path, struct ex_err *err)
+store_open(struct store **sp, const char *path, uint64_t wait_ms,
+    struct ex_err *err)
 {
 	struct store *s;
 	int i, rc;
@@ -144,9 +154,17 @@ store_open(struct store **sp, const char *path, struct ex_err *err)
 	*sp = NULL;
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	s->lockfd = -1;
 	live_init(&s->procs, sizeof(struct proc_state));
 	live_init(&s->tasks, sizeof(struct task_live));
-	if ((rc = db_open(path, &s->db, err)) != EXR_OK)
+	/*
+	 * The writer's lock first: everything read from here on (the
+	 * schema, the live processes, the next ids, each file's ledger
+	 * row) stays true until store_close, because no other writer can
+	 * change it meanwhile.
+	 */
+	if ((rc = dblock_take(path, wait_ms, &s->lockfd, err)) != EXR_OK ||
+	    (rc = db_open(path, &s->db, err)) != EXR_OK)
 		goto fail;
 	for (i = 0; i < S_NSTMTS; i++)
 		if ((rc = db_prepare(s->db, stmt_sql[i], &s->st[i], err)) !=
@@ -175,6 +193,7 @@ store_close(struct store *s)
 	sqlite3_finalize(s->pint_batch);
 	if (s->db != NULL)
 		db_close(s->db);
+	dblock_release(s->lockfd);	/* after the close's checkpoint */
 	live_release(&s->procs);
 	live_release(&s->tasks);
 	free(s->fkeys);
@@ -286,8 +305,20 @@ commit_chunk(struct run *r, uint64_t upto, uint64_t size, int more)
 	    o->damaged_bytes));
 	sqlite3_bind_int64(st, 16, (int64_t)now_ns());
 	sqlite3_bind_int64(st, 17, r->file_id);
+	sqlite3_bind_int64(st, 18, (int64_t)n->to);
 	if ((rc = store_step(s, S_UPD_FILE, r->err)) != EXR_OK)
 		return rc;
+	/*
+	 * A range of a file is entered once: if the ledger no longer says
+	 * what this ingest read at its start, someone else has stored
+	 * this range (the writer's lock makes that impossible; a lock
+	 * that does not work, as on some network file systems, does not).
+	 */
+	if (sqlite3_changes(s->db) != 1)
+		return ex_fail(r->err, EXR_DB, upto, "the ledger of this file "
+		    "moved while it was read (another writer without the "
+		    "lock?): bytes %llu-%llu not stored",
+		    (unsigned long long)n->to, (unsigned long long)upto);
 	if ((rc = db_exec(s->db, "COMMIT", r->err)) != EXR_OK)
 		return rc;
 	*o = *n;

@@ -90,8 +90,14 @@ struct ingest_stats {
 int	store_fully_ingested(struct store *s, const char *path, int *yes,
 	    struct ex_err *err);
 
-/* Open the store (creating it). EXR_OK, or EXR_DB with err. */
-int	store_open(struct store **sp, const char *path, struct ex_err *err);
+/*
+ * Open the store (creating it) for writing.  First takes the database's
+ * writer lock (dblock.h), waiting up to wait_ms for another writer to
+ * finish; it is held until store_close.  EXR_OK, or EXR_BUSY (the wait
+ * ran out), EXR_IO or EXR_DB with err.
+ */
+int	store_open(struct store **sp, const char *path, uint64_t wait_ms,
+	    struct ex_err *err);
 void	store_close(struct store *s);
 
 /*

@@ -104,6 +104,7 @@ struct pint_row {
 
 struct store {
 	sqlite3		*db;
+	int		 lockfd;	/* the writer's lock (dblock.h) */
 	sqlite3_stmt	*st[S_NSTMTS];
 	sqlite3_stmt	*pint_batch;	/* PINT_BATCH rows at once */
 	struct pint_row	 pending[PINT_BATCH];

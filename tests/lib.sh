@@ -172,6 +172,24 @@ acctd_stop() {
 # The log acctd writes: the second line of its pidfile.
 acctd_log() { sed -n 2p "$1"; }
 
+# The whole of database $1 as text, to compare two databases: the
+# schema, then every table (found in the schema, so a new table is never
+# left out) with its rows in order, every column but when the ledger saw
+# a file.
+db_canon() {
+	sqlite3 "$1" "PRAGMA user_version;
+	    SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY 1, 2" &&
+	sqlite3 "$1" "WITH t AS (SELECT m.name, (SELECT group_concat(c.name,
+	      ', ') FROM pragma_table_info(m.name) c WHERE m.name <> 'files'
+	      OR c.name NOT IN ('first_ingest_ns', 'last_ingest_ns')) AS cols
+	    FROM sqlite_master m WHERE m.type = 'table'
+	      AND m.name NOT LIKE 'sqlite%')
+	    SELECT 'SELECT ''== ' || name || ' (' || cols || ')'';' ||
+	      ' SELECT ' || cols || ' FROM ' || name || ' ORDER BY ' || cols ||
+	      ';' FROM t ORDER BY name" >"$TRASH/.canon" &&
+	sqlite3 "$1" <"$TRASH/.canon"
+}
+
 test_done() {
 	echo "# $test_name: $((test_count - test_failed)) passed, $test_failed failed, $test_skipped skipped"
 	[ "$test_failed" -eq 0 ]

@@ -63,6 +63,37 @@ test_proc_diff(void)
 	CHECK("untimed", proc_diff(&st, &p, &o, &iv) == DIFF_UNTIMED);
 }
 
+/*
+ * A process seen the instant it began: that first observation is an
+ * interval [start, start]; a second one at that instant must not be
+ * another interval ending there (one row per interval, schema 6), in a
+ * state just begun or one loaded from the store.
+ */
+static void
+test_at_start(void)
+{
+	struct diff_opts o = { 1, 0 };		/* idle_rows: always */
+	struct proc_state st, loaded;
+	struct proc_interval iv;
+	struct ex_proc p;
+
+	obs(&p, EXD_GROUP_PROC_PARTIAL, 100, 100, 0, 0);
+	proc_state_begin(&st, 1, &p);
+	CHECK("at start: a row", proc_diff(&st, &p, &o, &iv) == DIFF_ROW &&
+	    iv.t0_ns == 100 * S && iv.t1_ns == 100 * S);
+	loaded = st;
+	CHECK("at start again: duplicate", proc_diff(&st, &p, &o, &iv) ==
+	    DIFF_DUP);
+	obs(&p, EXD_GROUP_PROC, 100, 100, 1, 0);
+	CHECK("at start, other counters: late", proc_diff(&st, &p, &o,
+	    &iv) == DIFF_LATE);
+	CHECK("loaded state: the same", proc_diff(&loaded, &p, &o, &iv) ==
+	    DIFF_LATE);
+	obs(&p, EXD_GROUP_PROC, 100, 101, 1, 0);
+	CHECK("then on", proc_diff(&st, &p, &o, &iv) == DIFF_ROW &&
+	    iv.t0_ns == 100 * S && iv.t1_ns == 101 * S);
+}
+
 static void
 test_cpu_split(void)
 {
@@ -281,6 +312,7 @@ suite_diff(void)
 {
 	test_unwrap();
 	test_proc_diff();
+	test_at_start();
 	test_cpu_split();
 	test_cpu_flip();
 	test_task_diff();
