@@ -50,9 +50,9 @@ write_rapl(int fd, struct exw *w, const char *dir, uint64_t now,
 
 	n = powercap_read(dir, now, zones, POWERCAP_MAX_ZONES, &unreadable);
 	if (n == 0 && unreadable > 0)
-		fprintf(stderr, "extracct: %s: no RAPL zone's energy_uj is "
+		say(stderr, "extracct: %s: no RAPL zone's energy_uj is "
 		    "readable (root only since Linux 5.10): no energy "
-		    "readings\n", dir);
+		    "readings", dir);
 	for (i = 0; i < n; i++) {
 		if (REC_HAS(sl, SYS_BTIME)) {
 			zones[i].v[RAPL_BOOT_S] = sl->v[SYS_BTIME];
@@ -180,8 +180,8 @@ ioerr:
 	    "is left half written)", path, strerror(errno));
 out:
 	if (sc.unanswered > 0)
-		fprintf(stderr, "extracct: %s: taskstats did not answer for "
-		    "%llu processes: not in this snapshot\n", path,
+		say(stderr, "extracct: %s: taskstats did not answer for "
+		    "%llu processes: not in this snapshot", path,
 		    (unsigned long long)sc.unanswered);
 	snapcpu_close(&sc);
 	exw_release(&w);

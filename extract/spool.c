@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../store/outfile.h"
+#include "extracct.h"
 #include "spool.h"
 
 int
@@ -104,8 +105,8 @@ list_logs(const char *dir, const char *host, struct spool_log *logs,
 		if (!S_ISREG(st.st_mode)) {
 			if (skipped != NULL) {
 				(*skipped)++;
-				fprintf(stderr, "extracct: %s/%s: %s, not a "
-				    "log; skipped\n", dir, de->d_name,
+				say(stderr, "extracct: %s/%s: %s, not a "
+				    "log; skipped", dir, de->d_name,
 				    outfile_kind(st.st_mode));
 			}
 			continue;

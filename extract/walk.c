@@ -40,7 +40,7 @@ note(const struct walk_ops *ops, void *arg, const char *path, uint64_t off,
 	if (ops->note != NULL)
 		ops->note(arg, path, off, msg);
 	else
-		fprintf(stderr, "extracct: %s: offset %llu: %s\n", path,
+		say(stderr, "extracct: %s: offset %llu: %s", path,
 		    (unsigned long long)off, msg);
 }
 
