@@ -41,7 +41,6 @@
 #include "taskstats.h"
 #include "tgroups.h"
 
-#define NS		1000000000ull
 #define SWEEP_NS	(10 * NS)	/* look for lost last threads */
 
 static const char usage_acctd[] =

@@ -206,8 +206,9 @@ parse_wait(const char *arg, uint64_t *wait_s)
 
 int
 ingest_logs(const char *db, uint64_t wait_s, const char *outdir,
-    struct ingest_opts *io, char *const *paths, int npaths)
+    const struct ingest_opts *opts, char *const *paths, int npaths)
 {
+	struct ingest_opts o = *opts, *io = &o;	/* out lives only here */
 	struct outputs out;
 	struct ingest_stats st;
 	struct ex_err err;

@@ -97,7 +97,7 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	struct procfs pf;
 	struct ex_err err = { 0 };
 	struct ex_sysload sl;
-	static struct ex_proc p;
+	struct ex_proc p;
 	struct timespec ts;
 	struct stat st;
 	struct dirent *de;

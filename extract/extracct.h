@@ -47,7 +47,7 @@ int	cmd_acctd(int argc, char **argv, struct ctx *ctx);
  */
 void	ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx);
 int	ingest_logs(const char *db, uint64_t wait_s, const char *outdir,
-	    struct ingest_opts *io, char *const *paths, int npaths);
+	    const struct ingest_opts *io, char *const *paths, int npaths);
 
 /* How long ingest and run wait for another writer of the database. */
 #define DB_WAIT_DEFAULT_S	600

@@ -14,7 +14,6 @@
 
 #include "procfs.h"
 
-#define NS	1000000000ull
 
 /* Read root/rel into buf (NUL-terminated); length or -1. */
 static ssize_t

@@ -176,7 +176,7 @@ types_from_conf(const char *conf, struct acct_type *t)
 static int
 types_from_acctadm(struct acct_type *t)
 {
-	static char out[16384];
+	char out[16384];
 	char *argv[] = { "acctadm", NULL }, key[64], *line, *next;
 	int i, rc;
 

@@ -48,7 +48,7 @@ static int
 walk_pacct(const char *path, const struct walk_ops *ops, void *arg,
     struct ex_counts *counts)
 {
-	static struct ex_proc p;
+	struct ex_proc p;
 	struct pacct_reader r;
 	struct ex_err err = { .path = path };
 	int rc, status = EXR_OK;

@@ -18,7 +18,6 @@
 #include "bytes.h"
 #include "pacct.h"
 
-#define NS	1000000000ull
 
 static uint16_t
 rd16(const uint8_t *p, int be)

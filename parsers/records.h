@@ -20,6 +20,9 @@
 
 #include "exacct.h"
 
+/* Nanoseconds in a second: every time and CPU field is in ns. */
+#define NS	1000000000ull
+
 enum rec_kind {
 	REC_OTHER = 0,		/* any other object: skipped, counted */
 	REC_HEADER,

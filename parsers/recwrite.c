@@ -4,7 +4,6 @@
 #include "local.h"
 #include "recwrite.h"
 
-#define NS	1000000000ull
 
 static void
 u32(struct exw *w, const struct ex_proc *p, int f, uint32_t id)

@@ -12,7 +12,6 @@
 
 #include "summary.h"
 
-#define NS	1000000000ull
 
 void
 summary_init(struct summary *s, enum report_by by, int64_t from_ns,

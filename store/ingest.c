@@ -172,7 +172,7 @@ store_open(struct store **sp, const char *path, uint64_t wait_ms,
 			goto fail;
 	if ((rc = pints_prepare(s, err)) != EXR_OK)
 		goto fail;
-	if ((rc = live_load(s, err)) != EXR_OK)
+	if ((rc = states_load(s, err)) != EXR_OK)
 		goto fail;
 	*sp = s;
 	return EXR_OK;
@@ -275,8 +275,8 @@ commit_chunk(struct run *r, uint64_t upto, uint64_t size, int more)
 	uint64_t tail, head, head_len;
 	int rc;
 
-	if ((rc = pints_flush(r)) != EXR_OK || (rc = live_flush(r)) != EXR_OK ||
-	    (rc = stream_flush(r)) != EXR_OK ||
+	if ((rc = pints_flush(r)) != EXR_OK || (rc = states_flush(r)) != EXR_OK ||
+	    (rc = series_flush(r)) != EXR_OK ||
 	    (rc = flows_rebuild(r)) != EXR_OK)
 		return rc;
 	head_len = size < LEDGER_HASH_SPAN ? size : LEDGER_HASH_SPAN;
@@ -577,7 +577,7 @@ stream_next_line(struct input *in, struct run *r, struct ex_err *err)
 static int
 input_next(struct input *in, struct run *r, struct ex_err *err)
 {
-	static struct ex_proc p;
+	struct ex_proc p;
 	const struct ex_rec *rec;
 	int rc;
 
@@ -612,6 +612,10 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 	int rc, status = EXR_OK, first = 1;
 
 	memset(stats, 0, sizeof(*stats));
+	if (s->broken)
+		return ex_fail(err, EXR_DB, 0, "after a rollback the live "
+		    "processes could not be read back from the database: "
+		    "stopped, nothing more stored (run again)");
 	memset(&r, 0, sizeof(r));
 	r.s = s;
 	r.o = o;
@@ -669,7 +673,7 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 			goto rollback;
 		r.file_id = sqlite3_last_insert_rowid(s->db);
 	}
-	if ((prov != NULL && (rc = stream_run_open(&r, prov,
+	if ((prov != NULL && (rc = series_run_open(&r, prov,
 	    le.ingested_to > 0)) != EXR_OK) ||
 	    (rc = input_seek(&in, le.ingested_to, err)) != EXR_OK)
 		goto rollback;
@@ -732,9 +736,11 @@ rollback:
 	live_init(&s->tasks, sizeof(struct task_live));
 	s->nfkeys = 0;
 	s->npending = 0;
-	(void)live_load(s, NULL);
+	/* Without them the next file would difference against nothing. */
+	if (states_load(s, NULL) != EXR_OK)
+		s->broken = 1;
 out:
-	stream_run_close(&r);
+	series_run_close(&r);
 	input_release(&in);
 	return rc;
 }

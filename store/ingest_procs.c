@@ -462,7 +462,7 @@ ingest_task(struct run *r, const struct ex_task *t)
 
 /* The state of live processes and tasks, as the last commit left it. */
 int
-live_load(struct store *s, struct ex_err *err)
+states_load(struct store *s, struct ex_err *err)
 {
 	static const char procs_sql[] =
 	    "SELECT l.proc_id, p.host_id, p.pid, p.start_ns, l.t_ns, "
@@ -544,7 +544,7 @@ live_load(struct store *s, struct ex_err *err)
 
 /* Write back the live states that changed this chunk. */
 int
-live_flush(struct run *r)
+states_flush(struct run *r)
 {
 	struct store *s = r->s;
 	struct proc_state *p;

@@ -49,7 +49,7 @@ struct stream_run {
 };
 
 int
-stream_run_open(struct run *r, const struct stream_provider *p, int resumed)
+series_run_open(struct run *r, const struct stream_provider *p, int resumed)
 {
 	struct stream_run *sr;
 	int i;
@@ -67,7 +67,7 @@ stream_run_open(struct run *r, const struct stream_provider *p, int resumed)
 }
 
 void
-stream_run_close(struct run *r)
+series_run_close(struct run *r)
 {
 	struct stream_run *sr = r->stream;
 	int i;
@@ -250,7 +250,7 @@ ingest_stream_line(struct run *r, const struct stream_line *ln)
 
 /* Each changed series' state, written with the chunk that changed it. */
 int
-stream_flush(struct run *r)
+series_flush(struct run *r)
 {
 	struct stream_run *sr = r->stream;
 	sqlite3_stmt *q;
