@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 
 #include "../reports/report.h"
+#include "../store/db.h"
 #include "../reports/summary.h"
 #include "config.h"
 #include "extracct.h"
@@ -260,20 +261,14 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	if (optind < argc)
 		return report_files(argc - optind, argv + optind, &o);
 
-	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY |
-	    SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
-		rc = complain(EXR_DB, "%s: %s", db, h != NULL ?
-		    sqlite3_errmsg(h) : "cannot open");
-		sqlite3_close(h);
-		return rc;
-	}
-	sqlite3_busy_timeout(h, 10000);
 	memset(&err, 0, sizeof(err));
+	if ((rc = db_open_readonly(db, &h, &err)) != EXR_OK)
+		return complain(rc, "%s: %s", db, err.reason);
 	rc = capture ? report_capture(h, stdout, &o, &err) :
 	    energy ? report_energy(h, stdout, &o, &err) :
 	    report_run(h, stdout, &o, &err);
 	if (rc != EXR_OK)
 		complain(rc, "%s: %s", db, err.reason);
-	sqlite3_close(h);
+	db_close(h);
 	return rc;
 }

@@ -20,24 +20,24 @@ capture_out_of_tolerance(int64_t proc_ns, int64_t busy_ns, double tolerance)
 }
 
 int
-capture_top(sqlite3 *db, FILE *fp, int64_t host_id, int64_t t0_ns,
+capture_top(sqlite3 *db, FILE *fp, const unsigned char *host, int64_t t0_ns,
     int64_t t1_ns, int n, struct ex_err *err)
 {
 	/* The intervals the capture view counts in the window. */
 	static const char sql[] =
-	    "SELECT p.pid, p.command, p.start_ns,"
-	    "   sum(coalesce(i.cpu_user_ns, 0) + coalesce(i.cpu_sys_ns, 0)) AS c"
-	    " FROM proc_intervals i JOIN procs p USING (proc_id)"
-	    " WHERE p.host_id = ?1 AND i.t1_ns > ?2 AND i.t1_ns <= ?3"
-	    "   AND i.t0_ns >= ?2 - 1000000000"
-	    " GROUP BY i.proc_id HAVING c > 0 ORDER BY c DESC, p.pid LIMIT ?4";
+	    "SELECT pid, command, start_ns,"
+	    "   sum(coalesce(cpu_user_ns, 0) + coalesce(cpu_sys_ns, 0)) AS c"
+	    " FROM v_proc_usage"
+	    " WHERE host = ?1 AND t1_ns > ?2 AND t1_ns <= ?3"
+	    "   AND t0_ns >= ?2 - 1000000000"
+	    " GROUP BY proc_id HAVING c > 0 ORDER BY c DESC, pid LIMIT ?4";
 	char cmd[4 * 64], start[40], cpu[32];
 	sqlite3_stmt *st;
 	int rc;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
-	sqlite3_bind_int64(st, 1, host_id);
+	sqlite3_bind_text(st, 1, (const char *)host, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, t0_ns);
 	sqlite3_bind_int64(st, 3, t1_ns);
 	sqlite3_bind_int(st, 4, n);

@@ -58,12 +58,11 @@ static const char measured_sql[] =
     "count(i.energy_nj), max(i.t1_ns) - min(i.t0_ns), "
     "max(i.energy_nj * 1.0 / (i.t1_ns - i.t0_ns)), "
     "CASE WHEN count(i.energy_nj) = count(i.energy_nj * "
-    "h.carbon_g_per_kwh) THEN sum(i.energy_nj * h.carbon_g_per_kwh) / "
-    "3.6e15 END, group_concat(DISTINCT h.carbon_source), "
+    "i.carbon_g_per_kwh) THEN sum(i.energy_nj * i.carbon_g_per_kwh) / "
+    "3.6e15 END, group_concat(DISTINCT i.carbon_source), "
     "coalesce(sum(i.cpu_ns / 1000000000), 0), "
     "coalesce(sum(i.cpu_ns % 1000000000), 0) "
-    "FROM energy_intervals i JOIN energy_procs p USING (eproc_id) "
-    "JOIN hosts h USING (host_id) "
+    "FROM v_energy_usage i "
     "WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns "
     "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1";
 
@@ -76,7 +75,7 @@ static const char estimate_sql[] =
     "3.6e15 END, group_concat(DISTINCT h.carbon_source), "
     "coalesce(sum(e.cpu_ns / 1000000000), 0), "
     "coalesce(sum(e.cpu_ns % 1000000000), 0) "
-    "FROM v_energy_estimate e JOIN hosts h USING (host_id) "
+    "FROM v_energy_estimate e JOIN v_hosts h USING (host_id) "
     "WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2 "
     "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1";
 
@@ -221,9 +220,9 @@ print_intensities(sqlite3 *db, FILE *fp)
 {
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "SELECT name, carbon_g_per_kwh, "
-	    "coalesce(carbon_source, 'no source given') FROM hosts "
-	    "WHERE carbon_g_per_kwh IS NOT NULL ORDER BY name", -1, &st,
+	if (sqlite3_prepare_v2(db, "SELECT host, carbon_g_per_kwh, "
+	    "coalesce(carbon_source, 'no source given') FROM v_hosts "
+	    "WHERE carbon_g_per_kwh IS NOT NULL ORDER BY host", -1, &st,
 	    NULL) != SQLITE_OK)
 		return;
 	/* Host names come from log headers: escaped, as is the source. */
@@ -242,9 +241,9 @@ report_energy(sqlite3 *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
 	static const char *const keys[][2] = {
-		[BY_USER] = { "p.uid", "e.uid" },
-		[BY_COMMAND] = { "p.command", "e.command" },
-		[BY_HOST] = { "h.name", "h.name" },
+		[BY_USER] = { "i.uid", "e.uid" },
+		[BY_COMMAND] = { "i.command", "e.command" },
+		[BY_HOST] = { "i.host", "h.host" },
 	};
 	struct erows rows = { NULL, 0, 0 };
 	double measured, estimated, rapl;	/* nJ */

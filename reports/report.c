@@ -16,11 +16,11 @@ const char *const report_by_names[] = {
 
 /* The grouping expression for each --by. */
 static const char *const key_sql[] = {
-	[BY_USER] = "p.uid",
-	[BY_COMMAND] = "p.command",
-	[BY_PROJECT] = "p.projid",
-	[BY_ZONE] = "p.zone",
-	[BY_HOST] = "h.name",
+	[BY_USER] = "i.uid",
+	[BY_COMMAND] = "i.command",
+	[BY_PROJECT] = "i.projid",
+	[BY_ZONE] = "i.zone",
+	[BY_HOST] = "i.host",
 	[BY_HOUR] = "local_hour(i.t1_ns)",
 };
 
@@ -182,13 +182,13 @@ struct alt {
 };
 
 static int
-alt_deltas(sqlite3_stmt *q, int64_t host_id, int64_t t0, int64_t t1,
-    struct alt *alt, int *nalt)
+alt_deltas(sqlite3_stmt *q, const unsigned char *host, int64_t t0,
+    int64_t t1, struct alt *alt, int *nalt)
 {
 	int rc;
 
 	*nalt = 0;
-	sqlite3_bind_int64(q, 1, host_id);
+	sqlite3_bind_text(q, 1, (const char *)host, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(q, 2, t0);
 	sqlite3_bind_int64(q, 3, t1);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW && *nalt < MAX_ALT) {
@@ -247,18 +247,17 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
 	static const char sql[] =
-	    "SELECT h.name, c.t0_ns, c.t1_ns, c.proc_cpu_ns, c.busy_ns,"
-	    " c.exit_sources, c.lost, c.host_id"
-	    " FROM capture c JOIN hosts h USING (host_id)"
+	    "SELECT h.host, c.t0_ns, c.t1_ns, c.proc_cpu_ns, c.busy_ns,"
+	    " c.exit_sources, c.lost"
+	    " FROM capture c JOIN v_hosts h USING (host_id)"
 	    " WHERE c.t1_ns > ?1 AND c.t0_ns >= ?1 AND c.t1_ns <= ?2"
-	    " ORDER BY h.name, c.t0_ns";
+	    " ORDER BY h.host, c.t0_ns";
 	static const char alt_sql[] =
 	    "SELECT x.source, sum(max(coalesce(x.cpu_user_ns, 0) +"
-	    "   coalesce(x.cpu_sys_ns, 0) - coalesce(p.base_cpu_ns, 0), 0) -"
+	    "   coalesce(x.cpu_sys_ns, 0) - coalesce(x.base_cpu_ns, 0), 0) -"
 	    "   coalesce(i.cpu_user_ns, 0) - coalesce(i.cpu_sys_ns, 0))"
-	    " FROM proc_intervals i JOIN procs p USING (proc_id)"
-	    " JOIN proc_alt_exits x ON x.proc_id = i.proc_id"
-	    " WHERE p.host_id = ?1 AND i.final = 1 AND i.t1_ns > ?2"
+	    " FROM v_proc_usage i JOIN v_alt_exits x USING (proc_id)"
+	    " WHERE i.host = ?1 AND i.final = 1 AND i.t1_ns > ?2"
 	    "   AND i.t1_ns <= ?3 AND i.t0_ns >= ?2 - 1000000000"
 	    " GROUP BY x.source ORDER BY x.source";
 	char t0[40], t1[40], cpu[32], busy[32], ratio[16], alts[128];
@@ -304,7 +303,7 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 		int64_t bu = sqlite3_column_int64(st, 4);
 		int64_t lost = sqlite3_column_int64(st, 6);
 
-		if (alt_deltas(q, sqlite3_column_int64(st, 7), t0n, t1n, alt,
+		if (alt_deltas(q, sqlite3_column_text(st, 0), t0n, t1n, alt,
 		    &nalt) != 0) {
 			rc = SQLITE_ERROR;
 			break;
@@ -336,7 +335,7 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 			    fmt_datetime(t1, sizeof(t1), b), cpu, busy, ratio,
 			    src != NULL ? (const char *)src : "-", lost, alts);
 		if (!csv && capture_out_of_tolerance(pc, bu, o->tolerance) &&
-		    capture_top(db, fp, sqlite3_column_int64(st, 7), t0n, t1n,
+		    capture_top(db, fp, sqlite3_column_text(st, 0), t0n, t1n,
 		    CAPTURE_TOP, err) != EXR_OK) {
 			sqlite3_finalize(st);
 			sqlite3_finalize(q);
@@ -440,8 +439,7 @@ report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,
 	    SPLIT_SUM("i.cpu_user_ns") ", " SPLIT_SUM("i.cpu_sys_ns") ", "
 	    SPLIT_SUM("i.t1_ns - i.t0_ns") ", " SPLIT_SUM("i.chars_rdwr") ","
 	    " max(i.rss_max_kb), sum(i.faults_major), sum(i.syscalls)"
-	    " FROM proc_intervals i JOIN procs p USING (proc_id)"
-	    " JOIN hosts h USING (host_id)"
+	    " FROM v_proc_usage i"
 	    " WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2"
 	    " GROUP BY k ORDER BY %s", key_sql[o->by],
 	    /*

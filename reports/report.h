@@ -66,11 +66,11 @@ int	capture_out_of_tolerance(int64_t proc_ns, int64_t busy_ns,
 
 /*
  * One line per process, the n that put the most CPU into the capture
- * window (t0_ns, t1_ns] of host_id, with pid, command, start and CPU:
+ * window (t0_ns, t1_ns] of host, with pid, command, start and CPU:
  * what an admin looks at first when a window's ratio is off.
  */
-int	capture_top(sqlite3 *db, FILE *fp, int64_t host_id, int64_t t0_ns,
-	    int64_t t1_ns, int n, struct ex_err *err);
+int	capture_top(sqlite3 *db, FILE *fp, const unsigned char *host,
+	    int64_t t0_ns, int64_t t1_ns, int n, struct ex_err *err);
 
 /*
  * Energy per command, user or host from the energy intervals, ranked by

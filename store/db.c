@@ -505,6 +505,26 @@ static const char *const migrations[] = {
 	DEDUP("task_intervals", "task_id", "t1_ns")
 	"CREATE UNIQUE INDEX task_intervals_key ON task_intervals"
 	"  (task_id, t1_ns);",
+
+	/*
+	 * 8 -> 9: the views the reports read, so that they read no table
+	 * (the published interface, docs/schema.md; the same report layer
+	 * can then run on another engine): the hosts, each alternate exit
+	 * with the CPU its process had when last seen, and the energy
+	 * intervals with their process and host, in their own units.
+	 */
+	"CREATE VIEW v_hosts AS"
+	"  SELECT host_id, name AS host, exit_sources, carbon_g_per_kwh,"
+	"    carbon_source FROM hosts;"
+	"CREATE VIEW v_alt_exits AS"
+	"  SELECT x.proc_id, x.source, x.finish_ns, x.cpu_user_ns,"
+	"    x.cpu_sys_ns, p.base_cpu_ns"
+	"  FROM proc_alt_exits x JOIN procs p USING (proc_id);"
+	"CREATE VIEW v_energy_usage AS"
+	"  SELECT h.name AS host, h.carbon_g_per_kwh, h.carbon_source,"
+	"    p.pid, p.start_ns, p.uid, p.command, i.*"
+	"  FROM energy_intervals i JOIN energy_procs p USING (eproc_id)"
+	"  JOIN hosts h USING (host_id);",
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))
@@ -739,6 +759,47 @@ db_open_at(const char *path, int version, sqlite3 **dbp, struct ex_err *err)
 	return EXR_OK;
 rollback:
 	(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+fail:
+	sqlite3_close(db);
+	return EXR_DB;
+}
+
+int
+db_open_readonly(const char *path, sqlite3 **dbp, struct ex_err *err)
+{
+	struct stat st;
+	sqlite3 *db = NULL;
+	int v;
+
+	*dbp = NULL;
+	/* A report must neither create a database nor wait on a FIFO. */
+	if (lstat(path, &st) == -1)
+		return ex_fail(err, EXR_DB, 0, "%s%s", strerror(errno),
+		    errno == ENOENT ? " (no database there: name one with "
+		    "--db FILE, or database: in the configuration)" : "");
+	if (!S_ISREG(st.st_mode))
+		return ex_fail(err, EXR_DB, 0, "%s, not a database",
+		    outfile_kind(st.st_mode));
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		v = db_fail(db, err, "open");
+		sqlite3_close(db);
+		return v;
+	}
+	/* An ingest commits in chunks: wait for one, not for ever. */
+	sqlite3_busy_timeout(db, 10000);
+	if (user_version(db, &v, err) != EXR_OK)
+		goto fail;
+	if (v != (int)NMIGRATIONS) {
+		ex_fail(err, EXR_DB, 0, v > (int)NMIGRATIONS ? "schema version "
+		    "%d is newer than this extracct knows (%d)" : "schema "
+		    "version %d, older than this extracct's %d: an ingest (or "
+		    "the hourly run) brings it up to date", v,
+		    (int)NMIGRATIONS);
+		goto fail;
+	}
+	*dbp = db;
+	return EXR_OK;
 fail:
 	sqlite3_close(db);
 	return EXR_DB;

@@ -166,4 +166,41 @@ test_expect_success 'report FILE...: exit records past 2^63 ns of real time' '
 	grep "^long,UTC,3,0.000,0.000,12000000000.000,0," l.csv
 '
 
+# Issue 13.5: one way into the database.  report opens it read-only
+# through the store, and reads the published views, never a table.
+test_expect_success 'report reads views only, never a table' '
+	sqlite3 r.db "SELECT name FROM sqlite_master WHERE type = '\''table'\''" >tables &&
+	test "$(line_count tables)" -gt 10 &&
+	for t in $(cat tables); do
+		if grep -nwE "(FROM|JOIN) $t" "$SRC"/reports/*.c; then
+			echo "reports read table $t"; return 1
+		fi
+	done
+'
+
+test_expect_success 'report: a missing database is named, not created' '
+	test_expect_code 3 extracct report --db nowhere.db 2>err &&
+	cat err &&
+	grep "nowhere.db: .*no database there: name one with --db FILE" err &&
+	test ! -e nowhere.db
+'
+
+test_expect_success 'report: a FIFO as the database is refused, without waiting' '
+	mkfifo fifo.db &&
+	timeout 10 "$EXTRACCT" report --db fifo.db 2>err; rc=$? &&
+	cat err && test $rc -eq 3 &&
+	grep "fifo.db: a FIFO, not a database" err
+'
+
+test_expect_success 'report: another schema version is refused, and says what to do' '
+	cp r.db old.db &&
+	sqlite3 old.db "PRAGMA user_version = 5" &&
+	test_expect_code 3 extracct report --db old.db 2>err &&
+	cat err &&
+	grep "old.db: schema version 5, older than this extracct.s [0-9]*: an ingest" err &&
+	sqlite3 old.db "PRAGMA user_version = 99" &&
+	test_expect_code 3 extracct report --db old.db 2>err &&
+	grep "schema version 99 is newer than this extracct knows" err
+'
+
 test_done
