@@ -1,9 +1,15 @@
-# extracct: see README.md.  Targets: all check run bench fuzz install clean.
+# extracct: see README.md.  Targets: all check run bench fuzz install
+# uninstall clean.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
-MANDIR = $(PREFIX)/share/man/man1
+MANDIR = $(PREFIX)/share/man
+DOCDIR = $(PREFIX)/share/doc/extracct
+INSTALL ?= install
+# The binary is installed stripped; INSTALL_STRIP= keeps its symbols (a
+# debug build, or a packager whose own tools strip, as debian/rules).
+INSTALL_STRIP ?= -s
 
 CC ?= cc
 PKGS = sqlite3 yaml-0.1
@@ -22,12 +28,13 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 PARSERS = parsers/exerr.c parsers/source.c parsers/pacct.c parsers/sniff.c parsers/exacct_read.c \
 	parsers/exacct_write.c parsers/exacct_names.c parsers/records.c \
 	parsers/recwrite.c parsers/stream.c
-STORE = store/db.c store/diff.c store/flows.c store/ledger.c store/live.c \
+STORE = store/db.c store/dblock.c store/diff.c store/flows.c store/ledger.c store/live.c \
 	store/ingest.c store/ingest_procs.c store/ingest_flows.c \
 	store/ingest_energy.c store/ingest_stream.c \
-	store/ingest_rapl.c store/ingest_forget.c
+	store/ingest_rapl.c store/outfile.c store/ingest_forget.c
 REPORTS = reports/fmt.c reports/idnames.c reports/dump.c reports/text.c \
-	reports/csv.c reports/report.c reports/summary.c reports/energy.c
+	reports/csv.c reports/report.c reports/summary.c reports/energy.c \
+	reports/capture_top.c
 EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_dump.c extract/cmd_text.c extract/cmd_check.c \
 	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c \
@@ -54,21 +61,21 @@ all: $(B)/extracct
 $(B)/%.o: %.c $(HEADERS)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	@$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(S)/%.o: %.c $(HEADERS)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	@$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
 $(B)/extracct: $(LIB_OBJ) $(B)/extract/main.o
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/extracct-test: $(LIB_OBJ) $(HELPER_SRC:%.c=$(B)/%.o)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -pthread
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -pthread
 
 $(B)/unit: $(LIB_OBJ) $(UNIT_SRC:%.c=$(B)/%.o)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(S)/extracct: $(LIB_SAN_OBJ) $(S)/extract/main.o
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
@@ -140,7 +147,8 @@ FUZZ_SECONDS ?= 30
 FUZZ_CC ?= clang
 F = build/fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(filter-out -Werror,$(WARN)) $(PKG_CFLAGS) -g -O1 \
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(filter-out -Werror,$(WARN)) \
+	$(PKG_CFLAGS) -g -O1 \
 	-Wno-sign-compare $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 FUZZ_OBJ = $(LIB_SRC:%.c=$(F)/%.o)
 
@@ -163,35 +171,62 @@ fuzz: fuzz-build
 
 SYSCONFDIR ?= /etc
 UNITDIR ?= /lib/systemd/system
+SERVICES = extracct.service extracct-acctd.service extracct-snap.service
+TIMERS = extracct.timer extracct-snap.timer
+# Not under PREFIX: the paths the program and the units use (extract/paths.h).
+SPOOLDIR = /var/spool/extracct
+DATADIRS = /var/lib/extracct /var/log/extracct
+
+# The page is in section 8, as sa(8) and acctadm(8): the hourly job is
+# root's.  man1/extracct.1.gz, a link, keeps "man 1 extracct" working.
 install: $(B)/extracct
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) \
-	    $(DESTDIR)$(SYSCONFDIR)/cron.d $(DESTDIR)$(UNITDIR)
-	install -m 0755 $(B)/extracct $(DESTDIR)$(BINDIR)/extracct
-	install -m 0644 docs/extracct.1 $(DESTDIR)$(MANDIR)/extracct.1
-	sed "s|/usr/local/bin/extracct|$(BINDIR)/extracct|" \
-	    cron/extracct.service >$(DESTDIR)$(UNITDIR)/extracct.service
-	sed "s|/usr/local/bin/extracct|$(BINDIR)/extracct|" \
-	    cron/extracct-acctd.service \
-	    >$(DESTDIR)$(UNITDIR)/extracct-acctd.service
-	sed "s|/usr/local/bin/extracct|$(BINDIR)/extracct|" \
-	    cron/extracct-snap.service \
-	    >$(DESTDIR)$(UNITDIR)/extracct-snap.service
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(SYSCONFDIR)/cron.d \
+	    $(DESTDIR)$(SYSCONFDIR)/logrotate.d $(DESTDIR)$(UNITDIR) \
+	    $(DESTDIR)$(DOCDIR)
+	$(INSTALL) $(INSTALL_STRIP) -m 0755 $(B)/extracct \
+	    $(DESTDIR)$(BINDIR)/extracct
+	gzip -9n <docs/extracct.8 >$(DESTDIR)$(MANDIR)/man8/extracct.8.gz
+	chmod 0644 $(DESTDIR)$(MANDIR)/man8/extracct.8.gz
+	rm -f $(DESTDIR)$(MANDIR)/man1/extracct.1	# 0.1 put the page here
+	ln -sf ../man8/extracct.8.gz $(DESTDIR)$(MANDIR)/man1/extracct.1.gz
+	for u in $(SERVICES); do \
+	    sed "s|/usr/local/bin/extracct|$(BINDIR)/extracct|" cron/$$u \
+	        >$(DESTDIR)$(UNITDIR)/$$u && \
+	    chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+	done
+	for u in $(TIMERS); do \
+	    $(INSTALL) -m 0644 cron/$$u $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+	done
 	sed -e "s|extracct run|$(BINDIR)/extracct run|" \
 	    -e "s|extracct snap|$(BINDIR)/extracct snap|" cron/extracct.cron \
 	    >$(DESTDIR)$(SYSCONFDIR)/cron.d/extracct
-	chmod 0644 $(DESTDIR)$(UNITDIR)/extracct.service \
-	    $(DESTDIR)$(UNITDIR)/extracct-acctd.service \
-	    $(DESTDIR)$(UNITDIR)/extracct-snap.service \
-	    $(DESTDIR)$(SYSCONFDIR)/cron.d/extracct
-	install -m 0644 cron/extracct.timer cron/extracct-snap.timer \
-	    $(DESTDIR)$(UNITDIR)/
-	install -d $(DESTDIR)$(PREFIX)/share/doc/extracct
-	install -m 0644 docs/extracct.yml.example \
-	    $(DESTDIR)$(PREFIX)/share/doc/extracct/extracct.yml.example
-	install -d -m 0700 $(DESTDIR)/var/spool/extracct
-	install -d -m 0755 $(DESTDIR)/var/lib/extracct $(DESTDIR)/var/log/extracct
+	chmod 0644 $(DESTDIR)$(SYSCONFDIR)/cron.d/extracct
+	$(INSTALL) -m 0644 cron/extracct.logrotate \
+	    $(DESTDIR)$(SYSCONFDIR)/logrotate.d/extracct
+	$(INSTALL) -m 0644 docs/extracct.yml.example LICENSE $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -d -m 0700 $(DESTDIR)$(SPOOLDIR)
+	$(INSTALL) -d -m 0750 $(DATADIRS:%=$(DESTDIR)%)
+
+# What install put there, and no more: the spool and data directories
+# only if still empty (they hold the logs and the database: kept).
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/extracct \
+	    $(DESTDIR)$(MANDIR)/man8/extracct.8.gz \
+	    $(DESTDIR)$(MANDIR)/man1/extracct.1.gz \
+	    $(SERVICES:%=$(DESTDIR)$(UNITDIR)/%) \
+	    $(TIMERS:%=$(DESTDIR)$(UNITDIR)/%) \
+	    $(DESTDIR)$(SYSCONFDIR)/cron.d/extracct \
+	    $(DESTDIR)$(SYSCONFDIR)/logrotate.d/extracct \
+	    $(DESTDIR)$(DOCDIR)/extracct.yml.example $(DESTDIR)$(DOCDIR)/LICENSE
+	for d in $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SPOOLDIR) \
+	    $(DATADIRS:%=$(DESTDIR)%); do \
+	    if [ -d "$$d" ] && ! rmdir "$$d" 2>/dev/null; then \
+	        echo "uninstall: kept $$d: not empty"; \
+	    fi; \
+	done
 
 clean:
 	rm -rf $(B) out
 
-.PHONY: all check run bench fuzz fuzz-build install clean
+.PHONY: all check run bench fuzz fuzz-build install uninstall clean

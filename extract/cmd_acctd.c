@@ -13,8 +13,9 @@
  * one write(2) to an O_APPEND file.  When the kernel drops notifications
  * (the socket buffer overflowed), or the log cannot be written (a full
  * disk), a loss record says when and how many, as soon as it can.
- * SIGHUP: switch to the newest acctd log in the spool (rotate creates
- * it first; exits queue in the socket meanwhile, none is lost).
+ * SIGHUP: switch to the acctd log rotate has created and recorded as
+ * live in the spool (spool.h; exits queue in the socket meanwhile,
+ * none is lost).
  * SIGTERM, SIGINT: write what is queued and exit.  The pidfile is locked
  * while acctd runs, so a second one refuses to start; its second line
  * names the log being written.
@@ -40,7 +41,6 @@
 #include "taskstats.h"
 #include "tgroups.h"
 
-#define NS		1000000000ull
 #define SWEEP_NS	(10 * NS)	/* look for lost last threads */
 
 static const char usage_acctd[] =
@@ -206,8 +206,12 @@ pidfile_update(struct acctd *a)
 	int n = snprintf(buf, sizeof(buf), "%ld\n%s\n", (long)getpid(),
 	    a->log);
 
-	if (pwrite(a->pidfd, buf, (size_t)n, 0) == n)
-		(void)ftruncate(a->pidfd, n);
+	/* Readers stop at the second newline: should the truncation fail,
+	 * what stays of a longer old content is harmless.  (Tested, not
+	 * cast to void: glibc's _FORTIFY_SOURCE insists.) */
+	if (pwrite(a->pidfd, buf, (size_t)n, 0) == n &&
+	    ftruncate(a->pidfd, n) == -1)
+		return;
 }
 
 static int
@@ -233,15 +237,17 @@ pidfile_take(struct acctd *a, const char *path)
 
 /*
  * Open the log to write: at start, one named for now (a new one unless
- * it exists); on SIGHUP, the newest acctd log in the spool, which rotate
- * has just created.  The old one is closed only once the new one is
- * open, and records go to one or the other, never neither.
+ * it exists); on SIGHUP, the one rotate has just created and recorded
+ * as acctd's live log in the spool (spool.h), or with no record (an
+ * older rotate) the newest acctd log.  The old one is closed only once
+ * the new one is open, and records go to one or the other, never
+ * neither.
  */
 static int
 open_log(struct acctd *a, int at_start)
 {
 	static struct spool_log logs[SPOOL_MAX_LOGS];
-	char name[256], path[4096];
+	char name[256], path[4096], live[256];
 	const char *newest = NULL;
 	struct ex_err err = { 0 };
 	struct stat st;
@@ -252,6 +258,9 @@ open_log(struct acctd *a, int at_start)
 	for (i = 0; i < n; i++)
 		if (strcmp(logs[i].kind, "acctd") == 0)
 			newest = logs[i].name;
+	if (!at_start && spool_live_get(a->spool, "acctd", a->host, live,
+	    sizeof(live), NULL) == 1)
+		newest = live;
 	if (at_start) {
 		spool_name(name, sizeof(name), "acctd", a->host, time(NULL));
 		if ((newest == NULL || strcmp(newest, name) != 0) &&
@@ -479,8 +488,9 @@ cmd_acctd(int argc, char **argv, struct ctx *ctx)
 			pidfile = optarg;
 			break;
 		case 'r':	/* socket receive buffer, bytes */
-			if ((rc = parse_u64("--rcvbuf", optarg, 4096,
-			    1ULL << 30, &rcvbuf)) != EXR_OK)
+			if ((rc = parse_u64("--rcvbuf", optarg,
+			    ACCTD_RCVBUF_MIN, ACCTD_RCVBUF_MAX, &rcvbuf)) !=
+			    EXR_OK)
 				return rc;
 			break;
 		case 'h':

@@ -86,12 +86,19 @@ check_damage(void *arg, const char *path, uint64_t from, uint64_t to,
 {
 	(void)arg;
 	if (to > from)
-		printf("%s: bytes %" PRIu64 "-%" PRIu64 " damaged: offset %"
-		    PRIu64 ": %s\n", path, from, to - 1, err->off,
+		say(stdout, "%s: bytes %" PRIu64 "-%" PRIu64 " damaged: "
+		    "offset %" PRIu64 ": %s", path, from, to - 1, err->off,
 		    err->reason);
 	else
-		printf("%s: offset %" PRIu64 ": %s\n", path, err->off,
+		say(stdout, "%s: offset %" PRIu64 ": %s", path, err->off,
 		    err->reason);
+}
+
+static void
+check_note(void *arg, const char *path, uint64_t off, const char *msg)
+{
+	(void)arg;
+	printf("%s: offset %" PRIu64 ": %s\n", path, off, msg);
 }
 
 int
@@ -103,7 +110,7 @@ cmd_check(int argc, char **argv, struct ctx *ctx)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct walk_ops ops = { check_object, check_pacct, check_damage,
-	    check_sample, NULL };
+	    check_sample, NULL, check_note };
 	struct check_state s;
 	struct ex_counts c;
 	int ch, i, rc, status = EXR_OK;
@@ -132,9 +139,9 @@ cmd_check(int argc, char **argv, struct ctx *ctx)
 		status = worst(status, rc);
 		if (ex_exit_status(rc) == 3)
 			continue;
-		printf("%s: %s: %" PRIu64 " records, %" PRIu64 " other objects,"
-		    " %" PRIu64 " unknown items, %" PRIu64 " damaged ranges (%"
-		    PRIu64 " bytes)\n", argv[i], rc == EXR_OK ? "ok" :
+		say(stdout, "%s: %s: %" PRIu64 " records, %" PRIu64 " other "
+		    "objects, %" PRIu64 " unknown items, %" PRIu64 " damaged "
+		    "ranges (%" PRIu64 " bytes)", argv[i], rc == EXR_OK ? "ok" :
 		    "damaged", s.records, s.other, s.counts.unknown_items +
 		    s.counts.unknown_groups + s.counts.bad_values, c.damaged,
 		    c.damaged_bytes);

@@ -44,7 +44,8 @@ cmd_dump(int argc, char **argv, struct ctx *ctx)
 	};
 	struct idnames names;
 	struct dump_opts o = { 0, &names };
-	struct walk_ops ops = { dump_object, dump_pacct, NULL, NULL, NULL };
+	struct walk_ops ops = { dump_object, dump_pacct, NULL, NULL, NULL,
+	    NULL };
 	struct ex_err err = { 0 };
 	const char *files[ID_NKINDS] = { NULL };
 	int ch, i, k, status = EXR_OK;

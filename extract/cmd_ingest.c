@@ -1,10 +1,11 @@
 /*
  * extracct ingest [--db FILE] [--outdir DIR] [--idle-rows heartbeat|always]
  *     [--heartbeat-hours N] [--chunk N] [--host NAME] [--provider NAME]
- *     FILE...
+ *     [--wait SECONDS] FILE...
  *
  * Decode, difference, pair and store each log (store/ingest.c), exactly
- * once.  With --outdir, also write each input's one-line text table
+ * once.  One writer of a database at a time: another waits up to
+ * --wait seconds for it (store/dblock.h), then exits 4.  With --outdir, also write each input's one-line text table
  * (BASE.txt) and CSV (BASE.csv).
  */
 #include <errno.h>
@@ -17,8 +18,10 @@
 #include <unistd.h>
 
 #include "../reports/csv.h"
+#include "../reports/fmt.h"
 #include "../reports/text.h"
 #include "../store/ingest.h"
+#include "../store/outfile.h"
 #include "config.h"
 #include "extracct.h"
 #include "paths.h"
@@ -26,7 +29,7 @@
 static const char usage_ingest[] =
     "usage: extracct ingest [--db FILE] [--outdir DIR] "
     "[--idle-rows heartbeat|always] [--heartbeat-hours N] [--chunk N] "
-    "[--host NAME] [--provider NAME] FILE...";
+    "[--host NAME] [--provider NAME] [--wait SECONDS] FILE...";
 
 struct outputs {
 	const char	*outdir;	/* NULL: no .txt/.csv */
@@ -40,23 +43,31 @@ struct outputs {
 	int		 failed;
 };
 
-/* Open DIR/BASE.EXT for writing, never through a symbolic link. */
+/*
+ * Open DIR/BASE.EXT to write: created 0640, or an existing regular file
+ * of ours with one link (outfile.h), emptied unless appending.  Never
+ * through a symbolic link, into a hard link or a file another user
+ * made, and never waiting on a FIFO.
+ */
 static FILE *
 open_output(const struct outputs *out, const char *ext, int append)
 {
 	char path[4096], base[4096];
+	struct ex_err err = { 0 };
 	int fd;
 	FILE *fp;
 
 	snprintf(base, sizeof(base), "%s", out->input);
 	snprintf(path, sizeof(path), "%s/%s.%s", out->outdir, basename(base),
 	    ext);
-	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
-	    (append ? O_APPEND : O_TRUNC), 0644);
-	if (fd == -1 || (fp = fdopen(fd, append ? "a" : "w")) == NULL) {
+	if ((fd = outfile_open(path, O_APPEND, NULL, &err)) == -1) {
+		complain(EXR_IO, "%s: %s", path, err.reason);
+		return NULL;
+	}
+	if ((!append && ftruncate(fd, 0) == -1) ||
+	    (fp = fdopen(fd, "a")) == NULL) {
 		complain(EXR_IO, "%s: %s", path, strerror(errno));
-		if (fd != -1)
-			close(fd);
+		close(fd);
 		return NULL;
 	}
 	return fp;
@@ -145,8 +156,8 @@ report_damage(void *arg, const char *path, uint64_t from, uint64_t to,
     const struct ex_err *err, int tail)
 {
 	(void)arg;
-	fprintf(stderr, "extracct: %s: offset %" PRIu64 ": %s (%s %" PRIu64
-	    "-%" PRIu64 ")\n", path, err->off, err->reason, tail ?
+	say(stderr, "extracct: %s: offset %" PRIu64 ": %s (%s %" PRIu64
+	    "-%" PRIu64 ")", path, err->off, err->reason, tail ?
 	    "incomplete tail, left for the next run: bytes" : "skipped bytes",
 	    from, to > from ? to - 1 : to);
 }
@@ -155,8 +166,7 @@ static void
 report_note(void *arg, const char *path, uint64_t off, const char *msg)
 {
 	(void)arg;
-	fprintf(stderr, "extracct: %s: offset %" PRIu64 ": %s\n", path, off,
-	    msg);
+	say(stderr, "extracct: %s: offset %" PRIu64 ": %s", path, off, msg);
 }
 
 static int
@@ -189,9 +199,16 @@ ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx)
 }
 
 int
-ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
-    char *const *paths, int npaths)
+parse_wait(const char *arg, uint64_t *wait_s)
 {
+	return parse_u64("--wait", arg, 0, 86400, wait_s);
+}
+
+int
+ingest_logs(const char *db, uint64_t wait_s, const char *outdir,
+    const struct ingest_opts *opts, char *const *paths, int npaths)
+{
+	struct ingest_opts o = *opts, *io = &o;	/* out lives only here */
 	struct outputs out;
 	struct ingest_stats st;
 	struct ex_err err;
@@ -205,7 +222,10 @@ ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
 	io->on_sample = output_sample;
 	io->arg = &out;
 	memset(&err, 0, sizeof(err));
-	if ((rc = store_open(&s, db, &err)) != EXR_OK)
+	if (outdir != NULL && (rc = outfile_dir_check("output directory",
+	    outdir, &err)) != EXR_OK)
+		return complain(rc, "%s", err.reason);
+	if ((rc = store_open(&s, db, wait_s * 1000, &err)) != EXR_OK)
 		return complain(rc, "%s: %s", db, err.reason);
 	for (i = 0; i < npaths; i++) {
 		memset(&err, 0, sizeof(err));
@@ -215,24 +235,34 @@ ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
 		if (close_outputs(&out) != EXR_OK && rc == EXR_OK)
 			rc = complain(EXR_IO, "%s: writing outputs failed",
 			    paths[i]);
-		/* Damaged ranges were reported as found; the rest here. */
-		if ((rc != EXR_OK && rc != EXR_DAMAGED) || st.empty)
+		/*
+		 * Damaged ranges were reported as found; the rest here.  A
+		 * database failure is the database's, not at an offset of
+		 * the input: what was not committed is read again next time.
+		 */
+		if (rc == EXR_DB)
+			complain(rc, "%s: %s; %s: what was not stored is read "
+			    "again by the next ingest", db, err.reason,
+			    paths[i]);
+		else if ((rc != EXR_OK && rc != EXR_DAMAGED) || st.empty)
 			report_err(&err);
 		status = worst(status, rc);
 		if (st.empty)
 			continue;
 		if (st.already) {
-			printf("%s: already ingested (%" PRIu64 " bytes)\n",
-			    paths[i], st.from);
+			say(stdout, "%s: already ingested (%" PRIu64
+			    " bytes)", paths[i], st.from);
 			continue;
 		}
 		if (rc != EXR_OK && rc != EXR_DAMAGED)
 			continue;
-		printf("%s: bytes %" PRIu64 "-%" PRIu64 ": %" PRIu64
+		/* The name as messages print it (say()); then numbers. */
+		fmt_escape_fp(stdout, paths[i], 0);
+		printf(": bytes %" PRIu64 "-%" PRIu64 ": %" PRIu64
 		    " records, %" PRIu64 " rows, %" PRIu64 " duplicates, %"
 		    PRIu64 " late, %" PRIu64 " idle, %" PRIu64 " flows, %"
 		    PRIu64 " damaged ranges, %" PRIu64 " without pid or "
-		    "time", paths[i], st.from, st.to, st.records, st.rows,
+		    "time", st.from, st.to, st.records, st.rows,
 		    st.duplicates, st.late, st.idle, st.flows, st.damaged,
 		    st.untimed);
 		/* Only where acctd and pacct both ran, or acctd lost some. */
@@ -248,6 +278,9 @@ ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
 		if (st.excluded > 0)
 			printf(", %" PRIu64 " since-boot lines excluded",
 			    st.excluded);
+		if (st.underflows > 0)
+			printf(", %" PRIu64 " readings of at most 1 uJ",
+			    st.underflows);
 		if (st.torn)
 			printf(", 1 partial last line left for the next run");
 		putchar('\n');
@@ -267,6 +300,7 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		{ "chunk", required_argument, NULL, 'C' },
 		{ "host", required_argument, NULL, 'H' },
 		{ "provider", required_argument, NULL, 'P' },
+		{ "wait", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -276,7 +310,7 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 	const char *db = ctx->cfg->path[0] != '\0' ? ctx->cfg->database :
 	    PATH_DEFAULT_DB;
 	const char *outdir = NULL;
-	uint64_t n;
+	uint64_t n, wait_s = DB_WAIT_DEFAULT_S;
 	int ch;
 
 	ingest_opts_config(&io, ctx);
@@ -312,6 +346,10 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		case 'P':	/* what a metric-provider stream holds */
 			io.provider = optarg;
 			break;
+		case 'W':	/* for another writer of the database */
+			if (parse_wait(optarg, &wait_s) != EXR_OK)
+				return EXR_USAGE;
+			break;
 		case 'h':
 			puts(usage_ingest);
 			return EXR_OK;
@@ -327,5 +365,5 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		config_hostname(ctx, hostname, sizeof(hostname));
 		io.host = hostname;
 	}
-	return ingest_logs(db, outdir, &io, argv, argc);
+	return ingest_logs(db, wait_s, outdir, &io, argv, argc);
 }

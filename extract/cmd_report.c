@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 
 #include "../reports/report.h"
+#include "../store/db.h"
 #include "../reports/summary.h"
 #include "config.h"
 #include "extracct.h"
@@ -28,8 +29,8 @@
 static const char usage_report[] =
     "usage: extracct report [--db FILE] "
     "[--by user|command|project|zone|host|hour] [--from TIME] [--to TIME] "
-    "[--format table|csv|json] [--tz ZONE] [--capture] [--energy] "
-    "[FILE...]";
+    "[--format table|csv|json] [--tz ZONE] [--capture [--tolerance R]] "
+    "[--energy] [FILE...]";
 
 /* Log files given: totals of their exit records, no database. */
 struct from_files {
@@ -74,7 +75,8 @@ static int
 report_files(int argc, char **argv, const struct report_opts *o)
 {
 	static struct from_files f;
-	struct walk_ops ops = { file_object, file_pacct, NULL, NULL, NULL };
+	struct walk_ops ops = { file_object, file_pacct, NULL, NULL, NULL,
+	    NULL };
 	struct ex_err err = { 0 };
 	int i, rc, status = EXR_OK;
 
@@ -96,6 +98,20 @@ report_files(int argc, char **argv, const struct report_opts *o)
 }
 
 /* Parse TIME (see above) in the current TZ into ns; 0 or -1. */
+/* --tolerance R: a fraction, 0 <= R < 1 (0.05: ratios of 0.95-1.05). */
+static int
+parse_tolerance(const char *s, double *r)
+{
+	char *end;
+
+	errno = 0;
+	*r = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(*r >= 0 && *r < 1))
+		return complain(EXR_USAGE, "--tolerance '%s': a fraction from "
+		    "0 up to 1 (0.05: ratios of 0.95 to 1.05)", s);
+	return 0;
+}
+
 static int
 parse_time(const char *flag, const char *s, int64_t *ns)
 {
@@ -143,18 +159,19 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		{ "tz", required_argument, NULL, 'z' },
 		{ "capture", no_argument, NULL, 'c' },
 		{ "energy", no_argument, NULL, 'e' },
+		{ "tolerance", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct report_opts o = { BY_USER, FMT_TABLE, INT64_MIN, INT64_MAX,
-	    NULL };
+	    NULL, 0.05 };
 	const char *db = ctx->cfg->path[0] != '\0' ? ctx->cfg->database :
 	    PATH_DEFAULT_DB, *from = NULL, *to = NULL;
 	const char *tz = strcmp(ctx->cfg->timezone, "local") != 0 ?
 	    ctx->cfg->timezone : NULL;
 	struct ex_err err;
 	sqlite3 *h = NULL;
-	char zone[64];
+	char zone[64], why[256];
 	int ch, i, rc, capture = 0, energy = 0;
 
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -195,6 +212,10 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		case 'e':	/* energy instead of usage */
 			energy = 1;
 			break;
+		case 'T':	/* --capture: how far from 1 a ratio may be */
+			if (parse_tolerance(optarg, &o.tolerance) != 0)
+				return EXR_USAGE;
+			break;
 		case 'z':	/* time zone: local, UTC or a zone name */
 			tz = optarg;
 			break;
@@ -217,6 +238,9 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	    o.by != BY_HOST)
 		return complain(EXR_USAGE, "--energy: --by user, command or "
 		    "host");
+	/* An unknown zone would read as UTC, and say it was that zone. */
+	if (tz != NULL && config_zone_check(tz, why, sizeof(why)) != 0)
+		return complain(EXR_USAGE, "--tz '%s': %s", tz, why);
 	/* Every time below, parsed or printed, is in this zone. */
 	if (tz != NULL && strcmp(tz, "local") != 0)
 		setenv("TZ", tz, 1);
@@ -237,20 +261,14 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	if (optind < argc)
 		return report_files(argc - optind, argv + optind, &o);
 
-	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY |
-	    SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
-		rc = complain(EXR_DB, "%s: %s", db, h != NULL ?
-		    sqlite3_errmsg(h) : "cannot open");
-		sqlite3_close(h);
-		return rc;
-	}
-	sqlite3_busy_timeout(h, 10000);
 	memset(&err, 0, sizeof(err));
+	if ((rc = db_open_readonly(db, &h, &err)) != EXR_OK)
+		return complain(rc, "%s: %s", db, err.reason);
 	rc = capture ? report_capture(h, stdout, &o, &err) :
 	    energy ? report_energy(h, stdout, &o, &err) :
 	    report_run(h, stdout, &o, &err);
 	if (rc != EXR_OK)
 		complain(rc, "%s: %s", db, err.reason);
-	sqlite3_close(h);
+	db_close(h);
 	return rc;
 }

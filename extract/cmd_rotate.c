@@ -4,10 +4,11 @@
  * acctadm -f for Linux: switch kernel process accounting to a new
  * date-stamped file in the spool with acct(2) (the kernel swaps files
  * atomically: no record is lost), start a new snapshot log, and move
- * acctd (if it runs) to a new log.  Only
- * moves accounting that is already on: rotate never starts it.  Where
- * acctadm and wracct are on PATH (Solaris, illumos), it drives them
- * instead (solaris.c).
+ * acctd (if it runs) to a new log; each new log is recorded as the live
+ * one of its kind (spool.h), which is what the next rotate, snap, run
+ * and acctd go by.  Only moves accounting that is already on: rotate
+ * never starts it.  Where acctadm and wracct are on PATH (Solaris,
+ * illumos), it drives them instead (solaris.c).
  */
 #include <sys/file.h>
 #include <sys/wait.h>
@@ -43,25 +44,49 @@ size_of(const char *path)
 }
 
 /*
- * Is the kernel writing process accounting to `file`?  Nothing says so
- * directly: run a process and see whether its exit record lands there.
+ * Which of files is the kernel writing process accounting to?  Nothing
+ * says so directly: run a process and see which one its exit record
+ * lands in.  Returns the index, or -1 for none.
  */
 static int
-accounting_to(const char *file)
+accounting_to(const struct rotate_kernel *k, char files[][4096], int n)
 {
-	off_t before = size_of(file);
+	off_t before[2];
 	pid_t pid;
-	int status;
+	int i, status;
 
-	if (before < 0)
-		return 0;
+	for (i = 0; i < n; i++)
+		before[i] = size_of(files[i]);
 	if ((pid = fork()) == -1)
-		return 0;
+		return -1;
 	if (pid == 0)
 		_exit(0);
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		;
-	return size_of(file) > before;
+	if (k != NULL)
+		k->exited(pid);
+	for (i = 0; i < n; i++)
+		if (before[i] >= 0 && size_of(files[i]) > before[i])
+			return i;
+	return -1;
+}
+
+/*
+ * The spool's record of kind's live log in name (empty if none).  A
+ * state file that holds no log name is reported and taken as none: the
+ * next switch writes it again.
+ */
+static void
+live_log(const char *spool, const char *kind, const char *host, char *name,
+    size_t n)
+{
+	struct ex_err err = { 0 };
+
+	if (spool_live_get(spool, kind, host, name, n, &err) < 0) {
+		complain(err.code, "%s; taken as no %s log live", err.reason,
+		    kind);
+		name[0] = '\0';
+	}
 }
 
 /*
@@ -115,6 +140,9 @@ rotate_acctd(const char *spool, const char *host, const char *pidfile,
 	if ((rc = spool_create(spool, name, &err)) != EXR_OK &&
 	    err.sys_errno != EEXIST)
 		return complain(rc, "%s", err.reason);
+	/* acctd opens the log the state names (cmd_acctd.c). */
+	if ((rc = spool_live_set(spool, "acctd", host, name, &err)) != EXR_OK)
+		return complain(rc, "%s", err.reason);
 	if (kill(pid, SIGHUP) == -1)
 		return complain(EXR_IO, "acctd (pid %ld): %s", (long)pid,
 		    strerror(errno));
@@ -132,66 +160,92 @@ rotate_acctd(const char *spool, const char *host, const char *pidfile,
 
 int
 rotate_logs(const char *spool, const char *pacct, const char *host,
-    const char *acctadm_conf, const char *acctd_pidfile)
+    const char *acctadm_conf, const char *acctd_pidfile, time_t now,
+    const struct rotate_kernel *k)
 {
 	static struct spool_log logs[SPOOL_MAX_LOGS];
-	char current[4096], path[4096], name[256];
-	const char *snap_cur = NULL, *pacct_cur = NULL;
+	char cand[2][4096], path[4096], name[256], live[256], snap[256];
+	const char *newest = NULL;
 	struct ex_err err = { 0 };
-	time_t now = time(NULL);
-	int i, n, rc;
+	int i, n, ncand = 0, rc, at;
 
 	if ((rc = spool_check(spool, &err)) != EXR_OK)
 		return complain(rc, "%s", err.reason);
 	/* Solaris and illumos: their own tools switch their own logs. */
 	if (solaris_tools_present())
-		return solaris_rotate(spool, acctadm_conf, host);
+		return solaris_rotate(spool, acctadm_conf, host, now);
 	if ((n = spool_list(spool, host, logs, SPOOL_MAX_LOGS)) < 0)
 		return complain(EXR_IO, "%s: %s", spool, strerror(errno));
-	for (i = 0; i < n; i++) {
-		if (strcmp(logs[i].kind, "snap") == 0)
-			snap_cur = logs[i].name;
-		else if (strcmp(logs[i].kind, "pacct") == 0)
-			pacct_cur = logs[i].name;
-	}
+	live_log(spool, "pacct", host, live, sizeof(live));
 
-	/* Process accounting: where it goes now, and if it is on. */
-	if (pacct_cur != NULL)
-		snprintf(current, sizeof(current), "%.3800s/%.255s", spool,
-		    pacct_cur);
-	else
-		snprintf(current, sizeof(current), "%s", pacct);
+	/*
+	 * Where process accounting may go now: the log rotate last moved
+	 * it to; then the newest pacct log of the spool not named in the
+	 * future, which accounting was moved to by hand (or by an extracct
+	 * that kept no state); with neither, where it goes before the
+	 * first rotate.  The probe says which, if any, it is.
+	 */
+	for (i = 0; i < n; i++) {
+		if (strcmp(logs[i].kind, "pacct") != 0)
+			continue;
+		if (!spool_in_future(logs[i].stamp, now))
+			newest = logs[i].name;
+		else if (live[0] == '\0')
+			printf("rotate: %s/%s is named for a time ahead of the "
+			    "clock; not taken for the live log\n", spool,
+			    logs[i].name);
+	}
+	if (live[0] != '\0')
+		snprintf(cand[ncand++], sizeof(cand[0]), "%.3800s/%.255s",
+		    spool, live);
+	if (newest != NULL && strcmp(live, newest) != 0)
+		snprintf(cand[ncand++], sizeof(cand[0]), "%.3800s/%.255s",
+		    spool, newest);
+	if (ncand == 0)
+		snprintf(cand[ncand++], sizeof(cand[0]), "%s", pacct);
 	spool_name(name, sizeof(name), "pacct", host, now);
-	if (!accounting_to(current))
+	snprintf(path, sizeof(path), "%.3800s/%.255s", spool, name);
+	if ((at = accounting_to(k, cand, ncand)) < 0)
 		printf("rotate: process accounting is not writing to %s; "
-		    "left alone (rotate never starts it)\n", current);
-	else if (pacct_cur != NULL && strcmp(pacct_cur, name) == 0)
-		printf("rotate: accounting already in %s\n", current);
-	else {
+		    "left alone (rotate never starts it)\n", cand[0]);
+	else if (strcmp(cand[at], path) == 0) {
+		printf("rotate: accounting already in %s\n", path);
+		if (strcmp(live, name) != 0 && (rc = spool_live_set(spool,
+		    "pacct", host, name, &err)) != EXR_OK)
+			return complain(rc, "%s", err.reason);
+	} else {
 		if ((rc = spool_create(spool, name, &err)) != EXR_OK)
 			return complain(rc, "%s", err.reason);
-		snprintf(path, sizeof(path), "%s/%s", spool, name);
-		if (acct(path) == -1) {
+		if ((k != NULL ? k->acct(path) : acct(path)) == -1) {
 			int e = errno;
 
-			/* Leave no empty "newest" log to mislead the next
-			 * rotate's probe. */
+			/* Leave no empty log to be taken for the live one. */
 			(void)unlink(path);
 			return complain(EXR_IO, "acct %s: %s", path,
 			    strerror(e));
 		}
 		printf("rotate: process accounting moved from %s to %s\n",
-		    current, path);
+		    cand[at], path);
+		/* If this fails, the next rotate still finds the new log:
+		 * the newest of the spool, named for now. */
+		if ((rc = spool_live_set(spool, "pacct", host, name, &err)) !=
+		    EXR_OK)
+			return complain(rc, "%s", err.reason);
 	}
 
 	/* The snapshot log: a new one for the snapshots to come, unless
 	 * the live one is still empty (closing it would close nothing). */
+	live_log(spool, "snap", host, snap, sizeof(snap));
 	spool_name(name, sizeof(name), "snap", host, now);
-	if (snap_cur != NULL)
-		snprintf(path, sizeof(path), "%.3800s/%.255s", spool, snap_cur);
-	if (snap_cur == NULL || (strcmp(snap_cur, name) != 0 &&
+	snprintf(path, sizeof(path), "%.3800s/%.255s", spool, snap);
+	if (snap[0] == '\0' || (strcmp(snap, name) != 0 &&
 	    size_of(path) > 0)) {
-		if ((rc = spool_create(spool, name, &err)) != EXR_OK)
+		/* (A log of that name already there is taken as it is.) */
+		if ((rc = spool_create(spool, name, &err)) != EXR_OK &&
+		    err.sys_errno != EEXIST)
+			return complain(rc, "%s", err.reason);
+		if ((rc = spool_live_set(spool, "snap", host, name, &err)) !=
+		    EXR_OK)
 			return complain(rc, "%s", err.reason);
 		printf("rotate: snapshots now go to %s/%s\n", spool, name);
 	}
@@ -239,5 +293,6 @@ cmd_rotate(int argc, char **argv, struct ctx *ctx)
 	if (optind != argc)
 		return complain(EXR_USAGE, "%s", usage_rotate);
 	config_hostname(ctx, host, sizeof(host));
-	return rotate_logs(spool, pacct, host, conf, acctd_pid);
+	return rotate_logs(spool, pacct, host, conf, acctd_pid, time(NULL),
+	    NULL);
 }

@@ -1,13 +1,14 @@
 /*
  * extracct run [--spool DIR] [--db FILE] [--outdir DIR] [--pacct FILE]
  *     [--retention-days N] [--text-retention-days N] [--no-snap]
- *     [--no-rotate] [FILE...]
+ *     [--no-rotate] [--wait SECONDS] [FILE...]
  *
  * The hourly job: snap, rotate, hand every closed log in the spool to
  * ingest (the ledger skips what it already has; oldest first, snapshots
  * before the exits that close their processes), write each one's .txt
- * and .csv into the output directory, then retention.  One run at a time: a second
- * finds the spool's lock taken and exits 3.
+ * and .csv into the output directory, then retention.  A log is closed
+ * unless extracct switched its kind to it (spool.h), whatever its name.
+ * One run at a time: a second finds the spool's lock taken and exits 3.
  *
  * Retention deletes a closed log older than --retention-days only when
  * the ledger says every byte of it is in the database; a text output
@@ -28,15 +29,17 @@
 #include <unistd.h>
 
 #include "../store/ingest.h"
+#include "../store/outfile.h"
 #include "config.h"
 #include "extracct.h"
 #include "paths.h"
+#include "solaris.h"
 #include "spool.h"
 
 static const char usage_run[] =
     "usage: extracct run [--spool DIR] [--db FILE] [--outdir DIR] "
     "[--pacct FILE] [--retention-days N] [--text-retention-days N] "
-    "[--no-snap] [--no-rotate] [FILE...]";
+    "[--no-snap] [--no-rotate] [--wait SECONDS] [FILE...]";
 
 /* Take the spool's lock, or say who has it; returns the fd or -1. */
 static int
@@ -60,16 +63,53 @@ take_lock(const char *spool)
 	return fd;
 }
 
-/* The newest log of its kind is live (still written); the others closed. */
-static int
-is_live(const struct spool_log *logs, int nlogs, int i)
-{
-	int j;
+/*
+ * The live logs: per kind, the one extracct switched to (the spool's
+ * state); acctd's, the one its pidfile names while it runs.  Every
+ * other log is closed, whatever its name says (spool.h).
+ */
+struct live {
+	char		 name[6][256];	/* five kinds' states, acctd's */
+	int		 n;
+};
 
-	for (j = i + 1; j < nlogs; j++)
-		if (strcmp(logs[j].kind, logs[i].kind) == 0)
-			return 0;
-	return 1;
+static void
+live_find(struct live *lv, const char *spool, const char *host,
+    const char *acctd_pidfile)
+{
+	static const char *const kinds[] = { "snap", "pacct", "proc", "task",
+	    "flow" };
+	struct ex_err err = { 0 };
+	size_t i;
+	pid_t pid;
+	int rc;
+
+	lv->n = 0;
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		rc = spool_live_get(spool, kinds[i], host, lv->name[lv->n],
+		    sizeof(lv->name[0]), &err);
+		if (rc < 0)
+			complain(err.code, "%s; taken as no %s log live",
+			    err.reason, kinds[i]);
+		if (rc == 1)
+			lv->n++;
+	}
+	/* acctd writes what its pidfile says, even if it did not move to
+	 * the log rotate recorded for it; while it does not run, none. */
+	if (acctd_running(acctd_pidfile, &pid, lv->name[lv->n],
+	    sizeof(lv->name[0])) && lv->name[lv->n][0] != '\0')
+		lv->n++;
+}
+
+static int
+is_live(const struct live *lv, const struct spool_log *l)
+{
+	int i;
+
+	for (i = 0; i < lv->n; i++)
+		if (strcmp(lv->name[i], l->name) == 0)
+			return 1;
+	return 0;
 }
 
 /* Delete dir/name if older than days; only_if_ingested asks the ledger. */
@@ -131,6 +171,7 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 		{ "text-retention-days", required_argument, NULL, 'T' },
 		{ "no-snap", no_argument, NULL, 'S' },
 		{ "no-rotate", no_argument, NULL, 'N' },
+		{ "wait", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -141,15 +182,17 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	    ctx->cfg->output_dir : NULL;
 	uint64_t keep = ctx->cfg->retention_days;
 	uint64_t keep_text = ctx->cfg->text_retention_days, n;
+	uint64_t wait_s = DB_WAIT_DEFAULT_S;
 	int ch, i, nlogs, lock, rc, status = EXR_OK, do_snap = 1;
 	int do_rotate = 1;
 	char host[256], path[4096], snaplog[4096];
 	char **paths;
-	int npaths, nspooled = 0;
+	int npaths, nspooled = 0, nodd;
 	struct ingest_opts io;
 	struct ex_err err = { 0 };
 	struct store *s;
 	struct stat st;
+	struct live live;
 	time_t now;
 
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -182,6 +225,10 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 		case 'N':	/* no rotation this time */
 			do_rotate = 0;
 			break;
+		case 'W':	/* for another writer of the database */
+			if (parse_wait(optarg, &wait_s) != EXR_OK)
+				return EXR_USAGE;
+			break;
 		case 'h':
 			puts(usage_run);
 			return EXR_OK;
@@ -192,29 +239,29 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	argc -= optind;
 	argv += optind;
 	config_hostname(ctx, host, sizeof(host));
-	if ((rc = spool_check(spool, &err)) != EXR_OK)
+	if ((rc = spool_check(spool, &err)) != EXR_OK ||
+	    (outdir != NULL && (rc = outfile_dir_check("output directory",
+	    outdir, &err)) != EXR_OK))
 		return complain(rc, "%s", err.reason);
 	if ((lock = take_lock(spool)) < 0)
 		return lock == -2 ? EXR_LOCKED : EXR_IO;
 
-	/* 1. snap: into the live snapshot log (the newest; one if none). */
-	nlogs = spool_list(spool, host, logs, SPOOL_MAX_LOGS);
+	/* 1. snap: into the live snapshot log (a new one if none). */
+	/* Solaris and illumos: rotate's wracct writes the partial records,
+	 * and there is no Linux /proc/stat to read. */
+	if (do_snap && solaris_tools_present()) {
+		do_snap = 0;
+		printf("snap: none (Solaris or illumos: rotate has wracct "
+		    "write the partial records)\n");
+	}
 	if (do_snap) {
-		snaplog[0] = '\0';
-		for (i = 0; i < nlogs; i++)
-			if (strcmp(logs[i].kind, "snap") == 0)
-				snprintf(snaplog, sizeof(snaplog), "%.3800s/%.255s",
-				    spool, logs[i].name);
-		if (snaplog[0] == '\0') {
-			char name[256];
-
-			spool_name(name, sizeof(name), "snap", host,
-			    time(NULL));
-			snprintf(snaplog, sizeof(snaplog), "%.3800s/%.255s", spool,
-			    name);
-		}
-		rc = snap_write(snaplog, PATH_PROC, ctx->cfg->powercap_dir,
-		    ctx->cfg->snap_cpu, ctx->cfg->acctd_pidfile, &n);
+		if ((rc = spool_snap_live(spool, host, time(NULL), snaplog,
+		    sizeof(snaplog), &err)) != EXR_OK)
+			complain(rc, "%s", err.reason);
+		else
+			rc = snap_write(snaplog, PATH_PROC,
+			    ctx->cfg->powercap_dir, ctx->cfg->snap_cpu,
+			    ctx->cfg->acctd_pidfile, &n);
 		status = worst(status, rc);
 		if (rc == EXR_OK)
 			printf("snap: %" PRIu64 " processes into %s\n", n,
@@ -223,20 +270,31 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	/* 2. rotate */
 	if (do_rotate)
 		status = worst(status, rotate_logs(spool, pacct, host,
-		    PATH_ACCTADM_CONF, ctx->cfg->acctd_pidfile));
+		    PATH_ACCTADM_CONF, ctx->cfg->acctd_pidfile, time(NULL),
+		    NULL));
 
-	/* 3. ingest every closed log, then the operands. */
-	nlogs = spool_list(spool, host, logs, SPOOL_MAX_LOGS);
+	/* 3. ingest every closed log, then the operands; a link or FIFO
+	 * with a log's name is named and left out. */
+	nlogs = spool_list_warn(spool, host, logs, SPOOL_MAX_LOGS, &nodd);
+	if (nodd > 0)
+		status = worst(status, EXR_DAMAGED);
+	live_find(&live, spool, host, ctx->cfg->acctd_pidfile);
+	now = time(NULL);
 	if ((paths = calloc((size_t)(nlogs > 0 ? nlogs : 0) + (size_t)argc +
 	    1, sizeof(*paths))) == NULL) {
 		close(lock);
 		return complain(EXR_NOMEM, "no memory");
 	}
 	for (i = 0; i < nlogs; i++) {
-		if (is_live(logs, nlogs, i))
+		if (is_live(&live, &logs[i]))
 			continue;
 		snprintf(path, sizeof(path), "%.3800s/%.255s", spool,
 		    logs[i].name);
+		/* A clock that was wrong named it: no reason to keep it. */
+		if (spool_in_future(logs[i].stamp, now))
+			complain(EXR_OK, "%s: named for a time ahead of the "
+			    "clock, and not a log extracct writes to: read as "
+			    "a closed log", path);
 		if (lstat(path, &st) == 0 && st.st_size == 0)
 			continue;	/* an empty log: nothing to read */
 		if ((paths[nspooled] = strdup(path)) != NULL)
@@ -248,20 +306,26 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	if (npaths > 0) {
 		ingest_opts_config(&io, ctx);
 		io.host = host;
-		status = worst(status, ingest_logs(db, outdir, &io, paths,
-		    npaths));
+		status = worst(status, ingest_logs(db, wait_s, outdir, &io,
+		    paths, npaths));
 	}
 	for (i = 0; i < nspooled; i++)
 		free(paths[i]);
 	free(paths);
 
-	/* 4. retention */
+	/*
+	 * 4. retention.  Not of the logs if another writer kept the
+	 * database past the wait: the ledger cannot be asked without
+	 * waiting as long again, and a log kept is never a loss.
+	 */
 	now = time(NULL);
-	if ((rc = store_open(&s, db, &err)) != EXR_OK) {
+	if (status == EXR_BUSY)
+		printf("retention: logs kept: the database is busy\n");
+	else if ((rc = store_open(&s, db, wait_s * 1000, &err)) != EXR_OK) {
 		status = worst(status, complain(rc, "%s: %s", db, err.reason));
 	} else {
 		for (i = 0; i < nlogs; i++)
-			if (!is_live(logs, nlogs, i))
+			if (!is_live(&live, &logs[i]))
 				status = worst(status, retire(s, spool,
 				    logs[i].name, (int)keep, 1, now));
 		store_close(s);

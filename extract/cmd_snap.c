@@ -3,12 +3,15 @@
  *
  * wracct for Linux: append a cumulative partial record for every live
  * process, one system record and a RAPL record per powercap zone, to an
- * exacct snapshot log (creator "extracct").  Every record is one write(2) to an O_APPEND file, so a
- * reader never sees half of one (the kernel's own rule for exacct,
- * exacct-format.md §1.1).  Processes that vanish while being read are
- * skipped: they write their own exit record.  Which CPU time a partial
- * holds: snapcpu.h.
+ * exacct snapshot log (creator "extracct").  Every record is one write(2)
+ * to an O_APPEND file, so a reader never sees half of one (the kernel's
+ * own rule for exacct, exacct-format.md §1.1), and one the disk (or the
+ * file size limit) cuts short is cut off again: snap holds the log's
+ * lock, so nothing else appends meanwhile.  Processes that vanish while
+ * being read are skipped: they write their own exit record.  Which CPU
+ * time a partial holds: snapcpu.h.
  */
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <dirent.h>
@@ -21,6 +24,7 @@
 #include <unistd.h>
 
 #include "../parsers/recwrite.h"
+#include "../store/outfile.h"
 #include "config.h"
 #include "extracct.h"
 #include "paths.h"
@@ -39,16 +43,16 @@ static const char usage_snap[] =
  */
 static int
 write_rapl(int fd, struct exw *w, const char *dir, uint64_t now,
-    const struct ex_sysload *sl)
+    const struct ex_sysload *sl, uint64_t *end)
 {
 	static struct ex_rapl zones[POWERCAP_MAX_ZONES];
 	int i, n, unreadable;
 
 	n = powercap_read(dir, now, zones, POWERCAP_MAX_ZONES, &unreadable);
 	if (n == 0 && unreadable > 0)
-		fprintf(stderr, "extracct: %s: no RAPL zone's energy_uj is "
+		say(stderr, "extracct: %s: no RAPL zone's energy_uj is "
 		    "readable (root only since Linux 5.10): no energy "
-		    "readings\n", dir);
+		    "readings", dir);
 	for (i = 0; i < n; i++) {
 		if (REC_HAS(sl, SYS_BTIME)) {
 			zones[i].v[RAPL_BOOT_S] = sl->v[SYS_BTIME];
@@ -56,10 +60,33 @@ write_rapl(int fd, struct exw *w, const char *dir, uint64_t now,
 		}
 		exw_reset(w);
 		rapl_write(w, &zones[i]);
-		if (write_record(fd, w) != EXR_OK)
+		if (append_record(fd, w, end) != EXR_OK)
 			return EXR_IO;
 	}
 	return EXR_OK;
+}
+
+/*
+ * Lock the log: two snaps at once (the timer's and the hourly run's)
+ * take turns, so a cut-off record is never another's, and only one
+ * writes a new log's header.  A snapshot takes a second or two; 60 s
+ * without the lock is an error.  0, or -1 with errno set.
+ */
+static int
+lock_log(int fd)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 6000; i++) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -1;
+		nanosleep(&ts, NULL);
+	}
+	errno = EWOULDBLOCK;
+	return -1;
 }
 
 int
@@ -70,13 +97,13 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	struct procfs pf;
 	struct ex_err err = { 0 };
 	struct ex_sysload sl;
-	static struct ex_proc p;
+	struct ex_proc p;
 	struct timespec ts;
 	struct stat st;
 	struct dirent *de;
 	struct snapcpu sc;
 	struct exw w;
-	uint64_t now;
+	uint64_t now, end;
 	DIR *d;
 	int fd, rc = EXR_OK;
 
@@ -92,24 +119,24 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	if (gethostname(host, sizeof(host)) != 0)
 		snprintf(host, sizeof(host), "unknown");
 	host[sizeof(host) - 1] = '\0';
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
-	    O_CLOEXEC, 0640);
-	if (fd == -1 || fstat(fd, &st) == -1) {
-		rc = complain(EXR_IO, "%s: %s", path, strerror(errno));
-		if (fd != -1)
-			close(fd);
+	/* Appended to, so an existing log is taken if it is ours. */
+	if ((fd = outfile_open(path, O_APPEND, NULL, &err)) == -1) {
+		snapcpu_close(&sc);
+		return complain(EXR_IO, "%s: %s", path, err.reason);
+	}
+	if (lock_log(fd) == -1 || fstat(fd, &st) == -1) {
+		rc = complain(EXR_IO, "%s: %s", path, errno == EWOULDBLOCK ?
+		    "another snap has held its lock for 60 s" :
+		    strerror(errno));
+		close(fd);
 		snapcpu_close(&sc);
 		return rc;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		snapcpu_close(&sc);
-		return complain(EXR_IO, "%s: not a regular file", path);
-	}
+	end = (uint64_t)st.st_size;
 	exw_init(&w);
 	if (st.st_size == 0) {
 		exw_header(&w, "extracct", host, EXW_HEADER_LIBRARY);
-		if (write_record(fd, &w) != EXR_OK)
+		if (append_record(fd, &w, &end) != EXR_OK)
 			goto ioerr;
 	}
 	/* One time for the whole snapshot: the intervals of all processes
@@ -122,8 +149,8 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	}
 	exw_reset(&w);
 	sysload_write(&w, &sl);
-	if (write_record(fd, &w) != EXR_OK ||
-	    write_rapl(fd, &w, powercap_dir, now, &sl) != EXR_OK)
+	if (append_record(fd, &w, &end) != EXR_OK ||
+	    write_rapl(fd, &w, powercap_dir, now, &sl, &end) != EXR_OK)
 		goto ioerr;
 	if ((d = opendir(proc_root)) == NULL) {
 		rc = complain(EXR_IO, "%s: %s", proc_root, strerror(errno));
@@ -140,7 +167,7 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 			continue;	/* gone: its exit record has it */
 		exw_reset(&w);
 		proc_write(&w, &p);
-		if (write_record(fd, &w) != EXR_OK) {
+		if (append_record(fd, &w, &end) != EXR_OK) {
 			closedir(d);
 			goto ioerr;
 		}
@@ -149,11 +176,12 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	closedir(d);
 	goto out;
 ioerr:
-	rc = complain(EXR_IO, "%s: %s", path, strerror(errno));
+	rc = complain(EXR_IO, "%s: %s; the snapshot stops there (no record "
+	    "is left half written)", path, strerror(errno));
 out:
 	if (sc.unanswered > 0)
-		fprintf(stderr, "extracct: %s: taskstats did not answer for "
-		    "%llu processes: not in this snapshot\n", path,
+		say(stderr, "extracct: %s: taskstats did not answer for "
+		    "%llu processes: not in this snapshot", path,
 		    (unsigned long long)sc.unanswered);
 	snapcpu_close(&sc);
 	exw_release(&w);
@@ -173,13 +201,12 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static struct spool_log logs[SPOOL_MAX_LOGS];
 	const char *out = NULL, *root = PATH_PROC, *spool = ctx->cfg->spool_dir;
 	const char *powercap = ctx->cfg->powercap_dir;
-	char host[256], name[256], path[4096];
+	char host[256], path[4096];
 	struct ex_err err = { 0 };
 	uint64_t n;
-	int ch, i, nlogs, rc, cpu = ctx->cfg->snap_cpu;
+	int ch, rc, cpu = ctx->cfg->snap_cpu;
 
 	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -207,17 +234,13 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 	if (optind != argc)
 		return complain(EXR_USAGE, "%s", usage_snap);
 	if (out == NULL) {
-		/* The spool's live snapshot log: the newest, or a new one. */
+		/* The spool's live snapshot log, or a new one (spool.h). */
 		if ((rc = spool_check(spool, &err)) != EXR_OK)
 			return complain(rc, "%s", err.reason);
 		config_hostname(ctx, host, sizeof(host));
-		spool_name(name, sizeof(name), "snap", host, time(NULL));
-		nlogs = spool_list(spool, host, logs, SPOOL_MAX_LOGS);
-		for (i = 0; i < nlogs; i++)
-			if (strcmp(logs[i].kind, "snap") == 0)
-				snprintf(name, sizeof(name), "%.255s",
-				    logs[i].name);
-		snprintf(path, sizeof(path), "%.3800s/%.255s", spool, name);
+		if ((rc = spool_snap_live(spool, host, time(NULL), path,
+		    sizeof(path), &err)) != EXR_OK)
+			return complain(rc, "%s", err.reason);
 		out = path;
 	}
 	return snap_write(out, root, powercap, cpu, ctx->cfg->acctd_pidfile,

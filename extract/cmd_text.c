@@ -104,7 +104,7 @@ cmd_text(int argc, char **argv, struct ctx *ctx)
 	};
 	static struct text_state s;	/* large: keep it off the stack */
 	struct walk_ops ops = { text_object, text_pacct, NULL,
-	    text_sample_line, NULL };
+	    text_sample_line, NULL, NULL };
 	int ch, i, status = EXR_OK;
 
 	(void)ctx;

@@ -2,15 +2,27 @@
  * Reading the configuration with libyaml (see config.h).  The event
  * parser is enough for a flat mapping of scalars, and it gives the line
  * and column of every event for the messages.
+ *
+ * The schema is one document holding one flat mapping, each key at most
+ * once, each value a scalar.  Everything else YAML can say is refused
+ * rather than read some way: an alias used to be skipped, so the next
+ * key became the value ("database: *s" set the database to the word
+ * "output_dir"); a second document or a repeated key silently won over
+ * the first; anchors and tags mean nothing here.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <yaml.h>
 
+#include "../reports/fmt.h"
 #include "config.h"
 #include "paths.h"
 #include "snapcpu.h"
@@ -19,37 +31,53 @@ enum ktype {
 	K_STR, K_UINT, K_IDLE, K_WRAP, K_RAPL_WRAP, K_INTENSITY, K_SNAP_CPU
 };
 
+/* What a K_STR value must be, beyond fitting. */
+enum kcheck {
+	C_ANY,
+	C_NONEMPTY,	/* a file must be named */
+	C_ABSOLUTE,	/* cron and systemd run us from anywhere */
+	C_ZONE		/* local, UTC, or a zone in the zoneinfo files */
+};
+
 struct key {
 	const char	*name;
 	enum ktype	 type;
 	size_t		 off;		/* offset in struct config */
-	uint64_t	 max;		/* K_UINT */
+	uint64_t	 min, max;	/* K_UINT */
+	enum kcheck	 check;		/* K_STR */
 };
 
+#define STR(name, field, check) \
+	{ name, K_STR, offsetof(struct config, field), 0, 0, check }
+#define UINT(name, field, min, max) \
+	{ name, K_UINT, offsetof(struct config, field), min, max, C_ANY }
+#define WORD(name, type) \
+	{ name, type, 0, 0, 0, C_ANY }
+
 static const struct key keys[] = {
-	{ "spool_dir", K_STR, offsetof(struct config, spool_dir), 0 },
-	{ "database", K_STR, offsetof(struct config, database), 0 },
-	{ "output_dir", K_STR, offsetof(struct config, output_dir), 0 },
-	{ "pacct_file", K_STR, offsetof(struct config, pacct_file), 0 },
-	{ "host", K_STR, offsetof(struct config, host), 0 },
-	{ "timezone", K_STR, offsetof(struct config, timezone), 0 },
-	{ "retention_days", K_UINT, offsetof(struct config, retention_days),
-	    36500 },
-	{ "text_retention_days", K_UINT,
-	    offsetof(struct config, text_retention_days), 36500 },
-	{ "idle_rows", K_IDLE, offsetof(struct config, idle_always), 0 },
-	{ "heartbeat_hours", K_UINT, offsetof(struct config, heartbeat_hours),
-	    87600 },
-	{ "counter_wrap", K_WRAP, offsetof(struct config, counter_wrap), 0 },
-	{ "acctd_pidfile", K_STR, offsetof(struct config, acctd_pidfile), 0 },
-	{ "acctd_rcvbuf", K_UINT, offsetof(struct config, acctd_rcvbuf),
-	    1ULL << 30 },
-	{ "powercap_dir", K_STR, offsetof(struct config, powercap_dir), 0 },
-	{ "rapl_wrap", K_RAPL_WRAP, 0, 0 },
-	{ "snap_cpu", K_SNAP_CPU, 0, 0 },
-	{ "carbon_intensity", K_INTENSITY, 0, 0 },
-	{ "carbon_source", K_STR, offsetof(struct config, carbon_source), 0 },
+	STR("spool_dir", spool_dir, C_ABSOLUTE),
+	STR("database", database, C_NONEMPTY),
+	STR("output_dir", output_dir, C_ANY),
+	STR("pacct_file", pacct_file, C_ANY),
+	STR("host", host, C_ANY),
+	STR("timezone", timezone, C_ZONE),
+	UINT("retention_days", retention_days, 0, 36500),
+	UINT("text_retention_days", text_retention_days, 0, 36500),
+	WORD("idle_rows", K_IDLE),
+	UINT("heartbeat_hours", heartbeat_hours, 0, 87600),
+	WORD("counter_wrap", K_WRAP),
+	STR("acctd_pidfile", acctd_pidfile, C_ANY),
+	/* What acctd --rcvbuf takes. */
+	UINT("acctd_rcvbuf", acctd_rcvbuf, ACCTD_RCVBUF_MIN,
+	    ACCTD_RCVBUF_MAX),
+	STR("powercap_dir", powercap_dir, C_ANY),
+	WORD("rapl_wrap", K_RAPL_WRAP),
+	WORD("snap_cpu", K_SNAP_CPU),
+	WORD("carbon_intensity", K_INTENSITY),
+	STR("carbon_source", carbon_source, C_ANY),
 };
+
+#define NKEYS	(sizeof(keys) / sizeof(keys[0]))
 
 void
 config_defaults(struct config *c)
@@ -65,7 +93,7 @@ config_defaults(struct config *c)
 	c->heartbeat_hours = 24;
 	snprintf(c->acctd_pidfile, sizeof(c->acctd_pidfile), "%s",
 	    PATH_ACCTD_PID);
-	c->acctd_rcvbuf = 16u << 20;
+	c->acctd_rcvbuf = 16u << 20;	/* in [ACCTD_RCVBUF_MIN, MAX] */
 	snprintf(c->powercap_dir, sizeof(c->powercap_dir), "%s",
 	    PATH_POWERCAP);
 	c->carbon_intensity = -1;
@@ -90,6 +118,89 @@ at(struct ex_err *err, const yaml_event_t *ev, const char *path,
 	    path, ev->start_mark.line + 1, ev->start_mark.column + 1, what);
 }
 
+int
+config_zone_check(const char *zone, char *why, size_t n)
+{
+	const char *dir = getenv("TZDIR");
+	char path[CONFIG_STR + 64], magic[4];
+	struct stat st;
+	int fd, ok;
+
+	/* UTC needs no file: the C library knows it without one. */
+	if (strcmp(zone, "local") == 0 || strcmp(zone, "UTC") == 0)
+		return 0;
+	/* What the C library would read (TZDIR, as glibc has it). */
+	if (dir == NULL || dir[0] == '\0')
+		dir = PATH_ZONEINFO;
+	if (zone[0] == '\0' || zone[0] == '/' || strstr(zone, "..") != NULL) {
+		snprintf(why, n, "not a zone name (local, UTC, or a name "
+		    "such as Europe/Paris)");
+		return -1;
+	}
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, zone) >=
+	    sizeof(path)) {
+		snprintf(why, n, "too long for a zone name");
+		return -1;
+	}
+	/* Non-blocking: a FIFO planted there must not hang us. */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
+		snprintf(why, n, "no such time zone in %s (%s)", dir,
+		    strerror(errno));
+		return -1;
+	}
+	ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic) &&
+	    memcmp(magic, "TZif", 4) == 0;
+	close(fd);
+	if (!ok) {
+		snprintf(why, n, "%s is not a time zone file (TZif)", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Is s a plain decimal: digits, at most one '.', digits after it? */
+static int
+decimal(const char *s)
+{
+	size_t i = strspn(s, "0123456789");
+
+	if (i == 0)
+		return 0;
+	if (s[i] == '.')
+		i += 1 + strspn(s + i + 1, "0123456789");
+	return s[i] == '\0';
+}
+
+/* The K_STR value s for key k: EXR_OK or an error at v. */
+static int
+check_str(const struct key *k, const char *s, const yaml_event_t *v,
+    const char *path, struct ex_err *err)
+{
+	char why[CONFIG_STR + 128];
+
+	switch (k->check) {
+	case C_ANY:
+		break;
+	case C_NONEMPTY:
+		if (s[0] == '\0')
+			return at(err, v, path, "%s: empty: it must name a "
+			    "file", k->name);
+		break;
+	case C_ABSOLUTE:
+		if (s[0] != '/')
+			return at(err, v, path, "%s: \"%s\" is not an absolute "
+			    "path", k->name, s);
+		break;
+	case C_ZONE:
+		if (config_zone_check(s, why, sizeof(why)) != 0)
+			return at(err, v, path, "%s: \"%s\": %s", k->name, s,
+			    why);
+		break;
+	}
+	return EXR_OK;
+}
+
 static int
 set(struct config *c, const struct key *k, const yaml_event_t *v,
     const char *path, struct ex_err *err)
@@ -97,21 +208,26 @@ set(struct config *c, const struct key *k, const yaml_event_t *v,
 	const char *s = (const char *)v->data.scalar.value;
 	char *end;
 	unsigned long long n;
+	int rc;
 
 	switch (k->type) {
 	case K_STR:
 		if (strlen(s) >= CONFIG_STR)
 			return at(err, v, path, "%s: longer than 511 bytes",
 			    k->name);
+		if ((rc = check_str(k, s, v, path, err)) != EXR_OK)
+			return rc;
 		snprintf((char *)c + k->off, CONFIG_STR, "%s", s);
 		return EXR_OK;
 	case K_UINT:
 		errno = 0;
 		n = strtoull(s, &end, 10);
 		if (s[0] < '0' || s[0] > '9' || *end != '\0' || errno != 0 ||
-		    n > k->max)
+		    n < k->min || n > k->max)
 			return at(err, v, path, "%s: \"%s\" is not a whole "
-			    "number in range", k->name, s);
+			    "number from %llu to %llu", k->name, s,
+			    (unsigned long long)k->min,
+			    (unsigned long long)k->max);
 		*(uint64_t *)((char *)c + k->off) = n;
 		return EXR_OK;
 	case K_IDLE:
@@ -148,15 +264,50 @@ set(struct config *c, const struct key *k, const yaml_event_t *v,
 			c->carbon_intensity = -1;
 			return EXR_OK;
 		}
+		/* Plain decimals only: strtod also takes 0x1p3 and 1e3. */
 		errno = 0;
-		c->carbon_intensity = strtod(s, &end);
-		if (s[0] < '0' || s[0] > '9' || *end != '\0' || errno != 0 ||
+		c->carbon_intensity = decimal(s) ? strtod(s, &end) : -1;
+		if (!decimal(s) || *end != '\0' || errno != 0 ||
 		    c->carbon_intensity > 10000)
 			return at(err, v, path, "%s: \"%s\" is not grams "
 			    "CO2e per kWh (0 to 10000) or none", k->name, s);
 		return EXR_OK;
 	}
 	return EXR_OK;
+}
+
+/*
+ * What the schema refuses in any event: an alias, an anchor or a tag.
+ * NULL if ev has none.
+ */
+static const char *
+refused(const yaml_event_t *ev)
+{
+	const yaml_char_t *anchor = NULL, *tag = NULL;
+
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		return "an alias (*name): aliases are not allowed";
+	case YAML_SCALAR_EVENT:
+		anchor = ev->data.scalar.anchor;
+		tag = ev->data.scalar.tag;
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		anchor = ev->data.sequence_start.anchor;
+		tag = ev->data.sequence_start.tag;
+		break;
+	case YAML_MAPPING_START_EVENT:
+		anchor = ev->data.mapping_start.anchor;
+		tag = ev->data.mapping_start.tag;
+		break;
+	default:
+		break;
+	}
+	if (anchor != NULL)
+		return "an anchor (&name): anchors are not allowed";
+	if (tag != NULL)
+		return "a tag (!name): tags are not allowed";
+	return NULL;
 }
 
 int
@@ -180,13 +331,16 @@ config_read(struct config *c, FILE *fp, const char *path,
 {
 	yaml_parser_t parser;
 	yaml_event_t ev, key;
-	int rc = EXR_OK, depth = 0, have_key = 0, done = 0;
+	yaml_mark_t seen[NKEYS];	/* where each key was; line 0: not */
+	const char *why;
+	int rc = EXR_OK, depth = 0, have_key = 0, done = 0, docs = 0;
 	size_t i;
 
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_file(&parser, fp);
 	memset(&key, 0, sizeof(key));
+	memset(seen, 0, sizeof(seen));
 	while (!done && rc == EXR_OK) {
 		if (!yaml_parser_parse(&parser, &ev)) {
 			rc = ex_fail(err, EXR_USAGE, 0, "%s: line %zu, column "
@@ -196,9 +350,19 @@ config_read(struct config *c, FILE *fp, const char *path,
 			    "not YAML");
 			break;
 		}
+		if ((why = refused(&ev)) != NULL) {
+			rc = at(err, &ev, path, "%s", why);
+			yaml_event_delete(&ev);
+			break;
+		}
 		switch (ev.type) {
 		case YAML_STREAM_END_EVENT:
 			done = 1;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (++docs > 1)
+				rc = at(err, &ev, path, "a second document: "
+				    "the file holds one mapping");
 			break;
 		case YAML_MAPPING_START_EVENT:
 			if (++depth > 1 || have_key)
@@ -226,15 +390,25 @@ config_read(struct config *c, FILE *fp, const char *path,
 				have_key = 1;
 				continue;	/* keep the event: freed below */
 			}
-			for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			for (i = 0; i < NKEYS; i++)
 				if (strcmp(keys[i].name,
 				    (const char *)key.data.scalar.value) == 0)
 					break;
-			if (i == sizeof(keys) / sizeof(keys[0]))
+			if (i == NKEYS)
 				rc = at(err, &key, path, "unknown key \"%s\"",
 				    (const char *)key.data.scalar.value);
-			else
-				rc = set(c, &keys[i], &ev, path, err);
+			else if (seen[i].line > 0)
+				rc = at(err, &key, path, "%s: given twice "
+				    "(first at line %zu, column %zu)",
+				    keys[i].name, seen[i].line,
+				    seen[i].column);
+			else if ((rc = set(c, &keys[i], &ev, path, err)) ==
+			    EXR_OK) {
+				/* 1-based, as printed */
+				seen[i] = key.start_mark;
+				seen[i].line++;
+				seen[i].column++;
+			}
 			yaml_event_delete(&key);
 			have_key = 0;
 			break;
@@ -250,45 +424,45 @@ config_read(struct config *c, FILE *fp, const char *path,
 }
 
 /*
- * A string as a YAML double-quoted scalar that reads back as itself:
- * quote and backslash escaped; what YAML does not allow raw escaped too
- * (which also keeps a hostile value from reaching a terminal raw): the
- * C0 and C1 controls and DEL as \xNN, U+FFFE and U+FFFF as \uFFFE and
- * \uFFFF, and the line and paragraph separators, which YAML 1.1 takes
- * for line breaks (a raw one would be folded to a space), as \L and \P.
- * Other bytes are as read: libyaml accepted them as UTF-8.
+ * "key: VALUE" with VALUE a YAML double-quoted string that reads back as
+ * s: '"' and '\\' escaped, control characters and DEL as \xNN, and the
+ * C1 controls (UTF-8 c2 80 to c2 9f, which some terminals obey) as
+ * \xNN too, which YAML reads as that code point.  Also what YAML will
+ * not take raw (fuzz_config found both): the line and paragraph
+ * separators, which YAML 1.1 reads as line breaks (folded to a space),
+ * as \L and \P, and U+FFFE and U+FFFF, not characters, as \uFFFE and
+ * \uFFFF.  libyaml only takes valid UTF-8, so every other byte is part
+ * of a character, kept.
  */
 static void
-print_str(FILE *fp, const char *key, const char *v)
+yaml_kv(FILE *fp, const char *key, const char *src)
 {
-	const unsigned char *p;
+	const unsigned char *s = (const unsigned char *)src;
 
 	fprintf(fp, "%s: \"", key);
-	for (p = (const unsigned char *)v; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(fp, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(fp, "\\x%02x", *p);
-		else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
-			fprintf(fp, "\\x%02x", p[1]);		/* U+0080..U+009F */
-			p++;
-		} else if (p[0] == 0xe2 && p[1] == 0x80 &&
-		    (p[2] == 0xa8 || p[2] == 0xa9)) {
-			fputs(p[2] == 0xa8 ? "\\L" : "\\P", fp);
-			p += 2;
-		} else if (p[0] == 0xef && p[1] == 0xbf &&
-		    (p[2] == 0xbe || p[2] == 0xbf)) {
-			fputs(p[2] == 0xbe ? "\\uFFFE" : "\\uFFFF", fp);
-			p += 2;
+	for (; *s != '\0'; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(fp, "\\%c", *s);
+		else if (*s < 0x20 || *s == 0x7f)
+			fprintf(fp, "\\x%02x", *s);
+		else if (*s == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)
+			fprintf(fp, "\\x%02x", *++s);
+		else if (s[0] == 0xe2 && s[1] == 0x80 &&
+		    (s[2] == 0xa8 || s[2] == 0xa9)) {
+			fputs(s[2] == 0xa8 ? "\\L" : "\\P", fp);
+			s += 2;
+		} else if (s[0] == 0xef && s[1] == 0xbf &&
+		    (s[2] == 0xbe || s[2] == 0xbf)) {
+			fputs(s[2] == 0xbe ? "\\uFFFE" : "\\uFFFF", fp);
+			s += 2;
 		} else
-			putc(*p, fp);
-	}
+			putc(*s, fp);
 	fputs("\"\n", fp);
 }
 
-/* The shortest decimal that reads back (strtod) as v itself. */
+/* "key: V" with V the shortest decimal that reads back (strtod) as v. */
 static void
-print_double(FILE *fp, const char *key, double v)
+yaml_double(FILE *fp, const char *key, double v)
 {
 	char buf[40];
 	int prec;
@@ -305,14 +479,16 @@ print_double(FILE *fp, const char *key, double v)
 void
 config_print(FILE *fp, const struct config *c)
 {
-	fprintf(fp, "# effective configuration (%s)\n", c->path[0] != '\0' ?
-	    c->path : "defaults: no configuration file");
-	print_str(fp, "spool_dir", c->spool_dir);
-	print_str(fp, "database", c->database);
-	print_str(fp, "output_dir", c->output_dir);
-	print_str(fp, "pacct_file", c->pacct_file);
-	print_str(fp, "host", c->host);
-	print_str(fp, "timezone", c->timezone);
+	fputs("# effective configuration (", fp);
+	fmt_escape_fp(fp, c->path[0] != '\0' ? c->path :
+	    "defaults: no configuration file", 0);
+	fputs(")\n", fp);
+	yaml_kv(fp, "spool_dir", c->spool_dir);
+	yaml_kv(fp, "database", c->database);
+	yaml_kv(fp, "output_dir", c->output_dir);
+	yaml_kv(fp, "pacct_file", c->pacct_file);
+	yaml_kv(fp, "host", c->host);
+	yaml_kv(fp, "timezone", c->timezone);
 	fprintf(fp, "retention_days: %llu\n",
 	    (unsigned long long)c->retention_days);
 	fprintf(fp, "text_retention_days: %llu\n",
@@ -322,16 +498,16 @@ config_print(FILE *fp, const struct config *c)
 	fprintf(fp, "heartbeat_hours: %llu\n",
 	    (unsigned long long)c->heartbeat_hours);
 	fprintf(fp, "counter_wrap: %s\n", c->counter_wrap);
-	print_str(fp, "acctd_pidfile", c->acctd_pidfile);
+	yaml_kv(fp, "acctd_pidfile", c->acctd_pidfile);
 	fprintf(fp, "acctd_rcvbuf: %llu\n",
 	    (unsigned long long)c->acctd_rcvbuf);
-	print_str(fp, "powercap_dir", c->powercap_dir);
+	yaml_kv(fp, "powercap_dir", c->powercap_dir);
 	fprintf(fp, "rapl_wrap: %s\n", c->rapl_drop_wrapped ? "drop" :
 	    "unwrap");
 	fprintf(fp, "snap_cpu: %s\n", snapcpu_name(c->snap_cpu));
 	if (c->carbon_intensity < 0)
 		fprintf(fp, "carbon_intensity: none\n");
 	else
-		print_double(fp, "carbon_intensity", c->carbon_intensity);
-	print_str(fp, "carbon_source", c->carbon_source);
+		yaml_double(fp, "carbon_intensity", c->carbon_intensity);
+	yaml_kv(fp, "carbon_source", c->carbon_source);
 }

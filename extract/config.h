@@ -1,12 +1,14 @@
 /*
  * The configuration: /etc/extracct.yml, or the file given with -c.
  * A flat YAML mapping; every key has a default, an unknown key or a value
- * of the wrong type is an error naming its line and column.  Command-line
+ * of the wrong type is an error naming its line and column, as is a key
+ * given twice, a second document, an alias, an anchor or a tag.  Command-line
  * options override it.  docs/extracct.yml.example lists every key.
  */
 #ifndef CONFIG_H
 #define CONFIG_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -36,6 +38,10 @@ struct config {
 	char		 carbon_source[CONFIG_STR];
 };
 
+/* acctd's socket receive buffer, bytes: acctd_rcvbuf and --rcvbuf. */
+#define ACCTD_RCVBUF_MIN	4096
+#define ACCTD_RCVBUF_MAX	(1ULL << 30)
+
 /* The defaults (paths.h). */
 void	config_defaults(struct config *c);
 
@@ -49,6 +55,14 @@ int	config_load(struct config *c, const char *path, struct ex_err *err);
  * messages; fp stays open. */
 int	config_read(struct config *c, FILE *fp, const char *path,
 	    struct ex_err *err);
+
+/*
+ * Is zone one reports can use: "local", "UTC", or a name whose file in
+ * the zoneinfo database ($TZDIR, else PATH_ZONEINFO) is a TZif file?
+ * 0, or -1 with why[n] saying what is wrong.  (An unknown zone would
+ * silently read as UTC.)
+ */
+int	config_zone_check(const char *zone, char *why, size_t n);
 
 /* Print the effective configuration as YAML. */
 void	config_print(FILE *fp, const struct config *c);

@@ -9,7 +9,9 @@
 
 #include <sys/types.h>
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../parsers/exerr.h"
 
@@ -39,19 +41,39 @@ int	cmd_acctd(int argc, char **argv, struct ctx *ctx);
 /*
  * Ingest paths[0..npaths) into db, writing each one's .txt and .csv into
  * outdir unless it is NULL, and print what each added (cmd_ingest.c).
- * io starts from ingest_opts_config(); returns the worst EXR_* code.
+ * io starts from ingest_opts_config(); wait_s bounds the wait for
+ * another writer of db (EXR_BUSY after it).  Returns the worst EXR_*
+ * code.
  */
 void	ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx);
-int	ingest_logs(const char *db, const char *outdir, struct ingest_opts *io,
-	    char *const *paths, int npaths);
+int	ingest_logs(const char *db, uint64_t wait_s, const char *outdir,
+	    const struct ingest_opts *io, char *const *paths, int npaths);
+
+/* How long ingest and run wait for another writer of the database. */
+#define DB_WAIT_DEFAULT_S	600
+
+/* --wait SECONDS: into *wait_s (ingest, run); EXR_OK or EXR_USAGE. */
+int	parse_wait(const char *arg, uint64_t *wait_s);
+
+/*
+ * The kernel's part in rotate, for the test helper to stand in for:
+ * switching process accounting to a file (acct(2): 0 or -1), and
+ * writing the exit record of a process that exited (the probe's).
+ */
+struct rotate_kernel {
+	int	(*acct)(const char *path);
+	void	(*exited)(pid_t pid);
+};
 
 /*
  * Switch accounting (if on), the snapshot log and acctd (if it runs) to
- * new files in spool (cmd_rotate.c).  Messages printed; EXR_OK,
- * EXR_USAGE or EXR_IO.
+ * new files in spool, named for the time now, and record them as the
+ * live logs (cmd_rotate.c, spool.h).  k is NULL but in tests.  Messages
+ * printed; EXR_OK, EXR_USAGE or EXR_IO.
  */
 int	rotate_logs(const char *spool, const char *pacct, const char *host,
-	    const char *acctadm_conf, const char *acctd_pidfile);
+	    const char *acctadm_conf, const char *acctd_pidfile, time_t now,
+	    const struct rotate_kernel *k);
 
 /*
  * Is acctd running (it holds pidfile locked)?  Then *pid and current
@@ -85,6 +107,16 @@ int	snap_write(const char *path, const char *proc_root,
 struct exw;
 int	write_record(int fd, const struct exw *w);
 
+/*
+ * Append one encoded record whole or not at all: the rest of a short
+ * write is written, and if that fails (a full disk, the file size
+ * limit) what was written is cut off again (ftruncate to *end), so the
+ * log still ends at a record boundary.  *end is the file's size before,
+ * and after on success; the caller must be the only one appending (snap
+ * holds the log's lock).  EXR_OK or EXR_IO (errno set).
+ */
+int	append_record(int fd, const struct exw *w, uint64_t *end);
+
 /* Worse of two EXR_* codes for the exit status (EXR_EOF counts as OK). */
 int	worst(int a, int b);
 
@@ -94,6 +126,16 @@ void	report_err(const struct ex_err *err);
 /* "extracct: <cmd>: <message>" on stderr; returns code. */
 int	complain(int code, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+
+/*
+ * One message line on fp (a newline is added): prefix, then fmt's text
+ * with control bytes, bytes >= 0x7f and backslashes as \ooo, so that a
+ * hostile file name or value cannot drive the terminal or forge a line.
+ */
+void	say(FILE *fp, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	vsay(FILE *fp, const char *prefix, const char *fmt, va_list ap)
+	    __attribute__((format(printf, 3, 0)));
 
 /*
  * Strict unsigned parse: decimal (or 0x hex), no sign, no junk, in

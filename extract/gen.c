@@ -24,7 +24,6 @@
 #include "gen.h"
 
 #define T0_S		1699999200u	/* 2023-11-14 22:00:00 UTC, on the hour */
-#define NS		1000000000ull
 #define MAX_DAEMONS	2000
 
 struct sim_proc {

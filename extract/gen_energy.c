@@ -20,7 +20,6 @@
 #include "gen.h"
 
 #define T0_NS		(1699999200ull * 1000000000ull)
-#define NS		1000000000ull
 #define STEP_NS		(10 * NS)
 #define NAPPS		24
 

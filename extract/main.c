@@ -8,6 +8,7 @@
  * 3 runtime failure.  Only this file exits.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -119,7 +120,7 @@ usage(FILE *fp)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(fp, "       extracct %s\n", commands[i].synopsis);
 	fputs("       extracct -vwr [FILE | -a DIR]\n", fp);
-	fputs("See extracct(1).\n", fp);
+	fputs("See extracct(8).\n", fp);
 }
 
 int
@@ -132,6 +133,12 @@ main(int argc, char *argv[])
 	const char *cfgpath = NULL;
 	size_t i;
 
+	/*
+	 * Over the file size limit (ulimit -f), a write fails with EFBIG,
+	 * reported like a full disk, instead of the signal killing us in
+	 * the middle of a record.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	/* -c FILE: the configuration; else /etc/extracct.yml if there. */
 	config_defaults(&cfg);
 	if (argc >= 3 && strcmp(argv[1], "-c") == 0) {
@@ -141,7 +148,7 @@ main(int argc, char *argv[])
 	} else if (access(PATH_CONFIG, F_OK) == 0)
 		cfgpath = PATH_CONFIG;
 	if (cfgpath != NULL && config_load(&cfg, cfgpath, &err) != EXR_OK) {
-		fprintf(stderr, "extracct: %s\n", err.reason);
+		say(stderr, "extracct: %s", err.reason);
 		return ex_exit_status(err.code);
 	}
 	if (argc < 2) {
@@ -163,7 +170,7 @@ main(int argc, char *argv[])
 		if (strcmp(argv[1], commands[i].name) == 0)
 			cmd = &commands[i];
 	if (cmd == NULL) {
-		fprintf(stderr, "extracct: '%s' is not a command\n", argv[1]);
+		say(stderr, "extracct: '%s' is not a command", argv[1]);
 		usage(stderr);
 		return 2;
 	}

@@ -13,5 +13,10 @@
 #define PATH_CONFIG		"/etc/extracct.yml"
 #define PATH_ACCTD_PID		"/run/extracct-acctd.pid"
 #define PATH_ACCTADM_CONF	"/etc/acctadm.conf"	/* Solaris, pre-SMF */
+#if defined(__sun)
+#define PATH_ZONEINFO		"/usr/share/lib/zoneinfo"
+#else
+#define PATH_ZONEINFO		"/usr/share/zoneinfo"
+#endif
 
 #endif

@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "extracct.h"
 #include "snapcpu.h"
@@ -45,16 +44,21 @@ snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
     struct ex_err *err)
 {
 	struct timeval tv = { QUERY_TIMEOUT_S, 0 };
-	struct ts_tgid self;
+	struct ts_tgid init;
+	struct ex_err quiet;
 	char current[8];
 	pid_t pid;
+	int ticks;
 
 	memset(sc, 0, sizeof(*sc));
 	sc->ts.fd = -1;
 	sc->measure = SNAPCPU_RUNTIME;
-	if (want == SNAPCPU_RUNTIME || (want == SNAPCPU_AUTO &&
-	    acctd_running(acctd_pidfile, &pid, current, sizeof(current))))
-		return EXR_OK;
+	ticks = want == SNAPCPU_TICKS || (want == SNAPCPU_AUTO &&
+	    !acctd_running(acctd_pidfile, &pid, current, sizeof(current)));
+	/* With the runtime, taskstats is asked for context switches only:
+	 * not being able to is no error. */
+	if (!ticks)
+		err = &quiet;
 	if (ts_open(&sc->ts, 65536, err) != EXR_OK)
 		goto unusable;
 	/* Without a timeout a kernel that never answers would hang us. */
@@ -63,15 +67,24 @@ snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
 		ex_fail(err, EXR_IO, 0, "taskstats: %s", strerror(errno));
 		goto unusable;
 	}
-	/* Asking about ourselves tells whether the kernel will answer,
-	 * and whether it fills the all-thread totals. */
-	if (ts_query_tgid(&sc->ts, (uint32_t)getpid(), &self) == -1) {
+	/*
+	 * Asking about a process tells whether the kernel will answer, and
+	 * whether it fills the all-thread totals.  Not ourselves: a process
+	 * that has not yet been switched out or ticked has a runtime of 0
+	 * (the scheduler adds it up only then), and in about two of three
+	 * fresh snaps that read as "no totals", so the measure flipped
+	 * from one snapshot to the next (issue 18).  Init has run.
+	 */
+	if (ts_query_tgid(&sc->ts, 1, &init) == -1) {
 		ex_fail(err, EXR_IO, 0, "taskstats: %s%s", strerror(errno),
 		    errno == EPERM ? " (asking needs CAP_NET_ADMIN: root)" :
 		    "");
 		goto unusable;
 	}
-	if (!self.has_totals) {
+	sc->asked = 1;
+	if (!ticks)
+		return EXR_OK;
+	if (!init.has_totals) {
 		ex_fail(err, EXR_IO, 0, "taskstats: this kernel fills in a "
 		    "process's all-thread CPU totals only with delay "
 		    "accounting on (sysctl kernel.task_delayacct=1)");
@@ -80,8 +93,9 @@ snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
 	sc->measure = SNAPCPU_TICKS;
 	return EXR_OK;
 unusable:
-	snapcpu_close(sc);
-	return want == SNAPCPU_AUTO ? EXR_OK : EXR_IO;
+	if (!sc->asked)
+		snapcpu_close(sc);
+	return want == SNAPCPU_TICKS ? EXR_IO : EXR_OK;
 }
 
 void
@@ -115,21 +129,29 @@ snapcpu_ticks(const struct ts_tgid *t, struct ex_proc *p)
 	p->v[PROC_CPU_USER_NS] = u - u % ACCT_UNIT_NS;
 	p->v[PROC_CPU_SYS_NS] = s - s % ACCT_UNIT_NS;
 	p->v[PROC_CPU_RUN_NS] = t->runtime_ns;
+	p->v[PROC_CPU_SOURCE] = CPU_SOURCE_TICKS;
 	p->present |= 1ULL << PROC_CPU_USER_NS | 1ULL << PROC_CPU_SYS_NS |
-	    1ULL << PROC_CPU_RUN_NS;
+	    1ULL << PROC_CPU_RUN_NS | 1ULL << PROC_CPU_SOURCE;
 }
 
 int
 snapcpu_apply(struct snapcpu *sc, struct ex_proc *p)
 {
+	int ticks = sc->measure == SNAPCPU_TICKS;
 	struct ts_tgid t;
 
-	if (sc->measure != SNAPCPU_TICKS)
-		return 0;
+	if (!ticks) {
+		/* /proc's figure, as procfs read it. */
+		p->v[PROC_CPU_SOURCE] = CPU_SOURCE_RUNTIME;
+		p->present |= 1ULL << PROC_CPU_SOURCE;
+		if (!sc->asked || sc->stalled)
+			return 0;
+	}
 	/*
-	 * Gone, or no answer: skip it rather than record the other
-	 * measure, which would not difference against the rest.  After a
-	 * timeout, skip the rest too: a second each would hang the job.
+	 * Gone, or no answer: with ticks, skip it rather than record the
+	 * other measure, which would not difference against the rest (with
+	 * the runtime, keep /proc's switches).  After a timeout, ask no
+	 * more: a second each would hang the job.
 	 */
 	if (sc->stalled) {
 		sc->unanswered++;
@@ -137,16 +159,30 @@ snapcpu_apply(struct snapcpu *sc, struct ex_proc *p)
 	}
 	if (ts_query_tgid(&sc->ts, (uint32_t)p->v[PROC_PID], &t) == -1) {
 		if (errno == ESRCH)
-			return -1;
-		sc->unanswered++;
+			return ticks ? -1 : 0;
 		sc->stalled = errno == EAGAIN || errno == EWOULDBLOCK;
+		if (!ticks)
+			return 0;
+		sc->unanswered++;
 		return -1;
 	}
 	/* No live thread: it exited after /proc was read, and a zombie's
 	 * figures are zeros. */
 	if (!t.live)
 		return -1;
-	snapcpu_ticks(&t, p);
+	if (ticks)
+		snapcpu_ticks(&t, p);
+	/* The kernel's context switches of every thread, exited ones too
+	 * (those are not in /proc), never below what /proc summed. */
+	if (t.has_ctxt) {
+		if (!REC_HAS(p, PROC_CTXT_VOL) ||
+		    t.nvcsw >= p->v[PROC_CTXT_VOL])
+			p->v[PROC_CTXT_VOL] = t.nvcsw;
+		if (!REC_HAS(p, PROC_CTXT_INV) ||
+		    t.nivcsw >= p->v[PROC_CTXT_INV])
+			p->v[PROC_CTXT_INV] = t.nivcsw;
+		p->present |= 1ULL << PROC_CTXT_VOL | 1ULL << PROC_CTXT_INV;
+	}
 	return 0;
 }
 

@@ -15,6 +15,12 @@
  *            when acctd runs, or when taskstats cannot be asked.
  *
  * With ticks, the scheduler's runtime goes in cpu_run_ns beside them.
+ * Either way the record says which (cpu_source, records.h), so that
+ * the store never differences one measure against the other.
+ *
+ * Wherever taskstats answers, with either measure, the context
+ * switches are the kernel's sum over all threads, exited ones
+ * included; /proc has only the live threads' (procfs.c).
  */
 #ifndef SNAPCPU_H
 #define SNAPCPU_H
@@ -32,6 +38,8 @@ struct snapcpu {
 	struct ts_conn	 ts;
 	uint64_t	 unanswered;	/* processes skipped: no answer */
 	int		 stalled;	/* a query timed out: ask no more */
+	int		 asked;		/* taskstats answers: its context
+					   switches are taken, either measure */
 };
 
 /* "auto", "ticks", "runtime": the measure, or -1. */
@@ -39,19 +47,21 @@ int	snapcpu_parse(const char *s);
 const char *snapcpu_name(int measure);
 
 /*
- * Settle the measure: want, or for SNAPCPU_AUTO runtime if acctd runs
- * (acctd_pidfile is locked), ticks if taskstats answers with the
- * all-thread totals, else runtime.  EXR_OK, or EXR_IO with err when
- * ticks were asked for and cannot be had.
+ * Settle the measure, once for the whole snapshot: want, or for
+ * SNAPCPU_AUTO runtime if acctd runs (acctd_pidfile is locked), ticks
+ * if taskstats answers about process 1 with the all-thread totals,
+ * else runtime.  EXR_OK, or EXR_IO with err when ticks were asked for
+ * and cannot be had.
  */
 int	snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
 	    struct ex_err *err);
 
 /*
- * Put the chosen measure into p, read from /proc for its pid.  Returns
- * 0, or -1 to skip the process (it is gone, or taskstats did not
- * answer for it: counted in unanswered; after a timeout, no more are
- * asked).
+ * Put the chosen measure, its cpu_source, and where taskstats answers
+ * the all-thread context switches into p, read from /proc for its pid.
+ * Returns 0, or -1 to skip the process (it is gone, or with ticks
+ * taskstats did not answer for it: counted in unanswered; after a
+ * timeout, no more are asked).
  */
 int	snapcpu_apply(struct snapcpu *sc, struct ex_proc *p);
 

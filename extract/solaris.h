@@ -5,14 +5,18 @@
 #ifndef SOLARIS_H
 #define SOLARIS_H
 
+#include <time.h>
+
 /* Are both acctadm and wracct on PATH? */
 int	solaris_tools_present(void);
 
 /*
  * wracct a partial record for every process, then acctadm -f a new
- * spool file for every type acctadm.conf enables.  Messages printed;
- * EXR_OK or EXR_IO.
+ * spool file, named for now, for every type acctadm.conf enables, and
+ * record it as the live log of its kind.  Messages printed; EXR_OK or
+ * EXR_IO.
  */
-int	solaris_rotate(const char *spool, const char *conf, const char *host);
+int	solaris_rotate(const char *spool, const char *conf, const char *host,
+	    time_t now);
 
 #endif

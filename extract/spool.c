@@ -11,27 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../store/outfile.h"
+#include "extracct.h"
 #include "spool.h"
 
 int
 spool_check(const char *dir, struct ex_err *err)
 {
-	struct stat st;
-
-	if (lstat(dir, &st) == -1)
-		return ex_fail(err, EXR_USAGE, 0, "spool %s: %s", dir,
-		    strerror(errno));
-	if (S_ISLNK(st.st_mode))
-		return ex_fail(err, EXR_USAGE, 0, "spool %s is a symbolic "
-		    "link; refusing it", dir);
-	if (!S_ISDIR(st.st_mode))
-		return ex_fail(err, EXR_USAGE, 0, "spool %s is not a directory",
-		    dir);
-	if (st.st_mode & (S_IWGRP | S_IWOTH))
-		return ex_fail(err, EXR_USAGE, 0, "spool %s is writable by "
-		    "group or others (mode %04o); refusing it", dir,
-		    (unsigned)st.st_mode & 07777);
-	return EXR_OK;
+	return outfile_dir_check("spool", dir, err);
 }
 
 void
@@ -69,45 +56,81 @@ log_cmp(const void *a, const void *b)
 	return kind_rank(x->kind) - kind_rank(y->kind);
 }
 
-int
-spool_list(const char *dir, const char *host, struct spool_log *logs,
-    int max)
+/* Is name a log of host (KIND-HOST-YYYYMMDD-HHMM)?  Then fill *l. */
+static int
+log_parse(const char *name, const char *host, struct spool_log *l)
+{
+	const char *dash = strchr(name, '-'), *stamp;
+	size_t hl = strlen(host);
+
+	if (dash == NULL || (size_t)(dash - name) >= sizeof(l->kind) ||
+	    strncmp(dash + 1, host, hl) != 0 || dash[1 + hl] != '-' ||
+	    strlen(name) >= sizeof(l->name))
+		return 0;
+	stamp = dash + 2 + hl;
+	/* YYYYMMDD-HHMM exactly */
+	if (strlen(stamp) != 13 || stamp[8] != '-' ||
+	    strspn(stamp, "0123456789") != 8 ||
+	    strspn(stamp + 9, "0123456789") != 4)
+		return 0;
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	snprintf(l->kind, sizeof(l->kind), "%.*s", (int)(dash - name), name);
+	snprintf(l->stamp, sizeof(l->stamp), "%s", stamp);
+	return strcmp(l->kind, "snap") == 0 || strcmp(l->kind, "acctd") == 0 ||
+	    strcmp(l->kind, "pacct") == 0 || strcmp(l->kind, "proc") == 0 ||
+	    strcmp(l->kind, "task") == 0 || strcmp(l->kind, "flow") == 0;
+}
+
+static int
+list_logs(const char *dir, const char *host, struct spool_log *logs,
+    int max, int *skipped)
 {
 	DIR *d;
 	struct dirent *de;
-	size_t hl = strlen(host);
+	struct stat st;
 	int n = 0;
 
 	if ((d = opendir(dir)) == NULL)
 		return -1;
 	while ((de = readdir(d)) != NULL && n < max) {
-		const char *dash = strchr(de->d_name, '-'), *stamp;
-
-		if (dash == NULL || (size_t)(dash - de->d_name) >= 16 ||
-		    strncmp(dash + 1, host, hl) != 0 || dash[1 + hl] != '-')
+		if (!log_parse(de->d_name, host, &logs[n]))
 			continue;
-		stamp = dash + 2 + hl;
-		/* YYYYMMDD-HHMM exactly */
-		if (strlen(stamp) != 13 || stamp[8] != '-' ||
-		    strspn(stamp, "0123456789") != 8 ||
-		    strspn(stamp + 9, "0123456789") != 4)
+		/*
+		 * A log is a regular file: a link planted here would make
+		 * ingest read (and retention delete) what it points to.
+		 */
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ==
+		    -1)
+			continue;	/* gone since readdir */
+		if (!S_ISREG(st.st_mode)) {
+			if (skipped != NULL) {
+				(*skipped)++;
+				say(stderr, "extracct: %s/%s: %s, not a "
+				    "log; skipped", dir, de->d_name,
+				    outfile_kind(st.st_mode));
+			}
 			continue;
-		snprintf(logs[n].name, sizeof(logs[n].name), "%s",
-		    de->d_name);
-		snprintf(logs[n].kind, sizeof(logs[n].kind), "%.*s",
-		    (int)(dash - de->d_name), de->d_name);
-		snprintf(logs[n].stamp, sizeof(logs[n].stamp), "%s", stamp);
-		if (strcmp(logs[n].kind, "snap") == 0 ||
-		    strcmp(logs[n].kind, "acctd") == 0 ||
-		    strcmp(logs[n].kind, "pacct") == 0 ||
-		    strcmp(logs[n].kind, "proc") == 0 ||
-		    strcmp(logs[n].kind, "task") == 0 ||
-		    strcmp(logs[n].kind, "flow") == 0)
-			n++;
+		}
+		n++;
 	}
 	closedir(d);
 	qsort(logs, (size_t)n, sizeof(*logs), log_cmp);
 	return n;
+}
+
+int
+spool_list(const char *dir, const char *host, struct spool_log *logs,
+    int max)
+{
+	return list_logs(dir, host, logs, max, NULL);
+}
+
+int
+spool_list_warn(const char *dir, const char *host, struct spool_log *logs,
+    int max, int *skipped)
+{
+	*skipped = 0;
+	return list_logs(dir, host, logs, max, skipped);
 }
 
 int
@@ -130,5 +153,130 @@ spool_create(const char *dir, const char *name, struct ex_err *err)
 	/* Accounting writes as root; the group (adm) may read. */
 	(void)fchmod(fd, 0640);
 	close(fd);
+	return EXR_OK;
+}
+
+int
+spool_in_future(const char *stamp, time_t now)
+{
+	char name[64];
+
+	/* Past a daylight-saving change and the minute's rounding. */
+	spool_name(name, sizeof(name), "x", "h", now + 3600 + 60);
+	return strcmp(stamp, name + 4) > 0;
+}
+
+/* DIR/.live-KIND-HOST */
+static int
+state_path(char *buf, size_t n, const char *dir, const char *kind,
+    const char *host)
+{
+	return (size_t)snprintf(buf, n, "%s/.live-%s-%s", dir, kind, host) <
+	    n ? 0 : -1;
+}
+
+int
+spool_live_get(const char *dir, const char *kind, const char *host,
+    char *name, size_t n, struct ex_err *err)
+{
+	char path[4096], buf[512];
+	struct spool_log l;
+	struct stat st;
+	ssize_t got;
+	int fd, e;
+
+	name[0] = '\0';
+	if (state_path(path, sizeof(path), dir, kind, host) != 0) {
+		ex_fail(err, EXR_IO, 0, "%s: spool path too long", dir);
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd == -1 && errno == ENOENT)
+		return 0;
+	if (fd == -1 || fstat(fd, &st) == -1) {
+		e = errno;
+		if (fd != -1)
+			close(fd);
+		ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(e));
+		return -1;
+	}
+	got = S_ISREG(st.st_mode) ? read(fd, buf, sizeof(buf) - 1) : -1;
+	close(fd);
+	if (got > 0 && buf[got - 1] == '\n') {
+		buf[got - 1] = '\0';
+		if (log_parse(buf, host, &l) && strcmp(l.kind, kind) == 0 &&
+		    strlen(buf) < n) {
+			snprintf(name, n, "%s", buf);
+			return 1;
+		}
+	}
+	ex_fail(err, EXR_DAMAGED, 0, "%s: not the name of a %s log of %s and "
+	    "a newline", path, kind, host);
+	return -1;
+}
+
+int
+spool_live_set(const char *dir, const char *kind, const char *host,
+    const char *name, struct ex_err *err)
+{
+	char path[4096], tmp[4200], line[300];
+	int fd, dfd, e, len, ok;
+
+	if (state_path(path, sizeof(path), dir, kind, host) != 0)
+		return ex_fail(err, EXR_IO, 0, "%s: spool path too long", dir);
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	len = snprintf(line, sizeof(line), "%s\n", name);
+	/*
+	 * A new file renamed over the old: a reader sees the old state or
+	 * the new, never half of one, and after a crash the one on disk
+	 * (the file and the directory entry are synced first).
+	 */
+	if (len < 0 || (size_t)len >= sizeof(line))
+		return ex_fail(err, EXR_IO, 0, "%s: name too long", path);
+	if ((fd = mkostemp(tmp, O_CLOEXEC)) == -1)
+		return ex_fail(err, EXR_IO, 0, "%s: %s", tmp, strerror(errno));
+	ok = write(fd, line, (size_t)len) == len && fsync(fd) == 0;
+	e = errno;
+	if (close(fd) == -1 && ok) {
+		ok = 0;
+		e = errno;
+	}
+	if (!ok) {
+		(void)unlink(tmp);
+		return ex_fail(err, EXR_IO, 0, "%s: %s", tmp, strerror(e));
+	}
+	if (rename(tmp, path) == -1) {
+		e = errno;
+		(void)unlink(tmp);
+		return ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(e));
+	}
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    fsync(dfd) == -1) {
+		e = errno;
+		if (dfd != -1)
+			close(dfd);
+		return ex_fail(err, EXR_IO, 0, "%s: %s", dir, strerror(e));
+	}
+	close(dfd);
+	return EXR_OK;
+}
+
+int
+spool_snap_live(const char *dir, const char *host, time_t now, char *path,
+    size_t n, struct ex_err *err)
+{
+	char name[256];
+	int rc;
+
+	if ((rc = spool_live_get(dir, "snap", host, name, sizeof(name),
+	    err)) < 0)
+		return err != NULL ? err->code : EXR_IO;
+	if (rc == 0) {
+		spool_name(name, sizeof(name), "snap", host, now);
+		if ((rc = spool_live_set(dir, "snap", host, name, err)) !=
+		    EXR_OK)
+			return rc;
+	}
+	snprintf(path, n, "%.3800s/%.255s", dir, name);
 	return EXR_OK;
 }

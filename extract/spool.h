@@ -1,7 +1,14 @@
 /*
  * The spool: the directory of rotating logs that run and rotate manage.
- * Names are KIND-HOST-YYYYMMDD-HHMM (design.md §5): the newest of a kind
- * is the live one, every older one is closed.
+ * Names are KIND-HOST-YYYYMMDD-HHMM (design.md §5).
+ *
+ * Which log of a kind is live (still written) is what extracct itself
+ * switched it to, kept in the spool in a state file per kind and host,
+ * .live-KIND-HOST, holding the log's name: rotate writes it when it
+ * moves accounting (or acctadm) to a new log, and snap when it starts
+ * the first snapshot log.  Never the newest name: a clock that was
+ * once wrong leaves a log named in the future, which would be "newest"
+ * for good (issue 12).  Every other log is closed.
  */
 #ifndef SPOOL_H
 #define SPOOL_H
@@ -22,9 +29,11 @@ struct spool_log {
 };
 
 /*
- * Refuse a spool that is not a directory, is a symbolic link, or can be
- * written by group or others (a planted file or link could redirect what
- * rotate creates).  Returns EXR_OK or EXR_USAGE with err filled.
+ * Refuse a spool that is not a directory, is a symbolic link, is owned
+ * by neither us nor root, or can be written by group or others (a
+ * planted file or link could redirect what rotate creates), or whose
+ * parents would let another user swap it (outfile_dir_check).  Returns
+ * EXR_OK or EXR_USAGE with err filled.
  */
 int	spool_check(const char *dir, struct ex_err *err);
 
@@ -39,10 +48,17 @@ void	spool_name(char *buf, size_t n, const char *kind, const char *host,
 /*
  * The logs of host in dir, sorted oldest first (by stamp, then snap,
  * acctd, the rest: snapshots must be ingested before the exits that
- * close their processes, and acctd's exits are preferred to pacct's).  Returns the count, or -1 (errno set).
+ * close their processes, and acctd's exits are preferred to pacct's).
+ * Only regular files: a symbolic link, FIFO or directory with a log's
+ * name is left out.  Returns the count, or -1 (errno set).
  */
 int	spool_list(const char *dir, const char *host, struct spool_log *logs,
 	    int max);
+
+/* The same, saying on stderr which names it leaves out and why, and
+ * counting them in *skipped (run, before ingesting). */
+int	spool_list_warn(const char *dir, const char *host,
+	    struct spool_log *logs, int max, int *skipped);
 
 /*
  * Create dir/name, empty, never through a link and never an existing
@@ -50,5 +66,36 @@ int	spool_list(const char *dir, const char *host, struct spool_log *logs,
  * (err->sys_errno says why: EEXIST for a name taken).
  */
 int	spool_create(const char *dir, const char *name, struct ex_err *err);
+
+/*
+ * Is stamp ("YYYYMMDD-HHMM") ahead of the clock at now, by more than a
+ * daylight-saving change (an hour) and the minute's rounding?
+ */
+int	spool_in_future(const char *stamp, time_t now);
+
+/*
+ * The live log of kind for host, from the spool's state: returns 1 with
+ * name set, 0 if none is recorded, -1 with err when the state file is
+ * unreadable (EXR_IO) or holds no such log's name (EXR_DAMAGED).
+ */
+int	spool_live_get(const char *dir, const char *kind, const char *host,
+	    char *name, size_t n, struct ex_err *err);
+
+/*
+ * Record name as the live log of kind for host, atomically (a new file,
+ * fsync, rename over the old one, fsync of the spool).  EXR_OK or
+ * EXR_IO with err.
+ */
+int	spool_live_set(const char *dir, const char *kind, const char *host,
+	    const char *name, struct ex_err *err);
+
+/*
+ * The live snapshot log's path (dir/name) in path: the state's, or if
+ * none is recorded a new one named for now, recorded as live.  EXR_OK,
+ * or an error code with err (a state that holds no log name included:
+ * snapshots are not put just anywhere).
+ */
+int	spool_snap_live(const char *dir, const char *host, time_t now,
+	    char *path, size_t n, struct ex_err *err);
 
 #endif

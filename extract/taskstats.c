@@ -555,6 +555,8 @@ ts_decode_tgid(const uint8_t *buf, size_t len, struct ts_tgid *t)
 	 * kernel that leaves them to delay accounting, off, leaves both 0,
 	 * and a live process always has some runtime.
 	 */
+	t->has_ctxt = get64(&v, OFF_NVCSW, 8, &t->nvcsw) &&
+	    get64(&v, OFF_NIVCSW, 8, &t->nivcsw);
 	if (get64(&v, OFF_RUN_REAL, 1, &t->samples_ns) &&
 	    get64(&v, OFF_RUN_VIRTUAL, 1, &t->runtime_ns) &&
 	    t->runtime_ns != 0)

@@ -109,6 +109,8 @@ struct ts_tgid {
 	uint64_t	 samples_ns;	/* all threads', user + system */
 	uint64_t	 runtime_ns;	/* the scheduler's runtime, all
 					   threads */
+	int		 has_ctxt;	/* the two below are filled in */
+	uint64_t	 nvcsw, nivcsw;	/* context switches, all threads */
 };
 
 /*

@@ -1,5 +1,10 @@
 /*
  * Helpers for commands: messages in the house format, strict numbers.
+ *
+ * Every message line goes out through vsay(), which escapes the whole
+ * line as text output escapes a command name (fmt.h): file names,
+ * configuration values and reasons quoting input can hold terminal
+ * escapes, and no byte of them reaches a terminal or a log raw.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -10,6 +15,7 @@
 #include <unistd.h>
 
 #include "../parsers/exacct.h"
+#include "../reports/fmt.h"
 #include "config.h"
 #include "extracct.h"
 
@@ -45,10 +51,10 @@ void
 report_err(const struct ex_err *err)
 {
 	if (err->path != NULL)
-		fprintf(stderr, "extracct: %s: offset %llu: %s\n", err->path,
+		say(stderr, "extracct: %s: offset %llu: %s", err->path,
 		    (unsigned long long)err->off, err->reason);
 	else
-		fprintf(stderr, "extracct: %s\n", err->reason);
+		say(stderr, "extracct: %s", err->reason);
 }
 
 int
@@ -56,12 +62,45 @@ complain(int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("extracct: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(stderr, "extracct: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return code;
+}
+
+void
+say(FILE *fp, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(fp, "", fmt, ap);
+	va_end(ap);
+}
+
+void
+vsay(FILE *fp, const char *prefix, const char *fmt, va_list ap)
+{
+	char buf[1024], *p = buf;
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, aq);
+	va_end(aq);
+	/* A long message (a long path) whole if memory allows, else cut. */
+	if (n >= (int)sizeof(buf) && (p = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(p, (size_t)n + 1, fmt, ap);
+	else if (n < 0)
+		snprintf(buf, sizeof(buf), "(message lost: %s)",
+		    strerror(errno));
+	if (p == NULL)
+		p = buf;
+	fputs(prefix, fp);
+	fmt_escape_fp(fp, p, 0);
+	putc('\n', fp);
+	if (p != buf)
+		free(p);
 }
 
 int
@@ -91,6 +130,32 @@ parse_u64(const char *flag, const char *s, uint64_t min, uint64_t max,
 		return complain(EXR_USAGE, "%s '%s': too small (at least %llu)",
 		    flag, s, (unsigned long long)min);
 	*out = v;
+	return EXR_OK;
+}
+
+int
+append_record(int fd, const struct exw *w, uint64_t *end)
+{
+	size_t done = 0;
+	ssize_t n;
+	int e;
+
+	while (done < w->len) {
+		n = write(fd, w->buf + done, w->len - done);
+		if (n > 0) {
+			done += (size_t)n;
+			continue;
+		}
+		if (n == -1 && errno == EINTR)
+			continue;
+		/* A short write's rest gets the reason (ENOSPC, EFBIG). */
+		e = n == 0 ? ENOSPC : errno;
+		if (done > 0 && ftruncate(fd, (off_t)*end) == -1)
+			e = errno;	/* half a record is left: say why */
+		errno = e;
+		return EXR_IO;
+	}
+	*end += done;
 	return EXR_OK;
 }
 

@@ -14,12 +14,12 @@ default_damage(const char *path, uint64_t from, uint64_t to,
     const struct ex_err *err)
 {
 	if (to > from)
-		fprintf(stderr, "extracct: %s: offset %llu: %s (skipped bytes "
-		    "%llu-%llu)\n", path, (unsigned long long)err->off,
+		say(stderr, "extracct: %s: offset %llu: %s (skipped bytes "
+		    "%llu-%llu)", path, (unsigned long long)err->off,
 		    err->reason, (unsigned long long)from,
 		    (unsigned long long)to - 1);
 	else
-		fprintf(stderr, "extracct: %s: offset %llu: %s\n", path,
+		say(stderr, "extracct: %s: offset %llu: %s", path,
 		    (unsigned long long)err->off, err->reason);
 }
 
@@ -33,11 +33,22 @@ damage(const struct walk_ops *ops, void *arg, const char *path,
 		default_damage(path, from, to, err);
 }
 
+static void
+note(const struct walk_ops *ops, void *arg, const char *path, uint64_t off,
+    const char *msg)
+{
+	if (ops->note != NULL)
+		ops->note(arg, path, off, msg);
+	else
+		say(stderr, "extracct: %s: offset %llu: %s", path,
+		    (unsigned long long)off, msg);
+}
+
 static int
 walk_pacct(const char *path, const struct walk_ops *ops, void *arg,
     struct ex_counts *counts)
 {
-	static struct ex_proc p;
+	struct ex_proc p;
 	struct pacct_reader r;
 	struct ex_err err = { .path = path };
 	int rc, status = EXR_OK;
@@ -112,8 +123,14 @@ walk_stream_line(const char *path, const struct stream_provider *p,
 	}
 	last = s->st.last_ts_ns;
 	switch ((v = stream_apply(p, &s->st, ln, &x))) {
-	case SV_SAMPLE:
+	case SV_SAMPLE: {
+		char msg[256];
+
+		if (stream_underflow(p, &s->st, ln, msg, sizeof(msg)) &&
+		    msg[0] != '\0')
+			note(ops, arg, path, ln->off, msg);
 		return ops->sample(arg, p, ln, &x);
+	}
 	case SV_OPENS:
 		return EXR_OK;
 	default:
@@ -183,7 +200,14 @@ walk_file(const char *path, const struct walk_ops *ops, void *arg,
 	int rc, status = EXR_OK;
 
 	if ((rc = sniff_file(path, &kind, &err)) != EXR_OK) {
-		complain(rc, "%s: %s", path, err.reason);
+		if (kind != INPUT_REFUSED) {
+			complain(rc, "%s: %s", path, err.reason);
+			return rc;
+		}
+		/* Not a log we read: one problem, no bytes skipped. */
+		damage(ops, arg, path, 0, 0, &err);
+		if (counts != NULL)
+			*counts = (struct ex_counts){ 0, 1, 0 };
 		return rc;
 	}
 	if (kind == INPUT_PACCT)

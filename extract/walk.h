@@ -32,13 +32,22 @@ struct walk_ops {
 		    const struct stream_sample *x);
 	/* The provider of streams; NULL: from the file's name. */
 	const char *provider;
+	/*
+	 * A remark about path at byte off that is not damage (a stream's
+	 * reading below its counter's resolution).  NULL: print it on
+	 * stderr.
+	 */
+	void	(*note)(void *arg, const char *path, uint64_t off,
+		    const char *msg);
 };
 
 /*
  * Walk path.  Returns the worst code seen: EXR_OK, EXR_DAMAGED (some
- * bytes skipped; every good object was still delivered), EXR_IO (the file
- * could not be read; reported), or what a callback returned.  If counts is
- * not NULL it receives the reader's tallies.
+ * bytes skipped; every good object was still delivered; or the file is
+ * not a log extracct reads, reported as damage at offset 0 with what it
+ * is), EXR_IO (the file could not be read, or is not a regular file;
+ * reported), or what a callback returned.  If counts is not NULL it
+ * receives the reader's tallies.
  */
 int	walk_file(const char *path, const struct walk_ops *ops, void *arg,
 	    struct ex_counts *counts);

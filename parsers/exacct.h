@@ -79,6 +79,20 @@
 #define EXACCT_MAX_DEPTH	32
 
 /*
+ * The largest top-level object read, in bytes.  The kernel's records are
+ * at most 64 KiB (EXACCT_MAX_BUFSIZE, exacct-format.md §4); a size field
+ * claiming more than this is damage, so no object can make the reader
+ * buffer more (docs/formats.md).
+ */
+#define EXACCT_MAX_OBJECT	(1024 * 1024)
+
+/*
+ * A run of at least this many zero bytes ends a damaged range and is
+ * reported as a range of its own: no record holds that many in a row.
+ */
+#define EXACCT_ZERO_RUN		64
+
+/*
  * One decoded object.  Numbers are already in host order; variable
  * payloads point into the input and stay valid while it is mapped.
  */
@@ -131,6 +145,9 @@ struct exacct_reader {
 	struct ex_counts counts;
 	uint64_t	 skip_from;	/* last damaged range, [from, to) */
 	uint64_t	 skip_to;
+	int		 zeros;		/* that range is all zero bytes */
+	uint64_t	 zeros_to;	/* resync found zeros [off, zeros_to):
+					   the next range (0: none) */
 };
 
 /*

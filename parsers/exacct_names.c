@@ -177,6 +177,7 @@ static const struct idname local_names[] = {
 	{ EXL_PROC_DELAY_WPCOPY, "delay-wpcopy-ns" },
 	{ EXL_PROC_DELAY_IRQ, "delay-irq-ns" },
 	{ EXL_PROC_CPU_RUN_NS, "cpu-run-ns" },
+	{ EXL_PROC_CPU_SOURCE, "cpu-source" },
 	{ EXL_SYS_TIME_NS, "snapshot-time-ns" },
 	{ EXL_SYS_USER, "cpu-user-ticks" },
 	{ EXL_SYS_NICE, "cpu-nice-ticks" },

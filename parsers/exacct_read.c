@@ -39,6 +39,10 @@ static inline int check_backskip(struct dec *d, size_t at, uint64_t total,
 static int	bad_backskip(struct dec *d, size_t at, uint32_t bs,
 		    uint64_t total);
 static int	plausible_record_start(const uint8_t *p, size_t left);
+static int	zero_run(struct exacct_reader *r, uint64_t at,
+		    struct ex_err *err);
+static int	resync(struct exacct_reader *r, uint64_t at, uint64_t *out,
+		    struct ex_err *err);
 static int	start_file(struct exacct_reader *r, struct ex_err *err);
 static int	header_problem(const struct exacct_reader *r, uint32_t tag0,
 		    size_t avail, char *buf, size_t n);
@@ -48,8 +52,8 @@ static const uint8_t fixed_width[16] = {
 	[1] = 1, [2] = 2, [3] = 4, [4] = 8, [5] = 8
 };
 
-/* Streams of unknown size: never ask for more than this for one object. */
-#define MAX_STREAM_OBJECT	((uint64_t)256 << 20)
+#define SCAN_CHUNK	(64 * 1024)	/* bytes looked at per resync step */
+#define NO_ZEROS	UINT64_MAX
 
 int
 exacct_reader_open(struct exacct_reader *r, const char *path,
@@ -101,9 +105,7 @@ int
 exacct_next(struct exacct_reader *r, const struct ex_rec **out,
     struct ex_err *err)
 {
-	const uint8_t *p;
-	uint64_t at, scan, next;
-	size_t avail;
+	uint64_t at, scan = 0, next;
 	int rc;
 
 	if (!r->started) {
@@ -112,6 +114,17 @@ exacct_next(struct exacct_reader *r, const struct ex_rec **out,
 			return rc;
 	}
 	at = r->off;
+	if (r->zeros_to > at) {
+		/* The window has moved past them: report, do not reread. */
+		r->zeros = 1;
+		r->skip_from = at;
+		r->skip_to = r->off = r->zeros_to;
+		r->zeros_to = 0;
+		r->counts.damaged++;
+		r->counts.damaged_bytes += r->skip_to - at;
+		return ex_fail(err, EXR_DAMAGED, at, "%llu " SOURCE_ZEROS_WHY,
+		    (unsigned long long)(r->skip_to - at));
+	}
 	rc = decode_at(r, at, &next, err);
 	if (rc == EXR_OK) {
 		r->rec.off = at;
@@ -123,24 +136,13 @@ exacct_next(struct exacct_reader *r, const struct ex_rec **out,
 	}
 	if (rc != EXR_DAMAGED)
 		return rc;
-
-	/* Damaged: find the next offset where a whole record decodes. */
-	for (scan = at + 1;; scan++) {
-		avail = source_get(&r->src, scan, 24, &p);
-		if (avail == (size_t)-1)
-			return ex_fail(err, EXR_NOMEM, scan, "no memory");
-		if (avail < 24) {
-			scan += avail;	/* too short for any group */
-			break;
-		}
-		if (!plausible_record_start(p, avail))
-			continue;
-		rc = decode_at(r, scan, &next, NULL);
-		if (rc == EXR_OK)
-			break;
-		if (rc != EXR_DAMAGED)
-			return ex_fail(err, rc, scan, "%s", ex_strcode(rc));
-	}
+	/* Damaged: a run of zeros, or up to the next whole record. */
+	if ((rc = zero_run(r, at, err)) != EXR_OK)
+		return rc;
+	if (r->zeros)
+		return EXR_DAMAGED;
+	if ((rc = resync(r, at, &scan, err)) != EXR_OK)
+		return rc;
 	r->rec.nitems = 0;
 	r->skip_from = at;
 	r->skip_to = scan;
@@ -148,6 +150,110 @@ exacct_next(struct exacct_reader *r, const struct ex_rec **out,
 	r->counts.damaged++;
 	r->counts.damaged_bytes += scan - at;
 	return EXR_DAMAGED;
+}
+
+/*
+ * A damaged object at `at` that starts with zero bytes (a tag is never
+ * 0): the damaged range is the run of them, and err says so.  Sets
+ * r->zeros if it was one; EXR_OK, or EXR_NOMEM/EXR_IO.
+ */
+static int
+zero_run(struct exacct_reader *r, uint64_t at, struct ex_err *err)
+{
+	const uint8_t *p;
+	uint64_t end;
+	size_t avail;
+	int rc;
+
+	r->zeros = 0;
+	avail = source_get(&r->src, at, 4, &p);
+	if (avail == (size_t)-1)
+		return ex_fail(err, EXR_NOMEM, at, "no memory");
+	if (avail == 0 || zero_span(p, avail) < avail)
+		return EXR_OK;
+	if ((rc = source_zero_run(&r->src, at, 1, &end)) != EXR_OK) {
+		rc = ex_fail(err, rc, at, "%s", rc == EXR_NOMEM ? "no memory" :
+		    strerror(r->src.sys_errno));
+		if (err != NULL && rc == EXR_IO)
+			err->sys_errno = r->src.sys_errno;
+		return rc;
+	}
+	r->zeros = 1;
+	r->rec.nitems = 0;
+	r->skip_from = at;
+	r->skip_to = r->off = end;
+	r->counts.damaged++;
+	r->counts.damaged_bytes += end - at;
+	(void)ex_fail(err, EXR_DAMAGED, at, "%llu " SOURCE_ZEROS_WHY,
+	    (unsigned long long)(end - at));
+	return EXR_OK;
+}
+
+/*
+ * After a damaged object at `at`: the next offset where a whole record
+ * group decodes, or the end of input, into *out.  Only bytes that can
+ * start a group (0xF0, 0xF1) are tried; zero bytes are passed over fast
+ * (holes unread), and if the range would end in a run of EXACCT_ZERO_RUN
+ * or more, it ends where they begin, and r->zeros_to keeps where they
+ * end for the next call to report.  EXR_OK, or EXR_NOMEM/EXR_IO.
+ */
+static int
+resync(struct exacct_reader *r, uint64_t at, uint64_t *out,
+    struct ex_err *err)
+{
+	const uint8_t *p;
+	uint64_t scan, next, zfrom = NO_ZEROS;
+	size_t avail, i, lim;
+	int rc;
+
+	for (scan = at + 1;;) {
+		avail = source_get(&r->src, scan, SCAN_CHUNK, &p);
+		if (avail == (size_t)-1)
+			return ex_fail(err, EXR_NOMEM, scan, "no memory");
+		if (avail < 24) {	/* too short for any group */
+			for (i = 0; i < avail; i++)
+				if (p[i] != 0)
+					zfrom = NO_ZEROS;
+				else if (zfrom == NO_ZEROS)
+					zfrom = scan + i;
+			scan += avail;
+			break;
+		}
+		/* Offsets with the 24 bytes of a group's start behind them. */
+		lim = avail - 23;
+		for (i = 0; i < lim; i++) {
+			if (p[i] == 0 || ((p[i] == 0xF0 || p[i] == 0xF1) &&
+			    plausible_record_start(p + i, avail - i)))
+				break;
+			zfrom = NO_ZEROS;
+		}
+		scan += i;
+		if (i == lim)
+			continue;
+		if (p[i] == 0) {
+			if (zfrom == NO_ZEROS)
+				zfrom = scan;
+			if ((rc = source_zero_run(&r->src, scan, 1, &next)) !=
+			    EXR_OK)
+				return ex_fail(err, rc, scan, "%s",
+				    ex_strcode(rc));
+			scan = next;
+			continue;
+		}
+		rc = decode_at(r, scan, &next, NULL);
+		if (rc == EXR_OK)
+			break;
+		if (rc != EXR_DAMAGED)
+			return ex_fail(err, rc, scan, "%s", ex_strcode(rc));
+		zfrom = NO_ZEROS;
+		scan++;
+	}
+	if (zfrom != NO_ZEROS && scan - zfrom >= EXACCT_ZERO_RUN) {
+		r->zeros_to = scan;
+		scan = zfrom;
+	}
+	*out = scan;
+	return EXR_OK;
 }
 
 /*
@@ -179,22 +285,29 @@ decode_at(struct exacct_reader *r, uint64_t at, uint64_t *next,
 	}
 	/*
 	 * Bring the whole object into the window: its length from its
-	 * size field, capped (a damaged size must read as damage, not as a
-	 * request for exabytes).  decode_object checks it all again.
+	 * size field.  A size past EXACCT_MAX_OBJECT is damage, not a
+	 * request to buffer gigabytes; decode_object checks it all again.
 	 */
 	if (avail >= 12) {
 		uint32_t type = p[0] >> 4;
 
 		if (type >= 1 && type <= 5)
 			need = 8 + fixed_width[type];
-		else if (type >= 6 && type <= 8 && be64(p + 4) < UINT32_MAX)
-			need = 12 + be64(p + 4);
-		else if (type == 15 && be64(p + 4) < ((uint64_t)1 << 62))
-			need = 16 + be64(p + 4);
+		else if ((type >= 6 && type <= 8) || type == 15) {
+			uint64_t size = be64(p + 4), hdr = type == 15 ? 16 : 12;
+
+			if (size > EXACCT_MAX_OBJECT - hdr)
+				return ex_fail(err, EXR_DAMAGED, at, "%s size "
+				    "%llu: larger than any accounting record "
+				    "(objects of up to %d KiB are read)",
+				    type == 15 ? "group" :
+				    exacct_type_name(be32(p)),
+				    (unsigned long long)size,
+				    EXACCT_MAX_OBJECT / 1024);
+			need = hdr + size;
+		}
 		if (need > r->src.size)
 			need = r->src.size;
-		if (need > MAX_STREAM_OBJECT && r->src.size == UINT64_MAX)
-			need = MAX_STREAM_OBJECT;
 		if (need > avail) {
 			avail = source_get(&r->src, at, (size_t)need, &p);
 			if (avail == (size_t)-1)
@@ -507,9 +620,12 @@ start_file(struct exacct_reader *r, struct ex_err *err)
 	}
 	if (avail == 0) {
 		r->counts.damaged++;
-		return ex_fail(err, EXR_DAMAGED, 0,
-		    "empty file: no exacct header");
+		return ex_fail(err, EXR_DAMAGED, 0, "empty file");
 	}
+	/* Zeros where the header was: the zero run at offset 0 is the
+	 * damage, and says so. */
+	if (zero_span(p, avail) == avail)
+		return EXR_OK;
 	if (avail == 4)
 		tag0 = be32(p);
 	if (tag0 == EXACCT_HEADER_TAG &&

@@ -35,6 +35,7 @@ ex_strcode(int code)
 	case EXR_DB:		return "database error";
 	case EXR_NOMEM:		return "out of memory";
 	case EXR_LOCKED:	return "locked by another run";
+	case EXR_BUSY:		return "database busy with another writer";
 	case EXR_EOF:		return "end of input";
 	}
 	return "unknown error";
@@ -51,6 +52,8 @@ ex_exit_status(int code)
 		return 1;
 	case EXR_USAGE:
 		return 2;
+	case EXR_BUSY:
+		return 4;
 	default:
 		return 3;
 	}

@@ -19,6 +19,8 @@ enum {
 	EXR_DB,			/* the database failed */
 	EXR_NOMEM,		/* out of memory */
 	EXR_LOCKED,		/* another run holds the lock */
+	EXR_BUSY,		/* another writer held the database past
+				   the wait (exit status 4) */
 	EXR_EOF			/* clean end of input (not an error) */
 };
 
@@ -44,7 +46,10 @@ int	ex_fail_at(struct ex_err *, int code, uint64_t off, int line,
 /* One-line meaning of a code, for messages. */
 const char *ex_strcode(int code);
 
-/* Exit status for a code: 0 ok, 1 damaged, 2 usage, 3 runtime. */
+/*
+ * Exit status for a code: 0 ok, 1 damaged, 2 usage, 3 runtime, 4 the
+ * database stayed busy (try again later: nothing is wrong with it).
+ */
 int	ex_exit_status(int code);
 
 #endif

@@ -39,6 +39,14 @@
  * HZ=250).  acctd's user and system CPU are the kernel's tick samples.
  */
 #define EXL_PROC_CPU_RUN_NS	0x00010fu	/* UINT64, ns */
+/*
+ * What the record's user and system CPU times measure (enum cpu_source
+ * in records.h: 1 the kernel's tick samples, 2 the scheduler's runtime
+ * as /proc splits it).  snap writes it in every partial record, so a
+ * process's snapshots taken by different measures are never
+ * differenced against each other.
+ */
+#define EXL_PROC_CPU_SOURCE	0x000110u	/* UINT32 */
 
 /*
  * The system record, one per snapshot: a local-catalog top-level group

@@ -18,7 +18,6 @@
 #include "bytes.h"
 #include "pacct.h"
 
-#define NS	1000000000ull
 
 static uint16_t
 rd16(const uint8_t *p, int be)
@@ -263,6 +262,26 @@ pacct_next(struct pacct_reader *r, struct ex_proc *p, struct ex_err *err)
 		return EXR_EOF;
 	}
 	r->skip_from = r->off;
+	r->zeros = 0;
+	if (n == PACCT_RECORD_SIZE && zero_span(rec, n) == n) {
+		uint64_t end;
+
+		if ((rc = source_zero_run(&r->src, r->off, PACCT_RECORD_SIZE,
+		    &end)) != EXR_OK) {
+			rc = ex_fail(err, rc, r->off, "%s", rc == EXR_NOMEM ?
+			    "no memory" : strerror(r->src.sys_errno));
+			if (err != NULL && rc == EXR_IO)
+				err->sys_errno = r->src.sys_errno;
+			return rc;
+		}
+		r->skip_to = r->off = end;
+		r->zeros = 1;
+		r->counts.damaged++;
+		r->counts.damaged_bytes += end - r->skip_from;
+		return ex_fail(err, EXR_DAMAGED, r->skip_from, "%llu "
+		    SOURCE_ZEROS_WHY, (unsigned long long)(end -
+		    r->skip_from));
+	}
 	if (n < PACCT_RECORD_SIZE) {
 		r->skip_to = r->off + n;
 		r->off += n;

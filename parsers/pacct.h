@@ -15,6 +15,8 @@
  *
  * Framing: a file is read on the 64-byte grid from offset 0.  A record
  * with an unknown version byte is reported and skipped (the grid holds);
+ * so is a run of records that are all zero bytes, as one damaged range
+ * (no kernel writes one: they are a hole, or what a crash leaves);
  * bytes after the last whole record (a torn tail, a copy in progress)
  * are reported, never decoded.
  */
@@ -39,6 +41,7 @@ struct pacct_reader {
 	uint64_t	 skip_to;
 	int		 version;	/* of the last record: 0, 2 or 3 */
 	int		 big_endian;	/* of the last record */
+	int		 zeros;		/* the last damage was zero records */
 };
 
 int	pacct_reader_open(struct pacct_reader *r, const char *path,

@@ -67,6 +67,7 @@ const struct field_info proc_fields[PROC_NFIELDS] = {
 	[PROC_DELAY_WPCOPY_NS] = { "delay_wpcopy_ns", FK_COUNTER },
 	[PROC_DELAY_IRQ_NS] = { "delay_irq_ns", FK_COUNTER },
 	[PROC_CPU_RUN_NS] = { "cpu_run_ns", FK_COUNTER },
+	[PROC_CPU_SOURCE] = { "cpu_source", FK_ID },
 };
 
 const struct field_info task_fields[TASK_NFIELDS] = {
@@ -222,6 +223,8 @@ static const struct idmap proc_local_map[] = {
 	[EXL_PROC_DELAY_IRQ - EXL_PROC_READ_BYTES] = { PROC_DELAY_IRQ_NS,
 	    WHOLE },
 	[EXL_PROC_CPU_RUN_NS - EXL_PROC_READ_BYTES] = { PROC_CPU_RUN_NS,
+	    WHOLE },
+	[EXL_PROC_CPU_SOURCE - EXL_PROC_READ_BYTES] = { PROC_CPU_SOURCE,
 	    WHOLE },
 };
 

@@ -20,6 +20,9 @@
 
 #include "exacct.h"
 
+/* Nanoseconds in a second: every time and CPU field is in ns. */
+#define NS	1000000000ull
+
 enum rec_kind {
 	REC_OTHER = 0,		/* any other object: skipped, counted */
 	REC_HEADER,
@@ -64,6 +67,7 @@ enum proc_field {
 	PROC_DELAY_COMPACT_NS, PROC_DELAY_WPCOPY_NS, PROC_DELAY_IRQ_NS,
 	PROC_CPU_RUN_NS,	/* the scheduler's runtime: acctd's at exit
 				   (stored); snap's (in the log only) */
+	PROC_CPU_SOURCE,	/* what the CPU times measure: cpu_source */
 	PROC_NFIELDS
 };
 
@@ -89,6 +93,18 @@ enum sys_field {
 	SYS_TIME_NS, SYS_USER, SYS_NICE, SYS_SYSTEM, SYS_IDLE, SYS_IOWAIT,
 	SYS_IRQ, SYS_SOFTIRQ, SYS_STEAL, SYS_CLK_TCK, SYS_BTIME, SYS_NCPU,
 	SYS_NFIELDS
+};
+
+/*
+ * What a record's CPU user and system times measure.  Two measures of
+ * one process differ by far more than rounding (a kernel thread that
+ * runs in short bursts is sampled by a third of its runtime), so they
+ * are never differenced against each other (store/diff.c).  Absent:
+ * not known (Solaris, older snap logs): differenced as before.
+ */
+enum cpu_source {
+	CPU_SOURCE_TICKS = 1,	/* tick samples: pacct, snap --cpu ticks */
+	CPU_SOURCE_RUNTIME = 2	/* runtime: /proc, acctd, snap --cpu runtime */
 };
 
 _Static_assert(PROC_NFIELDS <= 64, "present is one 64-bit word");

@@ -4,7 +4,6 @@
 #include "local.h"
 #include "recwrite.h"
 
-#define NS	1000000000ull
 
 static void
 u32(struct exw *w, const struct ex_proc *p, int f, uint32_t id)
@@ -90,6 +89,7 @@ proc_write(struct exw *w, const struct ex_proc *p)
 	u64(w, p, PROC_DELAY_WPCOPY_NS, EXC_LOCAL | EXL_PROC_DELAY_WPCOPY);
 	u64(w, p, PROC_DELAY_IRQ_NS, EXC_LOCAL | EXL_PROC_DELAY_IRQ);
 	u64(w, p, PROC_CPU_RUN_NS, EXC_LOCAL | EXL_PROC_CPU_RUN_NS);
+	u32(w, p, PROC_CPU_SOURCE, EXC_LOCAL | EXL_PROC_CPU_SOURCE);
 	exw_group_end(w, 0);
 }
 

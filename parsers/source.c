@@ -3,6 +3,7 @@
  */
 #include <sys/stat.h>
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -28,34 +29,62 @@ source_init_mem(struct source *s, const char *path, const uint8_t *p,
 	s->size = n;
 }
 
+/* What a file that is not a regular one is, for messages. */
+static const char *
+file_kind(mode_t m)
+{
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "a special file";
+}
+
+static int
+open_failed(struct ex_err *err, int fd, int e)
+{
+	if (fd != -1)
+		close(fd);
+	(void)ex_fail(err, EXR_IO, 0, "%s", strerror(e));
+	if (err != NULL)
+		err->sys_errno = e;
+	return EXR_IO;
+}
+
 int
 source_open(struct source *s, const char *path, struct ex_err *err)
 {
 	struct stat st;
-	int fd;
+	int fd, fl, is_stdin = strcmp(path, "-") == 0;
 
 	memset(s, 0, sizeof(*s));
 	s->path = path;
 	s->fd = -1;
-	if (strcmp(path, "-") == 0)
-		fd = dup(STDIN_FILENO);
+	if (is_stdin)
+		fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
 	else
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd == -1) {
-		int rc = ex_fail(err, EXR_IO, 0, "%s", strerror(errno));
-
-		if (err != NULL)
-			err->sys_errno = errno;
-		return rc;
-	}
-	if (fstat(fd, &st) == -1 || S_ISDIR(st.st_mode)) {
-		int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
-
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd == -1)
+		return open_failed(err, -1, errno);
+	if (fstat(fd, &st) == -1)
+		return open_failed(err, fd, errno);
+	if (S_ISDIR(st.st_mode))
+		return open_failed(err, fd, EISDIR);
+	/* Standard input may be a pipe: the caller chose to feed it. */
+	if (!S_ISREG(st.st_mode) && !(is_stdin && S_ISFIFO(st.st_mode))) {
 		close(fd);
-		if (err != NULL)
-			err->sys_errno = e;
-		return ex_fail(err, EXR_IO, 0, "%s", strerror(e));
+		return ex_fail(err, EXR_IO, 0, "%s, not a regular file: not "
+		    "read (it could block, or never end)",
+		    file_kind(st.st_mode));
 	}
+	/* A regular file: reads may block again (they never wait). */
+	if (!is_stdin && ((fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1))
+		return open_failed(err, fd, errno);
 	s->fd = fd;
 	/* A regular file's size bounds what one object can claim. */
 	s->size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
@@ -161,4 +190,89 @@ done:
 	if (skip > s->size - at)
 		skip = (size_t)(s->size - at);
 	return skip < n ? skip : n;
+}
+
+size_t
+zero_span(const uint8_t *p, size_t n)
+{
+	static const uint8_t zeros[256];
+	size_t i = 0;
+
+	while (n - i >= sizeof(zeros) && memcmp(p + i, zeros,
+	    sizeof(zeros)) == 0)
+		i += sizeof(zeros);
+	while (i < n && p[i] == 0)
+		i++;
+	return i;
+}
+
+/*
+ * The window is used up at *pos, in a regular file: if a hole starts
+ * there, go on at the next data (down to the grain), or at the end,
+ * without reading the zeros.  A 4 GB sparse file is then one lseek.
+ */
+static void
+skip_hole(struct source *s, uint64_t at, size_t grain, uint64_t *pos)
+{
+#ifdef SEEK_DATA
+	off_t d;
+	uint64_t to;
+
+	if (s->fd == -1 || s->eof || s->size == UINT64_MAX ||
+	    *pos != s->off + s->len || *pos >= s->size)
+		return;
+	d = lseek(s->fd, (off_t)*pos, SEEK_DATA);
+	if (d == -1 && errno != ENXIO)
+		return;		/* not known here: read the zeros */
+	/* ENXIO: no data after *pos, the rest is a hole. */
+	to = d == -1 || (uint64_t)d > s->size ? s->size : (uint64_t)d;
+	to = at + (to - at) / grain * grain;
+	/* Where the next read starts: the data, or back where it was. */
+	if (to <= *pos)
+		to = *pos;
+	if (lseek(s->fd, (off_t)to, SEEK_SET) == -1) {
+		s->sys_errno = errno;
+		s->eof = 1;
+		return;
+	}
+	s->off = to;
+	s->len = 0;
+	*pos = to;
+#else
+	(void)s;
+	(void)at;
+	(void)grain;
+	(void)pos;
+#endif
+}
+
+int
+source_zero_run(struct source *s, uint64_t at, size_t grain, uint64_t *end)
+{
+	const uint8_t *p;
+	uint64_t pos = at;
+	size_t n, have, z;
+
+	assert(grain > 0);
+	for (;;) {
+		n = source_get(s, pos, grain, &p);
+		if (n == (size_t)-1)
+			return EXR_NOMEM;
+		if (n == 0 && s->sys_errno != 0)
+			return EXR_IO;
+		if (n < grain)		/* the end, or a part of a grain */
+			break;
+		/* All the window holds from pos, in whole grains. */
+		have = s->len - (size_t)(pos - s->off);
+		if (have > s->size - pos)
+			have = (size_t)(s->size - pos);
+		have -= have % grain;
+		z = zero_span(p, have);
+		pos += z - z % grain;
+		if (z < have)
+			break;
+		skip_hole(s, at, grain, &pos);
+	}
+	*end = pos;
+	return EXR_OK;
 }

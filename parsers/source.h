@@ -43,8 +43,12 @@ void	source_init_mem(struct source *s, const char *path, const uint8_t *p,
 	    size_t n);
 
 /*
- * Open path ("-": standard input) for reading.  Returns EXR_OK, or
- * EXR_IO with err filled (then s needs no release).
+ * Open path ("-": standard input) for reading.  Only a regular file is
+ * read (standard input may also be a pipe): a FIFO, a device or a socket
+ * could block for ever or never end (/dev/zero), so it is refused before
+ * anything is read.  The open itself is non-blocking, since opening a
+ * FIFO waits for a writer.  Returns EXR_OK, or EXR_IO with err filled
+ * (then s needs no release).
  */
 int	source_open(struct source *s, const char *path, struct ex_err *err);
 
@@ -58,5 +62,26 @@ void	source_release(struct source *s);
  * window invalidates every pointer into it.
  */
 size_t	source_get(struct source *s, uint64_t at, size_t n, const uint8_t **p);
+
+/*
+ * The run of zero bytes at offset `at`, in whole grains of `grain` bytes
+ * (1, or a record size): *end is the offset after its last all-zero
+ * grain (`at` if the first grain is not all zero).  The window then
+ * holds *end.  A hole in a sparse file is skipped without reading it.
+ * Returns EXR_OK, EXR_NOMEM, or EXR_IO (s->sys_errno says why).
+ */
+int	source_zero_run(struct source *s, uint64_t at, size_t grain,
+	    uint64_t *end);
+
+/*
+ * Why a run of zero bytes is damage, in every reader's message (after the
+ * count): no record of any format is all zeros, and a crash can leave
+ * zeros where a log's last data was never written.
+ */
+#define SOURCE_ZEROS_WHY "zero bytes: not records (a crash can leave zeros " \
+	"where data was never written)"
+
+/* How many of p[0..n) are zero bytes before the first that is not. */
+size_t	zero_span(const uint8_t *p, size_t n);
 
 #endif

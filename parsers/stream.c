@@ -3,6 +3,7 @@
  * the line reader, and the normaliser.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "stream.h"
@@ -84,12 +85,18 @@ is_blank(uint8_t c)
 int
 stream_sniff(const uint8_t *p, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, d;
 
-	/* A microsecond epoch has 16 digits; ask for at least 10. */
-	while (i < n && is_digit(p[i]))
+	/* Blank lines hold no sample and the reader skips them; a log may
+	 * start with one.  The first sample must start its line. */
+	while (i < n && (is_blank(p[i]) || p[i] == '\n' || p[i] == '\r'))
 		i++;
-	if (i < 10 || i > 20 || i >= n || !is_blank(p[i]))
+	if (i > 0 && p[i - 1] != '\n')
+		return 0;
+	/* A microsecond epoch has 16 digits; ask for at least 10. */
+	for (d = i; i < n && is_digit(p[i]); i++)
+		;
+	if (i - d < 10 || i - d > 20 || i >= n || !is_blank(p[i]))
 		return 0;
 	while (i < n && is_blank(p[i]))
 		i++;
@@ -224,22 +231,51 @@ skip_long_line(struct stream_reader *r, struct ex_err *err)
 	    STREAM_MAXLINE);
 }
 
+/* The zero bytes at r->off: one damaged range. */
+static int
+zero_run(struct stream_reader *r, struct ex_err *err)
+{
+	uint64_t end;
+	int rc;
+
+	r->skip_from = r->off;
+	if ((rc = source_zero_run(&r->src, r->off, 1, &end)) != EXR_OK)
+		return read_failed(r, rc == EXR_NOMEM ? (size_t)-1 : 0, err);
+	r->skip_to = r->off = end;
+	r->zeros = 1;
+	return ex_fail(err, EXR_DAMAGED, r->skip_from, "line %llu: %llu "
+	    SOURCE_ZEROS_WHY, (unsigned long long)r->line + 1,
+	    (unsigned long long)(end - r->skip_from));
+}
+
 int
 stream_next(struct stream_reader *r, struct stream_line *ln,
     struct ex_err *err)
 {
-	const uint8_t *p, *nl;
+	const uint8_t *p, *nl, *nul;
 	const char *why;
 	size_t n, len;
 
 	r->torn = 0;
+	r->zeros = 0;
 	for (;;) {
 		n = source_get(&r->src, r->off, STREAM_MAXLINE + 1, &p);
 		if (n == (size_t)-1 || (n == 0 && r->src.sys_errno != 0))
 			return read_failed(r, n, err);
 		if (n == 0)
 			return EXR_EOF;
-		if ((nl = memchr(p, '\n', n)) == NULL) {
+		if (p[0] == 0)
+			return zero_run(r, err);
+		nl = memchr(p, '\n', n);
+		len = nl != NULL ? (size_t)(nl - p) : n;
+		if ((nul = memchr(p, '\0', len)) != NULL) {
+			r->skip_from = r->off;
+			r->skip_to = r->off += (uint64_t)(nul - p);
+			return ex_fail(err, EXR_DAMAGED, r->skip_from,
+			    "line %llu: cut short by zero bytes",
+			    (unsigned long long)r->line + 1);
+		}
+		if (nl == NULL) {
 			if (n > STREAM_MAXLINE)
 				return skip_long_line(r, err);
 			if (r->src.sys_errno != 0)
@@ -279,6 +315,23 @@ stream_dropped(struct ex_err *err, const struct stream_line *ln,
 	    (unsigned long long)ln->line, (unsigned long long)ln->ts_us,
 	    v == SV_DUPLICATE ? "repeats" : "goes back before",
 	    (unsigned long long)(last_ns / 1000));
+}
+
+int
+stream_underflow(const struct stream_provider *p, struct stream_series *s,
+    const struct stream_line *ln, char *msg, size_t n)
+{
+	if (p->conv != SC_ENERGY || ln->reading > 1)
+		return 0;
+	msg[0] = '\0';
+	if (s->underflows++ == 0)
+		snprintf(msg, n, "line %llu: a reading of %llu uJ, at or below "
+		    "the counter's resolution (GMT calls it an underflow and "
+		    "refuses the file): kept as read; later ones in this "
+		    "series are counted, not listed",
+		    (unsigned long long)ln->line,
+		    (unsigned long long)ln->reading);
+	return 1;
 }
 
 /* reading (uW or W) over dt_ns, in uJ; -1 if it does not fit. */

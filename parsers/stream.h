@@ -57,7 +57,7 @@ const struct stream_provider *stream_provider_of_path(const char *path);
 const struct stream_provider *stream_provider_for(const char *path,
 	    const char *name, struct ex_err *err);
 
-/* Does this look like a stream (digits, then a blank)? */
+/* Does this look like a stream (blank lines, then digits and a blank)? */
 int	stream_sniff(const uint8_t *p, size_t n);
 
 struct stream_line {
@@ -75,6 +75,7 @@ struct stream_reader {
 	uint64_t	 line;		/* lines before off */
 	uint64_t	 skip_from, skip_to;	/* the last bad line */
 	int		 torn;		/* it is a last line with no newline */
+	int		 zeros;		/* it is a run of zero bytes */
 };
 
 int	stream_reader_open(struct stream_reader *r, const char *path,
@@ -92,7 +93,9 @@ int	stream_seek(struct stream_reader *r, uint64_t off, struct ex_err *err);
  * "TIMESTAMP READING [DETAIL]" of whole numbers (err says line and why;
  * skip_from/skip_to hold it, and the next call goes on after it) or a
  * last line with no newline yet (skip_to is the end of the file: a
- * provider still writing it, so it is left for the next run).
+ * provider still writing it, so it is left for the next run).  A run of
+ * zero bytes is damage of its own (zeros set), and so is the part of a
+ * line before one: a line never holds a NUL, and a crash leaves zeros.
  */
 int	stream_next(struct stream_reader *r, struct stream_line *ln,
 	    struct ex_err *err);
@@ -106,6 +109,7 @@ struct stream_series {
 	int		 seen;		/* in this file already */
 	uint64_t	 gaps[STREAM_GAPS];	/* this file's latest gaps */
 	int		 ngaps;
+	uint64_t	 underflows;	/* this file's readings <= 1 uJ */
 };
 
 /*
@@ -144,6 +148,20 @@ struct stream_sample {
 enum stream_verdict stream_apply(const struct stream_provider *p,
 	    struct stream_series *s, const struct stream_line *ln,
 	    struct stream_sample *out);
+
+/*
+ * An energy provider's reading of at most 1 uJ in a sample (GMT's
+ * "resolution underflow", for which GMT refuses the whole file): the
+ * counter did not move in the interval (RAPL counts in units of 15 or
+ * 61 uJ).  extracct keeps the sample as read, since the energy goes to
+ * the next interval and the sum stays right, and says so once per
+ * series and file.  Returns 1 if the reading is one (s->underflows
+ * counts it) with the note in msg, or "" if the series had one before;
+ * 0 otherwise.
+ */
+int	stream_underflow(const struct stream_provider *p,
+	    struct stream_series *s, const struct stream_line *ln, char *msg,
+	    size_t n);
 
 /*
  * A line the series drops (SV_BACKWARDS, SV_DUPLICATE; last_ns the

@@ -32,6 +32,28 @@ csv_field(FILE *fp, const char *s)
 		fputc('"', fp);
 }
 
+void
+csv_text(FILE *fp, const char *src)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	/* Escaped, the cell holds no control byte: only these need quotes. */
+	int quote = strpbrk(src, ",\"") != NULL;
+
+	if (quote)
+		putc('"', fp);
+	if (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@')
+		putc('\'', fp);
+	for (; *s != '\0'; s++)
+		if (fmt_needs_escape(*s, 0))
+			fprintf(fp, "\\%03o", *s);
+		else if (*s == '"')
+			fputs("\"\"", fp);
+		else
+			putc(*s, fp);
+	if (quote)
+		putc('"', fp);
+}
+
 char *
 csv_utc(char *dst, size_t n, int64_t epoch_s)
 {
@@ -97,11 +119,9 @@ col_fixed(FILE *fp, int has, uint64_t v, uint64_t div, int dec)
 static void
 col_s(FILE *fp, int has, const char *s)
 {
-	char esc[1024];
-
 	fputc(',', fp);
 	if (has)
-		csv_field(fp, fmt_escape(esc, sizeof(esc), s, 0));
+		csv_text(fp, s);
 }
 
 /* start/finish as UTC text and epoch seconds (µs), the zone, duration. */
@@ -195,7 +215,7 @@ csv_flow(FILE *fp, const char *host, const struct ex_flow *f)
 	    dump_proto_name((unsigned)f->v[FLOW_PROTOCOL]) : NULL;
 	char b[48];
 
-	csv_field(fp, host);
+	csv_text(fp, host);
 	if (pn != NULL)
 		col_s(fp, 1, pn);
 	else
@@ -233,9 +253,9 @@ void
 csv_sample(FILE *fp, const char *host, const struct stream_provider *p,
     const struct stream_line *ln, const struct stream_sample *x)
 {
-	csv_field(fp, host);
+	csv_text(fp, host);
 	fprintf(fp, ",%s,", p->name);
-	csv_field(fp, ln->detail);
+	csv_text(fp, ln->detail);
 	fprintf(fp, ",%" PRIu64, ln->ts_us);
 	col_u(fp, x->has_t0, x->t0_ns / 1000);
 	col_u(fp, x->has_t1, x->t1_ns / 1000);

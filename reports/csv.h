@@ -14,8 +14,20 @@
 #include "../parsers/records.h"
 #include "../parsers/stream.h"
 
-/* One field, quoted and guarded as needed (no separator written). */
+/*
+ * One field, quoted and guarded as needed (no separator written).  s is
+ * written as it is: it must hold no byte from input that is not yet
+ * escaped (csv_text does both).
+ */
 void	csv_field(FILE *fp, const char *s);
+
+/*
+ * A string from input as one field: control bytes, bytes >= 0x7f and
+ * backslashes as \ooo, as text output prints them (fmt.h), spaces kept;
+ * then quoted (RFC 4180) if it holds ',' or '"', and guarded.  The rule
+ * for every text cell of every CSV.
+ */
+void	csv_text(FILE *fp, const char *s);
 
 /* "2005-03-03T01:33:37Z" (UTC) of an epoch second. */
 char	*csv_utc(char *dst, size_t n, int64_t epoch_s);

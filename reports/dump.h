@@ -4,7 +4,7 @@
  * group level in a 30-column field, a TAB, the value.  With verbose, a
  * decoded form follows the value: user, group and project names, local
  * times, acctflags letters, wait status, "none" for no tty, protocol
- * names.  The layout is specified in docs/extracct.1 (OUTPUT FORMATS).
+ * names.  The layout is specified in docs/extracct.8 (OUTPUT FORMATS).
  */
 #ifndef DUMP_H
 #define DUMP_H

@@ -31,12 +31,12 @@ static const char *const basis_names[] = { "measured", "estimate" };
  */
 struct erow {
 	enum basis	 basis;
-	char		 key[128];
+	char		 key[128];	/* as stored; escaped in print */
 	int64_t		 procs;
 	double		 energy_nj;	/* < 0: no energy known */
 	int64_t		 span_ns;
 	double		 peak_w;
-	int64_t		 cpu_ns;
+	__int128	 cpu_ns;	/* exact: report.c's split sum */
 	double		 grams;		/* < 0: an intensity is missing */
 	char		 sources[256];	/* of the intensities */
 };
@@ -47,35 +47,39 @@ struct erows {
 };
 
 /*
- * One query per basis, after "SELECT key, ": processes, nJ, rows with energy, span, peak
- * W, CPU ns, g CO2e (NULL unless every row's host has an intensity;
- * 1 kWh = 3.6e15 nJ), the intensities' sources.
+ * One query per basis, after "SELECT key, ": processes, nJ, rows with
+ * energy, span, peak W, g CO2e (NULL unless every row's host has an
+ * intensity; 1 kWh = 3.6e15 nJ), the intensities' sources, then CPU ns
+ * as whole seconds and remainders (summed apart: one sum of ns would
+ * overflow at 292 CPU-years, as in report.c).
  */
 static const char measured_sql[] =
     "count(DISTINCT eproc_id), sum(i.energy_nj * 1.0), "
     "count(i.energy_nj), max(i.t1_ns) - min(i.t0_ns), "
     "max(i.energy_nj * 1.0 / (i.t1_ns - i.t0_ns)), "
-    "coalesce(sum(i.cpu_ns), 0), "
     "CASE WHEN count(i.energy_nj) = count(i.energy_nj * "
-    "h.carbon_g_per_kwh) THEN sum(i.energy_nj * h.carbon_g_per_kwh) / "
-    "3.6e15 END, group_concat(DISTINCT h.carbon_source) "
-    "FROM energy_intervals i JOIN energy_procs p USING (eproc_id) "
-    "JOIN hosts h USING (host_id) "
+    "i.carbon_g_per_kwh) THEN sum(i.energy_nj * i.carbon_g_per_kwh) / "
+    "3.6e15 END, group_concat(DISTINCT i.carbon_source), "
+    "coalesce(sum(i.cpu_ns / 1000000000), 0), "
+    "coalesce(sum(i.cpu_ns % 1000000000), 0) "
+    "FROM v_energy_usage i "
     "WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns "
     "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1";
 
 static const char estimate_sql[] =
     "count(DISTINCT e.proc_id), sum(e.energy_nj), "
     "count(e.energy_nj), max(e.t1_ns) - min(e.t0_ns), "
-    "max(e.energy_nj / (e.t1_ns - e.t0_ns)), coalesce(sum(e.cpu_ns), 0), "
+    "max(e.energy_nj / (e.t1_ns - e.t0_ns)), "
     "CASE WHEN count(e.energy_nj) = count(e.energy_nj * "
     "h.carbon_g_per_kwh) THEN sum(e.energy_nj * h.carbon_g_per_kwh) / "
-    "3.6e15 END, group_concat(DISTINCT h.carbon_source) "
-    "FROM v_energy_estimate e JOIN hosts h USING (host_id) "
+    "3.6e15 END, group_concat(DISTINCT h.carbon_source), "
+    "coalesce(sum(e.cpu_ns / 1000000000), 0), "
+    "coalesce(sum(e.cpu_ns % 1000000000), 0) "
+    "FROM v_energy_estimate e JOIN v_hosts h USING (host_id) "
     "WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2 "
     "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1";
 
-/* "a/b" to 3 places, or "-". */
+/* "a/b" to 3 places, or "-" (doubles: energy is REAL, see above). */
 static void
 ratio3(char *buf, size_t n, double a, double b)
 {
@@ -89,13 +93,14 @@ static void
 print_row(FILE *fp, const struct report_opts *o, const struct erow *r,
     double total_nj, int first)
 {
-	char j[32], avg[32], peak[32], cpu[32], jpc[32], share[32], g[32];
+	char k[4 * sizeof(r->key)], j[32], avg[32], peak[32], cpu[48],
+	    jpc[32], share[32], g[32];
 	int known = r->energy_nj >= 0;
 
 	ratio3(j, sizeof(j), r->energy_nj, 1e9);
 	ratio3(avg, sizeof(avg), r->energy_nj, (double)r->span_ns);
 	snprintf(peak, sizeof(peak), known ? "%.3f" : "-", r->peak_w);
-	fmt_secs(cpu, sizeof(cpu), r->cpu_ns);
+	fmt_secs128(cpu, sizeof(cpu), r->cpu_ns);
 	ratio3(jpc, sizeof(jpc), r->energy_nj, (double)r->cpu_ns);
 	ratio3(share, sizeof(share), r->energy_nj, total_nj);
 	snprintf(g, sizeof(g), known && r->grams >= 0 ? "%.3f" : "-",
@@ -103,15 +108,16 @@ print_row(FILE *fp, const struct report_opts *o, const struct erow *r,
 	switch (o->format) {
 	case FMT_TABLE:
 		fprintf(fp, "%-24s %-8s %6" PRId64 " %12s %9s %9s %12s %11s "
-		    "%6s %10s\n", r->key, basis_names[r->basis], r->procs, j,
+		    "%6s %10s\n", fmt_escape(k, sizeof(k), r->key, ESC_SPACE),
+		    basis_names[r->basis], r->procs, j,
 		    avg, peak, cpu, jpc, share, g);
 		break;
 	case FMT_CSV:
-		csv_field(fp, r->key);
+		csv_text(fp, r->key);
 		fprintf(fp, ",%s,%" PRId64 ",%s,%s,%s,%s,%s,%s,%s,",
 		    basis_names[r->basis], r->procs, j, avg, peak, cpu, jpc,
 		    share, g);
-		csv_field(fp, r->sources);
+		csv_text(fp, r->sources);
 		fputs("\r\n", fp);
 		break;
 	case FMT_JSON:
@@ -150,7 +156,7 @@ query_rows(sqlite3 *db, const char *rest, const char *key,
 	*total = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *k = sqlite3_column_text(st, 0);
-		const unsigned char *src = sqlite3_column_text(st, 8);
+		const unsigned char *src = sqlite3_column_text(st, 7);
 
 		if (rows->n == rows->cap) {
 			size_t cap = rows->cap ? rows->cap * 2 : 64;
@@ -165,16 +171,17 @@ query_rows(sqlite3 *db, const char *rest, const char *key,
 		}
 		r = &rows->v[rows->n++];
 		r->basis = b;
-		fmt_escape(r->key, sizeof(r->key), k != NULL ?
-		    (const char *)k : "-", ESC_SPACE);
+		snprintf(r->key, sizeof(r->key), "%s", k != NULL ?
+		    (const char *)k : "-");
 		r->procs = sqlite3_column_int64(st, 1);
 		r->energy_nj = sqlite3_column_int64(st, 3) > 0 ?
 		    sqlite3_column_double(st, 2) : -1;
 		r->span_ns = sqlite3_column_int64(st, 4);
 		r->peak_w = sqlite3_column_double(st, 5);
-		r->cpu_ns = sqlite3_column_int64(st, 6);
-		r->grams = sqlite3_column_type(st, 7) == SQLITE_NULL ? -1 :
-		    sqlite3_column_double(st, 7);
+		r->grams = sqlite3_column_type(st, 6) == SQLITE_NULL ? -1 :
+		    sqlite3_column_double(st, 6);
+		r->cpu_ns = (__int128)sqlite3_column_int64(st, 8) *
+		    1000000000 + sqlite3_column_int64(st, 9);
 		snprintf(r->sources, sizeof(r->sources), "%s", src != NULL ?
 		    (const char *)src : "");
 		if (r->energy_nj > 0)
@@ -213,16 +220,19 @@ print_intensities(sqlite3 *db, FILE *fp)
 {
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(db, "SELECT name, carbon_g_per_kwh, "
-	    "coalesce(carbon_source, 'no source given') FROM hosts "
-	    "WHERE carbon_g_per_kwh IS NOT NULL ORDER BY name", -1, &st,
+	if (sqlite3_prepare_v2(db, "SELECT host, carbon_g_per_kwh, "
+	    "coalesce(carbon_source, 'no source given') FROM v_hosts "
+	    "WHERE carbon_g_per_kwh IS NOT NULL ORDER BY host", -1, &st,
 	    NULL) != SQLITE_OK)
 		return;
-	while (sqlite3_step(st) == SQLITE_ROW)
-		fprintf(fp, "# carbon intensity of %s: %g g CO2e/kWh (%s)\n",
-		    (const char *)sqlite3_column_text(st, 0),
-		    sqlite3_column_double(st, 1),
-		    (const char *)sqlite3_column_text(st, 2));
+	/* Host names come from log headers: escaped, as is the source. */
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		fputs("# carbon intensity of ", fp);
+		fmt_escape_fp(fp, (const char *)sqlite3_column_text(st, 0), 0);
+		fprintf(fp, ": %g g CO2e/kWh (", sqlite3_column_double(st, 1));
+		fmt_escape_fp(fp, (const char *)sqlite3_column_text(st, 2), 0);
+		fputs(")\n", fp);
+	}
 	sqlite3_finalize(st);
 }
 
@@ -231,9 +241,9 @@ report_energy(sqlite3 *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
 	static const char *const keys[][2] = {
-		[BY_USER] = { "p.uid", "e.uid" },
-		[BY_COMMAND] = { "p.command", "e.command" },
-		[BY_HOST] = { "h.name", "h.name" },
+		[BY_USER] = { "i.uid", "e.uid" },
+		[BY_COMMAND] = { "i.command", "e.command" },
+		[BY_HOST] = { "i.host", "h.host" },
 	};
 	struct erows rows = { NULL, 0, 0 };
 	double measured, estimated, rapl;	/* nJ */
@@ -253,9 +263,11 @@ report_energy(sqlite3 *db, FILE *fp, const struct report_opts *o,
 		goto out;
 	switch (o->format) {
 	case FMT_TABLE:
-		fprintf(fp, "# energy by %s; time zone %s; ranked by joules; "
-		    "estimate = a host's RAPL energy shared by CPU time\n",
-		    report_by_names[o->by], o->tz);
+		fprintf(fp, "# energy by %s; time zone ",
+		    report_by_names[o->by]);
+		fmt_escape_fp(fp, o->tz, 0);
+		fputs("; ranked by joules; estimate = a host's RAPL energy "
+		    "shared by CPU time\n", fp);
 		print_intensities(db, fp);
 		fprintf(fp, "%-24s %-8s %6s %12s %9s %9s %12s %11s %6s %10s\n",
 		    report_by_names[o->by], "basis", "procs", "joules",

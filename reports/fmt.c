@@ -7,6 +7,14 @@
 
 #include "fmt.h"
 
+int
+fmt_needs_escape(unsigned char c, int flags)
+{
+	return c < 0x20 || c >= 0x7f || c == '\\' ||
+	    ((flags & ESC_SPACE) && c == ' ') ||
+	    ((flags & ESC_QUOTE) && c == '"');
+}
+
 char *
 fmt_escape(char *dst, size_t n, const char *src, int flags)
 {
@@ -16,11 +24,7 @@ fmt_escape(char *dst, size_t n, const char *src, int flags)
 	if (n == 0)
 		return dst;
 	for (; *s != '\0'; s++) {
-		int esc = *s < 0x20 || *s >= 0x7f || *s == '\\' ||
-		    ((flags & ESC_SPACE) && *s == ' ') ||
-		    ((flags & ESC_QUOTE) && *s == '"');
-
-		if (esc) {
+		if (fmt_needs_escape(*s, flags)) {
 			if (n - o < 5)
 				break;
 			dst[o++] = '\\';
@@ -37,14 +41,50 @@ fmt_escape(char *dst, size_t n, const char *src, int flags)
 	return dst;
 }
 
+void
+fmt_escape_fp(FILE *fp, const char *src, int flags)
+{
+	const unsigned char *s = (const unsigned char *)src;
+
+	for (; *s != '\0'; s++)
+		if (fmt_needs_escape(*s, flags))
+			fprintf(fp, "\\%03o", *s);
+		else
+			putc(*s, fp);
+}
+
+/* The decimal digits of v into dst[n]; returns dst. */
+static char *
+u128_text(char *dst, size_t n, unsigned __int128 v)
+{
+	char tmp[40];
+	size_t i = sizeof(tmp);
+
+	tmp[--i] = '\0';
+	do {
+		tmp[--i] = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v != 0);
+	snprintf(dst, n, "%s", tmp + i);
+	return dst;
+}
+
 char *
 fmt_fixed(char *dst, size_t n, uint64_t value, uint64_t divisor,
     int decimals)
 {
+	return fmt_fixed128(dst, n, value, divisor, decimals);
+}
+
+char *
+fmt_fixed128(char *dst, size_t n, unsigned __int128 value,
+    unsigned __int128 divisor, int decimals)
+{
 	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000,
 	    1000000 };
-	unsigned __int128 scaled;
-	uint64_t whole, frac, p;
+	unsigned __int128 whole, rem, frac;
+	uint64_t p;
+	char w[40];
 
 	if (decimals < 0)
 		decimals = 0;
@@ -53,16 +93,48 @@ fmt_fixed(char *dst, size_t n, uint64_t value, uint64_t divisor,
 	p = pow10[decimals];
 	if (divisor == 0)
 		divisor = 1;
-	/* round(value * p / divisor), half up */
-	scaled = ((unsigned __int128)value * p * 2 + divisor) /
-	    ((unsigned __int128)divisor * 2);
-	whole = (uint64_t)(scaled / p);
-	frac = (uint64_t)(scaled % p);
+	/*
+	 * round(value * p / divisor), half up, without forming value * p:
+	 * the whole part first, then the remainder (< divisor < 2^106, so
+	 * rem * p * 2 stays below 2^128).  Text output calls this for every
+	 * column of every record: values and divisors that fit stay in 64
+	 * bits (rem < 2^32 and p * 2 < 2^21, so no product overflows).
+	 */
+	if (value <= UINT64_MAX && divisor <= UINT32_MAX) {
+		uint64_t v = (uint64_t)value, d = (uint64_t)divisor;
+		uint64_t w64 = v / d, f64 = (v % d * p * 2 + d) / (d * 2);
+
+		/* No wrap: a carry needs d >= 2, so w64 <= UINT64_MAX / 2. */
+		if (f64 == p) {
+			w64++;
+			f64 = 0;
+		}
+		whole = w64;
+		frac = f64;
+	} else {
+		whole = value / divisor;
+		rem = value % divisor;
+		frac = (rem * p * 2 + divisor) / (divisor * 2);
+		if (frac == p) {
+			whole++;
+			frac = 0;
+		}
+	}
+	if (whole <= UINT64_MAX) {
+		if (decimals == 0)
+			snprintf(dst, n, "%llu", (unsigned long long)whole);
+		else
+			snprintf(dst, n, "%llu.%0*llu",
+			    (unsigned long long)whole, decimals,
+			    (unsigned long long)frac);
+		return dst;
+	}
+	u128_text(w, sizeof(w), whole);
 	if (decimals == 0)
-		snprintf(dst, n, "%llu", (unsigned long long)whole);
+		snprintf(dst, n, "%s", w);
 	else
-		snprintf(dst, n, "%llu.%0*llu", (unsigned long long)whole,
-		    decimals, (unsigned long long)frac);
+		snprintf(dst, n, "%s.%0*llu", w, decimals,
+		    (unsigned long long)frac);
 	return dst;
 }
 
@@ -104,18 +176,42 @@ fmt_secs(char *b, size_t n, int64_t ns)
 }
 
 void
-json_str(FILE *fp, const char *s)
+fmt_secs128(char *b, size_t n, __int128 ns)
 {
-	fputc('"', fp);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
+	fmt_fixed128(b, n, ns < 0 ? 0 : (unsigned __int128)ns, 1000000000u,
+	    3);
+}
 
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(fp, "\\u%04x", c);
-		else
-			fputc(c, fp);
+char *
+fmt_int128(char *dst, size_t n, __int128 v)
+{
+	if (v >= 0)
+		return u128_text(dst, n, (unsigned __int128)v);
+	if (n > 1) {
+		dst[0] = '-';
+		u128_text(dst + 1, n - 1, -(unsigned __int128)v);
 	}
-	fputc('"', fp);
+	return dst;
+}
+
+void
+json_str(FILE *fp, const char *src)
+{
+	const unsigned char *s = (const unsigned char *)src;
+
+	/*
+	 * The house escape first, so a key reads the same in JSON as in
+	 * CSV (\033, \134 for a backslash); then what JSON itself needs:
+	 * that backslash written as \\, and '"' as \".  The result is
+	 * printable ASCII: valid JSON whatever the bytes were.
+	 */
+	putc('"', fp);
+	for (; *s != '\0'; s++)
+		if (fmt_needs_escape(*s, 0))
+			fprintf(fp, "\\\\%03o", *s);
+		else if (*s == '"')
+			fputs("\\\"", fp);
+		else
+			putc(*s, fp);
+	putc('"', fp);
 }

@@ -22,6 +22,12 @@
  */
 char	*fmt_escape(char *dst, size_t n, const char *src, int flags);
 
+/* Does byte c print as \ooo under flags? */
+int	fmt_needs_escape(unsigned char c, int flags);
+
+/* The same escape written straight to fp, never truncated. */
+void	fmt_escape_fp(FILE *fp, const char *src, int flags);
+
 /*
  * Write value / divisor rounded half up to `decimals` places (0..6) into
  * dst[n].  Exact for every uint64_t value.  Returns dst.
@@ -29,14 +35,29 @@ char	*fmt_escape(char *dst, size_t n, const char *src, int flags);
 char	*fmt_fixed(char *dst, size_t n, uint64_t value, uint64_t divisor,
 	    int decimals);
 
+/*
+ * The same for 128-bit values (totals of many 64-bit counters): exact
+ * for every value and any divisor below 2^106.  Returns dst.
+ */
+char	*fmt_fixed128(char *dst, size_t n, unsigned __int128 value,
+	    unsigned __int128 divisor, int decimals);
+
+/* v in decimal, sign included.  Returns dst. */
+char	*fmt_int128(char *dst, size_t n, __int128 v);
+
 /* "HH:MM:SS" or "YYYY-MM-DD HH:MM:SS" of an epoch second, local time. */
 char	*fmt_clock(char *dst, size_t n, int64_t epoch_s);
 char	*fmt_datetime(char *dst, size_t n, int64_t epoch_s);
 
 /* ns as seconds with 3 places ("1.234"); negative prints as 0. */
 void	fmt_secs(char *dst, size_t n, int64_t ns);
+void	fmt_secs128(char *dst, size_t n, __int128 ns);
 
-/* A JSON string: quotes, backslashes and control bytes escaped. */
+/*
+ * A JSON string of s as fmt_escape(s, 0) writes it (control bytes,
+ * bytes >= 0x7f and backslashes as \ooo), then JSON-escaped: printable
+ * ASCII, valid JSON for any bytes, and the same text as the CSV cell.
+ */
 void	json_str(FILE *fp, const char *s);
 
 #endif

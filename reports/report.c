@@ -16,11 +16,11 @@ const char *const report_by_names[] = {
 
 /* The grouping expression for each --by. */
 static const char *const key_sql[] = {
-	[BY_USER] = "p.uid",
-	[BY_COMMAND] = "p.command",
-	[BY_PROJECT] = "p.projid",
-	[BY_ZONE] = "p.zone",
-	[BY_HOST] = "h.name",
+	[BY_USER] = "i.uid",
+	[BY_COMMAND] = "i.command",
+	[BY_PROJECT] = "i.projid",
+	[BY_ZONE] = "i.zone",
+	[BY_HOST] = "i.host",
 	[BY_HOUR] = "local_hour(i.t1_ns)",
 };
 
@@ -59,11 +59,19 @@ hour_text(char *b, size_t n, int64_t epoch)
 		snprintf(b, n, "?");
 }
 
+/* The table's key column: spaces escaped too, so columns still split. */
+static const char *
+table_key(char *b, size_t n, const struct report_row *r)
+{
+	return fmt_escape(b, n, r->key, ESC_SPACE);
+}
+
 static void
 print_table(FILE *fp, const struct report_opts *o, const struct report_row *r,
-    size_t n, int64_t cpu_total)
+    size_t n, __int128 cpu_total)
 {
-	char u[32], s[32], c[32], re[32], pct[16];
+	char k[4 * sizeof(r->key)], u[48], s[48], c[48], re[48], pct[48],
+	    ch[48];
 	size_t i;
 
 	fprintf(fp, "%-24s %8s %12s %12s %12s %12s %6s %16s %12s %10s %12s\n",
@@ -71,16 +79,19 @@ print_table(FILE *fp, const struct report_opts *o, const struct report_row *r,
 	    "real_s", "cpu%", "chars_rdwr_B", "rss_max_kb", "majflt",
 	    "syscalls");
 	for (i = 0; i < n; i++) {
-		fmt_secs(u, sizeof(u), r[i].user_ns);
-		fmt_secs(s, sizeof(s), r[i].sys_ns);
-		fmt_secs(c, sizeof(c), r[i].user_ns + r[i].sys_ns);
-		fmt_secs(re, sizeof(re), r[i].real_ns);
-		fmt_fixed(pct, sizeof(pct), cpu_total > 0 ? (uint64_t)
-		    (r[i].user_ns + r[i].sys_ns) * 100 : 0,
-		    cpu_total > 0 ? (uint64_t)cpu_total : 1, 2);
-		fprintf(fp, "%-24s %8" PRId64 " %12s %12s %12s %12s %6s %16"
-		    PRId64 " %12" PRId64 " %10" PRId64 " %12" PRId64 "\n",
-		    r[i].key, r[i].calls, u, s, c, re, pct, r[i].chars,
+		__int128 cpu = r[i].user_ns + r[i].sys_ns;
+
+		fmt_secs128(u, sizeof(u), r[i].user_ns);
+		fmt_secs128(s, sizeof(s), r[i].sys_ns);
+		fmt_secs128(c, sizeof(c), cpu);
+		fmt_secs128(re, sizeof(re), r[i].real_ns);
+		fmt_fixed128(pct, sizeof(pct), cpu_total > 0 && cpu > 0 ?
+		    (unsigned __int128)cpu * 100 : 0, cpu_total > 0 ?
+		    (unsigned __int128)cpu_total : 1, 2);
+		fprintf(fp, "%-24s %8" PRId64 " %12s %12s %12s %12s %6s %16s"
+		    " %12" PRId64 " %10" PRId64 " %12" PRId64 "\n",
+		    table_key(k, sizeof(k), &r[i]), r[i].calls, u, s, c, re,
+		    pct, fmt_int128(ch, sizeof(ch), r[i].chars),
 		    r[i].rss_max_kb, r[i].faults_major, r[i].syscalls);
 	}
 }
@@ -89,7 +100,7 @@ static void
 print_csv(FILE *fp, const struct report_opts *o, const struct report_row *r,
     size_t n)
 {
-	char u[32], s[32], re[32], utc[40];
+	char u[48], s[48], re[48], ch[48], utc[40];
 	size_t i;
 
 	if (o->by == BY_HOUR)
@@ -99,19 +110,19 @@ print_csv(FILE *fp, const struct report_opts *o, const struct report_row *r,
 	fputs("tz,calls,cpu_user_s,cpu_sys_s,real_s,chars_rdwr_bytes,"
 	    "rss_max_kb,faults_major,syscalls\r\n", fp);
 	for (i = 0; i < n; i++) {
-		fmt_secs(u, sizeof(u), r[i].user_ns);
-		fmt_secs(s, sizeof(s), r[i].sys_ns);
-		fmt_secs(re, sizeof(re), r[i].real_ns);
-		csv_field(fp, r[i].key);
+		fmt_secs128(u, sizeof(u), r[i].user_ns);
+		fmt_secs128(s, sizeof(s), r[i].sys_ns);
+		fmt_secs128(re, sizeof(re), r[i].real_ns);
+		csv_text(fp, r[i].key);
 		if (o->by == BY_HOUR)
 			fprintf(fp, ",%s,%" PRId64, csv_utc(utc, sizeof(utc),
 			    r[i].hour_epoch), r[i].hour_epoch);
 		fputc(',', fp);
-		csv_field(fp, o->tz);
-		fprintf(fp, ",%" PRId64 ",%s,%s,%s,%" PRId64 ",%" PRId64 ",%"
-		    PRId64 ",%" PRId64 "\r\n", r[i].calls, u, s, re,
-		    r[i].chars, r[i].rss_max_kb, r[i].faults_major,
-		    r[i].syscalls);
+		csv_text(fp, o->tz);
+		fprintf(fp, ",%" PRId64 ",%s,%s,%s,%s,%" PRId64 ",%" PRId64
+		    ",%" PRId64 "\r\n", r[i].calls, u, s, re,
+		    fmt_int128(ch, sizeof(ch), r[i].chars), r[i].rss_max_kb,
+		    r[i].faults_major, r[i].syscalls);
 	}
 }
 
@@ -120,16 +131,16 @@ static void
 print_json(FILE *fp, const struct report_opts *o, const struct report_row *r,
     size_t n)
 {
-	char u[32], s[32], re[32];
+	char u[48], s[48], re[48], ch[48];
 	size_t i;
 
 	fprintf(fp, "{\"by\": \"%s\", \"tz\": ", report_by_names[o->by]);
 	json_str(fp, o->tz);
 	fputs(", \"rows\": [", fp);
 	for (i = 0; i < n; i++) {
-		fmt_secs(u, sizeof(u), r[i].user_ns);
-		fmt_secs(s, sizeof(s), r[i].sys_ns);
-		fmt_secs(re, sizeof(re), r[i].real_ns);
+		fmt_secs128(u, sizeof(u), r[i].user_ns);
+		fmt_secs128(s, sizeof(s), r[i].sys_ns);
+		fmt_secs128(re, sizeof(re), r[i].real_ns);
 		fprintf(fp, "%s\n  {\"%s\": ", i > 0 ? "," : "",
 		    key_name[o->by]);
 		json_str(fp, r[i].key);
@@ -137,11 +148,11 @@ print_json(FILE *fp, const struct report_opts *o, const struct report_row *r,
 			fprintf(fp, ", \"hour_start_epoch_s\": %" PRId64,
 			    r[i].hour_epoch);
 		fprintf(fp, ", \"calls\": %" PRId64 ", \"cpu_user_s\": %s, "
-		    "\"cpu_sys_s\": %s, \"real_s\": %s, \"chars_rdwr_bytes\": %"
-		    PRId64 ", \"rss_max_kb\": %" PRId64 ", \"faults_major\": %"
+		    "\"cpu_sys_s\": %s, \"real_s\": %s, \"chars_rdwr_bytes\": "
+		    "%s, \"rss_max_kb\": %" PRId64 ", \"faults_major\": %"
 		    PRId64 ", \"syscalls\": %" PRId64 "}", r[i].calls, u, s, re,
-		    r[i].chars, r[i].rss_max_kb, r[i].faults_major,
-		    r[i].syscalls);
+		    fmt_int128(ch, sizeof(ch), r[i].chars), r[i].rss_max_kb,
+		    r[i].faults_major, r[i].syscalls);
 	}
 	fputs("\n]}\n", fp);
 }
@@ -171,13 +182,13 @@ struct alt {
 };
 
 static int
-alt_deltas(sqlite3_stmt *q, int64_t host_id, int64_t t0, int64_t t1,
-    struct alt *alt, int *nalt)
+alt_deltas(sqlite3_stmt *q, const unsigned char *host, int64_t t0,
+    int64_t t1, struct alt *alt, int *nalt)
 {
 	int rc;
 
 	*nalt = 0;
-	sqlite3_bind_int64(q, 1, host_id);
+	sqlite3_bind_text(q, 1, (const char *)host, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(q, 2, t0);
 	sqlite3_bind_int64(q, 3, t1);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW && *nalt < MAX_ALT) {
@@ -236,18 +247,17 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
 	static const char sql[] =
-	    "SELECT h.name, c.t0_ns, c.t1_ns, c.proc_cpu_ns, c.busy_ns,"
-	    " c.exit_sources, c.lost, c.host_id"
-	    " FROM capture c JOIN hosts h USING (host_id)"
+	    "SELECT h.host, c.t0_ns, c.t1_ns, c.proc_cpu_ns, c.busy_ns,"
+	    " c.exit_sources, c.lost"
+	    " FROM capture c JOIN v_hosts h USING (host_id)"
 	    " WHERE c.t1_ns > ?1 AND c.t0_ns >= ?1 AND c.t1_ns <= ?2"
-	    " ORDER BY h.name, c.t0_ns";
+	    " ORDER BY h.host, c.t0_ns";
 	static const char alt_sql[] =
 	    "SELECT x.source, sum(max(coalesce(x.cpu_user_ns, 0) +"
-	    "   coalesce(x.cpu_sys_ns, 0) - coalesce(p.base_cpu_ns, 0), 0) -"
+	    "   coalesce(x.cpu_sys_ns, 0) - coalesce(x.base_cpu_ns, 0), 0) -"
 	    "   coalesce(i.cpu_user_ns, 0) - coalesce(i.cpu_sys_ns, 0))"
-	    " FROM proc_intervals i JOIN procs p USING (proc_id)"
-	    " JOIN proc_alt_exits x ON x.proc_id = i.proc_id"
-	    " WHERE p.host_id = ?1 AND i.final = 1 AND i.t1_ns > ?2"
+	    " FROM v_proc_usage i JOIN v_alt_exits x USING (proc_id)"
+	    " WHERE i.host = ?1 AND i.final = 1 AND i.t1_ns > ?2"
 	    "   AND i.t1_ns <= ?3 AND i.t0_ns >= ?2 - 1000000000"
 	    " GROUP BY x.source ORDER BY x.source";
 	char t0[40], t1[40], cpu[32], busy[32], ratio[16], alts[128];
@@ -275,8 +285,12 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 		    "processes; lost: exit records lost (dropped by the kernel,"
 		    " or not written);\n"
 		    "# other: the ratio had another source that recorded the "
-		    "same exits closed them\n%-16s %-19s %-19s "
-		    "%12s %12s %7s %-11s %5s %s\n", o->tz, "host", "from", "to",
+		    "same exits closed them\n"
+		    "# top: under a window whose ratio is outside %g..%g, "
+		    "the %d processes with the most CPU in it\n"
+		    "%-16s %-19s %-19s "
+		    "%12s %12s %7s %-11s %5s %s\n", o->tz, 1 - o->tolerance,
+		    1 + o->tolerance, CAPTURE_TOP, "host", "from", "to",
 		    "proc_cpu_s", "busy_cpu_s", "ratio", "exits", "lost",
 		    "other");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -289,7 +303,7 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 		int64_t bu = sqlite3_column_int64(st, 4);
 		int64_t lost = sqlite3_column_int64(st, 6);
 
-		if (alt_deltas(q, sqlite3_column_int64(st, 7), t0n, t1n, alt,
+		if (alt_deltas(q, sqlite3_column_text(st, 0), t0n, t1n, alt,
 		    &nalt) != 0) {
 			rc = SQLITE_ERROR;
 			break;
@@ -320,6 +334,13 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 			    fmt_datetime(t0, sizeof(t0), a),
 			    fmt_datetime(t1, sizeof(t1), b), cpu, busy, ratio,
 			    src != NULL ? (const char *)src : "-", lost, alts);
+		if (!csv && capture_out_of_tolerance(pc, bu, o->tolerance) &&
+		    capture_top(db, fp, sqlite3_column_text(st, 0), t0n, t1n,
+		    CAPTURE_TOP, err) != EXR_OK) {
+			sqlite3_finalize(st);
+			sqlite3_finalize(q);
+			return EXR_DB;
+		}
 		sum_cpu += pc;
 		sum_busy += bu;
 		sum_lost += lost;
@@ -346,7 +367,7 @@ report_print(FILE *fp, const struct report_opts *o,
     const struct report_row *rows, size_t n, struct ex_err *err)
 {
 	char from[40], to[40];
-	int64_t cpu_total = 0;
+	__int128 cpu_total = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++)
@@ -364,7 +385,9 @@ report_print(FILE *fp, const struct report_opts *o,
 		else
 			fprintf(fp, " to %s", fmt_datetime(to, sizeof(to),
 			    o->to_ns / 1000000000));
-		fprintf(fp, "; time zone %s\n", o->tz);
+		fputs("; time zone ", fp);
+		fmt_escape_fp(fp, o->tz, 0);
+		fputc('\n', fp);
 		print_table(fp, o, rows, n, cpu_total);
 		break;
 	case FMT_CSV:
@@ -375,6 +398,27 @@ report_print(FILE *fp, const struct report_opts *o,
 		break;
 	}
 	return ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;
+}
+
+/*
+ * An exact sum of a column of nanoseconds (or bytes) that cannot
+ * overflow: SQLite's sum() of integers stops with "integer overflow" at
+ * 2^63 (292 years of ns, passed by a host's daemons in a year), and
+ * total() is a double, exact only to 2^53 ns (104 days).  So the whole
+ * seconds and the remainders are summed apart (each stays far below
+ * 2^63: 2^63 s, or 9e9 rows of remainders) and joined in 128 bits
+ * (split_get).  Integer division truncates toward zero and % keeps the
+ * dividend's sign, so x = (x / 1e9) * 1e9 + x % 1e9 for every x.
+ */
+#define SPLIT_SUM(x)	/* for a printf format: %% */ \
+	"sum((" x ") / 1000000000), sum((" x ") %% 1000000000)"
+
+/* The split sum in columns col and col + 1. */
+static __int128
+split_get(sqlite3_stmt *st, int col)
+{
+	return (__int128)sqlite3_column_int64(st, col) * 1000000000 +
+	    sqlite3_column_int64(st, col + 1);
 }
 
 int
@@ -391,17 +435,24 @@ report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,
 	    local_hour, NULL, NULL) != SQLITE_OK)
 		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
 	snprintf(sql, sizeof(sql),
-	    "SELECT %s AS k, count(DISTINCT i.proc_id),"
-	    " sum(i.cpu_user_ns), sum(i.cpu_sys_ns), sum(i.t1_ns - i.t0_ns),"
-	    " sum(i.chars_rdwr), max(i.rss_max_kb), sum(i.faults_major),"
-	    " sum(i.syscalls)"
-	    " FROM proc_intervals i JOIN procs p USING (proc_id)"
-	    " JOIN hosts h USING (host_id)"
+	    "SELECT %s AS k, count(DISTINCT i.proc_id), "
+	    SPLIT_SUM("i.cpu_user_ns") ", " SPLIT_SUM("i.cpu_sys_ns") ", "
+	    SPLIT_SUM("i.t1_ns - i.t0_ns") ", " SPLIT_SUM("i.chars_rdwr") ","
+	    " max(i.rss_max_kb), sum(i.faults_major), sum(i.syscalls)"
+	    " FROM v_proc_usage i"
 	    " WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2"
 	    " GROUP BY k ORDER BY %s", key_sql[o->by],
-	    /* Hours read best in time order; everything else by CPU. */
-	    o->by == BY_HOUR ? "k" : "coalesce(sum(i.cpu_user_ns), 0) + "
-	    "coalesce(sum(i.cpu_sys_ns), 0) DESC, k");
+	    /*
+	     * Hours read best in time order; everything else by CPU: the
+	     * split sums above (SQLite computes each once), joined as a
+	     * double, as the seconds cannot be times 1e9 in 64 bits.  So
+	     * groups within 1 us of each other beyond 2^53 ns (104 days)
+	     * may come in key order instead.
+	     */
+	    o->by == BY_HOUR ? "k" : "(coalesce(sum(i.cpu_user_ns / "
+	    "1000000000), 0) + coalesce(sum(i.cpu_sys_ns / 1000000000), 0))"
+	    " * 1e9 + coalesce(sum(i.cpu_user_ns % 1000000000), 0) + "
+	    "coalesce(sum(i.cpu_sys_ns % 1000000000), 0) DESC, k");
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, o->from_ns);
@@ -426,16 +477,16 @@ report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,
 			r->hour_epoch = sqlite3_column_int64(st, 0);
 			hour_text(r->key, sizeof(r->key), r->hour_epoch);
 		} else
-			fmt_escape(r->key, sizeof(r->key), k != NULL ?
-			    (const char *)k : "-", ESC_SPACE);
+			snprintf(r->key, sizeof(r->key), "%s", k != NULL ?
+			    (const char *)k : "-");
 		r->calls = sqlite3_column_int64(st, 1);
-		r->user_ns = sqlite3_column_int64(st, 2);
-		r->sys_ns = sqlite3_column_int64(st, 3);
-		r->real_ns = sqlite3_column_int64(st, 4);
-		r->chars = sqlite3_column_int64(st, 5);
-		r->rss_max_kb = sqlite3_column_int64(st, 6);
-		r->faults_major = sqlite3_column_int64(st, 7);
-		r->syscalls = sqlite3_column_int64(st, 8);
+		r->user_ns = split_get(st, 2);
+		r->sys_ns = split_get(st, 4);
+		r->real_ns = split_get(st, 6);
+		r->chars = split_get(st, 8);
+		r->rss_max_kb = sqlite3_column_int64(st, 10);
+		r->faults_major = sqlite3_column_int64(st, 11);
+		r->syscalls = sqlite3_column_int64(st, 12);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {

@@ -27,15 +27,26 @@ struct report_opts {
 	int64_t		 from_ns;	/* INT64_MIN: open */
 	int64_t		 to_ns;		/* INT64_MAX: open */
 	const char	*tz;		/* name printed; TZ is already set */
+	double		 tolerance;	/* --capture: a ratio outside 1 +- this
+					   names the window's processes */
 };
 
-/* One output row: totals for one key. */
+/* How many processes a window out of tolerance names. */
+#define CAPTURE_TOP	3
+
+/*
+ * One output row: totals for one key.  Sums of nanoseconds and bytes are
+ * 128-bit: 2^63 ns is only 292 years, which one host's daemons pass in
+ * a year; counts of faults and calls stay far below 2^63.
+ */
 struct report_row {
-	char		 key[128];	/* escaped text of the key */
+	char		 key[128];	/* the key as stored: escaped only
+					   when printed */
 	int64_t		 hour_epoch;	/* BY_HOUR: start of the local hour */
 	int64_t		 calls;		/* distinct processes */
-	int64_t		 user_ns, sys_ns, real_ns;
-	int64_t		 chars, rss_max_kb, faults_major, syscalls;
+	__int128	 user_ns, sys_ns, real_ns;
+	__int128	 chars;		/* bytes */
+	int64_t		 rss_max_kb, faults_major, syscalls;
 };
 
 /* Names for --by values, indexed by enum report_by. */
@@ -48,6 +59,18 @@ extern const char *const report_by_names[];
  */
 int	report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 	    struct ex_err *err);
+
+/* Whether a window's ratio is outside 1 +- tolerance (capture_top.c). */
+int	capture_out_of_tolerance(int64_t proc_ns, int64_t busy_ns,
+	    double tolerance);
+
+/*
+ * One line per process, the n that put the most CPU into the capture
+ * window (t0_ns, t1_ns] of host, with pid, command, start and CPU:
+ * what an admin looks at first when a window's ratio is off.
+ */
+int	capture_top(sqlite3 *db, FILE *fp, const unsigned char *host,
+	    int64_t t0_ns, int64_t t1_ns, int n, struct ex_err *err);
 
 /*
  * Energy per command, user or host from the energy intervals, ranked by

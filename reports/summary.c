@@ -10,10 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "fmt.h"
 #include "summary.h"
 
-#define NS	1000000000ull
 
 void
 summary_init(struct summary *s, enum report_by by, int64_t from_ns,
@@ -117,16 +115,17 @@ summary_add(struct summary *s, const struct ex_proc *p, const char *host)
 			snprintf(key, sizeof(key), "%" PRIu64,
 			    p->v[s->by == BY_USER ? PROC_UID : PROC_PROJID]);
 		break;
+	/* Keys as the records hold them: report_print escapes them. */
 	case BY_COMMAND:
-		fmt_escape(key, sizeof(key), REC_HAS(p, PROC_COMMAND) ?
-		    p->command : "-", ESC_SPACE);
+		snprintf(key, sizeof(key), "%s", REC_HAS(p, PROC_COMMAND) ?
+		    p->command : "-");
 		break;
 	case BY_ZONE:
-		fmt_escape(key, sizeof(key), REC_HAS(p, PROC_ZONE) ?
-		    p->zone : "-", ESC_SPACE);
+		snprintf(key, sizeof(key), "%s", REC_HAS(p, PROC_ZONE) ?
+		    p->zone : "-");
 		break;
 	case BY_HOST:
-		fmt_escape(key, sizeof(key), host, ESC_SPACE);
+		snprintf(key, sizeof(key), "%s", host);
 		break;
 	case BY_HOUR: {
 		struct tm tm;
@@ -143,17 +142,17 @@ summary_add(struct summary *s, const struct ex_proc *p, const char *host)
 	}
 	if ((r = row_for(s, key, hour)) == NULL)
 		return EXR_NOMEM;
+	/* 128-bit sums of 64-bit values: no overflow (report.h). */
 	r->calls++;
-	r->user_ns += (int64_t)p->v[PROC_CPU_USER_NS] *
-	    REC_HAS(p, PROC_CPU_USER_NS);
-	r->sys_ns += (int64_t)p->v[PROC_CPU_SYS_NS] *
-	    REC_HAS(p, PROC_CPU_SYS_NS);
+	if (REC_HAS(p, PROC_CPU_USER_NS))
+		r->user_ns += p->v[PROC_CPU_USER_NS];
+	if (REC_HAS(p, PROC_CPU_SYS_NS))
+		r->sys_ns += p->v[PROC_CPU_SYS_NS];
 	if (REC_HAS(p, PROC_START_NS) &&
 	    p->v[PROC_FINISH_NS] >= p->v[PROC_START_NS])
-		r->real_ns += (int64_t)(p->v[PROC_FINISH_NS] -
-		    p->v[PROC_START_NS]);
+		r->real_ns += p->v[PROC_FINISH_NS] - p->v[PROC_START_NS];
 	if (REC_HAS(p, PROC_CHARS_RDWR))
-		r->chars += (int64_t)p->v[PROC_CHARS_RDWR];
+		r->chars += p->v[PROC_CHARS_RDWR];
 	if (REC_HAS(p, PROC_RSS_MAX_KB) &&
 	    (int64_t)p->v[PROC_RSS_MAX_KB] > r->rss_max_kb)
 		r->rss_max_kb = (int64_t)p->v[PROC_RSS_MAX_KB];
@@ -168,7 +167,7 @@ static int
 by_cpu(const void *a, const void *b)
 {
 	const struct report_row *x = a, *y = b;
-	int64_t cx = x->user_ns + x->sys_ns, cy = y->user_ns + y->sys_ns;
+	__int128 cx = x->user_ns + x->sys_ns, cy = y->user_ns + y->sys_ns;
 
 	if (cx != cy)
 		return cx > cy ? -1 : 1;

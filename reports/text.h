@@ -2,7 +2,7 @@
  * text: one line per record, in the column layouts of the original
  * extracct (design.md §7; real-records.md).  Absent fields print "-"
  * (missing is not zero); partial records print duration -1.0000 as the
- * original did.  Units of each column are in docs/extracct.1.
+ * original did.  Units of each column are in docs/extracct.8.
  */
 #ifndef TEXT_H
 #define TEXT_H

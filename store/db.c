@@ -1,13 +1,17 @@
 /*
  * Opening the store and migrating its schema (see db.h, docs/schema.md).
  */
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db.h"
+#include "outfile.h"
 
 /* The cumulative counters, as columns of the interval and state tables. */
 #define COUNTER_COLUMNS \
@@ -58,6 +62,14 @@
 #define V_ENERGY_FROM \
 	"  FROM energy_intervals i JOIN energy_procs p USING (eproc_id)" \
 	"  JOIN hosts h USING (host_id)"
+
+/*
+ * Delete the rows of table t that repeat an earlier row's (a, b): one
+ * sort of the table, however large, and no index needed.
+ */
+#define DEDUP(t, a, b) \
+	"DELETE FROM " t " WHERE rowid NOT IN" \
+	"  (SELECT min(rowid) FROM " t " GROUP BY " a ", " b ");"
 
 static const char *const migrations[] = {
 	/* 0 -> 1: the first schema. */
@@ -438,14 +450,116 @@ static const char *const migrations[] = {
 	"  FROM metric_samples m JOIN metric_series s USING (series_id)"
 	"  JOIN hosts h USING (host_id)"
 	"  WHERE s.unit = 'uJ';",
+
+	/*
+	 * 5 -> 6: what a live process's CPU baseline measures (records.h:
+	 * cpu_source), so a snapshot by the other measure is not
+	 * differenced against it in a later run.  NULL: not known.
+	 */
+	"ALTER TABLE proc_last ADD COLUMN cpu_source INTEGER;",
+
+	/*
+	 * 6 -> 7: the views' CPU seconds without sum() of ns, which stops
+	 * with "integer overflow" past 2^63 ns (292 CPU-years: one host's
+	 * root daemons in a year).  Whole seconds and remainders are summed
+	 * apart, as reports/report.c does, then joined as a REAL (NULL if
+	 * no row had the counter, as before).
+	 */
+	"DROP VIEW v_usage_hourly;"
+	"DROP VIEW v_by_user;"
+	"CREATE VIEW v_usage_hourly AS"
+	"  SELECT host, (t1_ns / 3600000000000) * 3600 AS hour_epoch_s,"
+	"    count(DISTINCT proc_id) AS processes,"
+	"    sum(cpu_user_ns / 1000000000) +"
+	"      sum(cpu_user_ns % 1000000000) / 1e9 AS cpu_user_s,"
+	"    sum(cpu_sys_ns / 1000000000) +"
+	"      sum(cpu_sys_ns % 1000000000) / 1e9 AS cpu_sys_s,"
+	"    sum(chars_rdwr) AS chars_rdwr"
+	"  FROM v_proc_usage GROUP BY host, hour_epoch_s;"
+	"CREATE VIEW v_by_user AS"
+	"  SELECT host, uid, count(DISTINCT proc_id) AS processes,"
+	"    sum(cpu_user_ns / 1000000000) +"
+	"      sum(cpu_user_ns % 1000000000) / 1e9 AS cpu_user_s,"
+	"    sum(cpu_sys_ns / 1000000000) +"
+	"      sum(cpu_sys_ns % 1000000000) / 1e9 AS cpu_sys_s"
+	"  FROM v_proc_usage GROUP BY host, uid;",
+
+	/*
+	 * 7 -> 8: one row per interval, made a rule (issue 12).  Two
+	 * ingests that ran into one database at once could store an
+	 * interval twice; now that a writer holds the database alone
+	 * (dblock.h), these keys make a second copy an error whatever
+	 * writes it.  A row that repeats an earlier one's key can only be
+	 * such a copy: it goes, the first written stays.  The time indexes
+	 * gain the row's owner as a second column, so they stay the ones
+	 * reports use for a time window.
+	 */
+	DEDUP("proc_intervals", "t1_ns", "proc_id")
+	"DROP INDEX proc_intervals_t1;"
+	"CREATE UNIQUE INDEX proc_intervals_t1 ON proc_intervals"
+	"  (t1_ns, proc_id);"
+	DEDUP("energy_intervals", "t1_ns", "eproc_id")
+	"DROP INDEX energy_intervals_t1;"
+	"CREATE UNIQUE INDEX energy_intervals_t1 ON energy_intervals"
+	"  (t1_ns, eproc_id);"
+	DEDUP("task_intervals", "task_id", "t1_ns")
+	"CREATE UNIQUE INDEX task_intervals_key ON task_intervals"
+	"  (task_id, t1_ns);",
+
+	/*
+	 * 8 -> 9: the views the reports read, so that they read no table
+	 * (the published interface, docs/schema.md; the same report layer
+	 * can then run on another engine): the hosts, each alternate exit
+	 * with the CPU its process had when last seen, and the energy
+	 * intervals with their process and host, in their own units.
+	 */
+	"CREATE VIEW v_hosts AS"
+	"  SELECT host_id, name AS host, exit_sources, carbon_g_per_kwh,"
+	"    carbon_source FROM hosts;"
+	"CREATE VIEW v_alt_exits AS"
+	"  SELECT x.proc_id, x.source, x.finish_ns, x.cpu_user_ns,"
+	"    x.cpu_sys_ns, p.base_cpu_ns"
+	"  FROM proc_alt_exits x JOIN procs p USING (proc_id);"
+	"CREATE VIEW v_energy_usage AS"
+	"  SELECT h.name AS host, h.carbon_g_per_kwh, h.carbon_source,"
+	"    p.pid, p.start_ns, p.uid, p.command, i.*"
+	"  FROM energy_intervals i JOIN energy_procs p USING (eproc_id)"
+	"  JOIN hosts h USING (host_id);",
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))
 _Static_assert(NMIGRATIONS == DB_SCHEMA_VERSION, "one migration a version");
 
+/*
+ * A write SQLite could not make (a full disk, a quota, the file size
+ * limit) says so: SQLite's own message is a bare "disk I/O error" for
+ * all but ENOSPC, and it keeps the errno of few failed writes, so what
+ * may be the reason is said too.  Returns EXR_DB if it was one (err
+ * filled), else EXR_OK.
+ */
+static int
+write_failed(sqlite3 *db, struct ex_err *err)
+{
+	struct rlimit rl;
+	char limit[96] = "";
+	int x = sqlite3_extended_errcode(db), e = sqlite3_system_errno(db);
+
+	if ((x & 0xff) != SQLITE_FULL && x != SQLITE_IOERR_WRITE &&
+	    x != SQLITE_IOERR_FSYNC && x != SQLITE_IOERR_TRUNCATE &&
+	    x != SQLITE_IOERR_SHMSIZE)
+		return EXR_OK;
+	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		snprintf(limit, sizeof(limit), ", or over the %ju-byte file "
+		    "size limit", (uintmax_t)rl.rlim_cur);
+	return ex_fail(err, EXR_DB, 0, "write failed: %s (disk full%s?)",
+	    e != 0 ? strerror(e) : sqlite3_errmsg(db), limit);
+}
+
 int
 db_fail(sqlite3 *db, struct ex_err *err, const char *what)
 {
+	if (db != NULL && write_failed(db, err) != EXR_OK)
+		return EXR_DB;
 	return ex_fail(err, EXR_DB, 0, "%s: %s", what,
 	    db != NULL ? sqlite3_errmsg(db) : "cannot open");
 }
@@ -456,8 +570,9 @@ db_exec(sqlite3 *db, const char *sql, struct ex_err *err)
 	char *msg = NULL;
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		ex_fail(err, EXR_DB, 0, "%s", msg != NULL ? msg :
-		    sqlite3_errmsg(db));
+		if (write_failed(db, err) == EXR_OK)
+			ex_fail(err, EXR_DB, 0, "%s", msg != NULL ? msg :
+			    sqlite3_errmsg(db));
 		sqlite3_free(msg);
 		return EXR_DB;
 	}
@@ -488,6 +603,82 @@ user_version(sqlite3 *db, int *v, struct ex_err *err)
 	return rc == SQLITE_ROW ? EXR_OK : db_fail(db, err, "user_version");
 }
 
+/* path's own file (0), its -wal (1) and -shm (2), into p. */
+static int
+db_file(char *p, size_t n, const char *path, int i)
+{
+	static const char *const sfx[3] = { "", "-wal", "-shm" };
+
+	return snprintf(p, n, "%s%s", path, sfx[i]) < (int)n ? 0 : -1;
+}
+
+/*
+ * The database and its -wal and -shm are outputs like the others
+ * (outfile.h): a link, a FIFO (SQLite's open would wait for ever), a
+ * hard link or a file another user made in their place is refused
+ * before SQLite opens them.  A new database is created here, mode 0640:
+ * SQLite gives its -wal and -shm the database's mode.  at[] gets what
+ * was there (st_nlink 0: nothing).  Not for ":memory:" or a URI.
+ */
+static int
+db_files_check(const char *path, struct stat at[3], struct ex_err *err)
+{
+	char p[4096], why[sizeof(err->reason)];
+	int i, fd, rc;
+
+	for (i = 0; i < 3; i++) {
+		if (db_file(p, sizeof(p), path, i) != 0)
+			return ex_fail(err, EXR_DB, 0, "name too long");
+		if ((rc = outfile_existing(p, &at[i], err)) != EXR_OK)
+			goto refused;
+	}
+	if (at[0].st_nlink > 0)
+		return EXR_OK;
+	/* O_EXCL: nothing (link, FIFO) is followed or opened. */
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    OUTFILE_MODE);
+	if (fd == -1 && errno == EEXIST) {
+		/* Another extracct made it first. */
+		i = 0;
+		if ((rc = outfile_existing(path, &at[0], err)) != EXR_OK)
+			goto refused;
+		return EXR_OK;
+	}
+	/* New, so no connection of ours holds locks on it to lose. */
+	rc = fd == -1 || fstat(fd, &at[0]) == -1 ? ex_fail(err, EXR_DB, 0,
+	    "%s", strerror(errno)) : EXR_OK;
+	if (fd != -1)
+		close(fd);
+	return rc;
+refused:
+	/* Name the -wal or -shm; the caller names the database. */
+	if (i > 0 && err != NULL) {
+		snprintf(why, sizeof(why), "%s", err->reason);
+		ex_fail(err, rc, 0, "%s: %s", p, why);
+	}
+	return rc;
+}
+
+/*
+ * After SQLite has opened the files: the database is still the file
+ * checked (none was swapped in meanwhile), and its -wal and -shm, which
+ * SQLite may just have made, pass the same checks.
+ */
+static int
+db_files_recheck(const char *path, const struct stat at[3],
+    struct ex_err *err)
+{
+	struct stat now[3];
+	int rc;
+
+	if ((rc = db_files_check(path, now, err)) != EXR_OK)
+		return rc;
+	if (now[0].st_dev != at[0].st_dev || now[0].st_ino != at[0].st_ino)
+		return ex_fail(err, EXR_DB, 0, "replaced by another file "
+		    "while it was opened; refusing it");
+	return EXR_OK;
+}
+
 int
 db_open(const char *path, sqlite3 **dbp, struct ex_err *err)
 {
@@ -497,21 +688,22 @@ db_open(const char *path, sqlite3 **dbp, struct ex_err *err)
 int
 db_open_at(const char *path, int version, sqlite3 **dbp, struct ex_err *err)
 {
-	struct stat st;
+	struct stat at[3];
 	sqlite3 *db = NULL;
 	char sql[64];
-	int v, rc;
+	int v, rc, ondisk;
 
 	*dbp = NULL;
 	/* Never open a database through a link someone else planted. */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-		return ex_fail(err, EXR_DB, 0, "%s: is a symbolic link; "
-		    "refusing to open it", path);
+	ondisk = path[0] != '\0' && strcmp(path, ":memory:") != 0 &&
+	    strncmp(path, "file:", 5) != 0;
+	if (ondisk && (rc = db_files_check(path, at, err)) != EXR_OK)
+		return rc;
 	/* One connection, one thread: no SQLite mutexes. */
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
 	    NULL) != SQLITE_OK) {
-		rc = db_fail(db, err, path);
+		rc = db_fail(db, err, "open");
 		sqlite3_close(db);
 		return rc;
 	}
@@ -527,12 +719,11 @@ db_open_at(const char *path, int version, sqlite3 **dbp, struct ex_err *err)
 	/*
 	 * Large pages: ingest appends rows in time order, and each page is
 	 * one write(2) to the WAL and one to the database.  page_size only
-	 * takes effect on a new database (before WAL mode is set).  An
-	 * in-memory one (the fuzzer's) keeps SQLite's default: it writes
+	 * takes effect on a new database (before WAL mode is set).  One
+	 * not on disk (the fuzzer's) keeps SQLite's default: it writes
 	 * nothing, and 64 KiB pages cost it twice the time per input.
 	 */
-	if (strcmp(path, ":memory:") != 0 &&
-	    db_exec(db, "PRAGMA page_size=65536", err) != EXR_OK)
+	if (ondisk && db_exec(db, "PRAGMA page_size=65536", err) != EXR_OK)
 		goto fail;
 	if (db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
 	    "PRAGMA cache_size=-65536;", err) !=
@@ -548,8 +739,8 @@ db_open_at(const char *path, int version, sqlite3 **dbp, struct ex_err *err)
 		if (user_version(db, &v, err) != EXR_OK)
 			goto rollback;
 		if (v > (int)NMIGRATIONS) {
-			ex_fail(err, EXR_DB, 0, "%s: schema version %d is newer "
-			    "than this extracct knows (%d)", path, v,
+			ex_fail(err, EXR_DB, 0, "schema version %d is newer "
+			    "than this extracct knows (%d)", v,
 			    (int)NMIGRATIONS);
 			goto rollback;
 		}
@@ -564,10 +755,54 @@ db_open_at(const char *path, int version, sqlite3 **dbp, struct ex_err *err)
 		    db_exec(db, "COMMIT", err) != EXR_OK)
 			goto rollback;
 	}
+	/* SQLite has made its -wal and -shm by now: check them too. */
+	if (ondisk && db_files_recheck(path, at, err) != EXR_OK)
+		goto fail;
 	*dbp = db;
 	return EXR_OK;
 rollback:
 	(void)sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+fail:
+	sqlite3_close(db);
+	return EXR_DB;
+}
+
+int
+db_open_readonly(const char *path, sqlite3 **dbp, struct ex_err *err)
+{
+	struct stat st;
+	sqlite3 *db = NULL;
+	int v;
+
+	*dbp = NULL;
+	/* A report must neither create a database nor wait on a FIFO. */
+	if (lstat(path, &st) == -1)
+		return ex_fail(err, EXR_DB, 0, "%s%s", strerror(errno),
+		    errno == ENOENT ? " (no database there: name one with "
+		    "--db FILE, or database: in the configuration)" : "");
+	if (!S_ISREG(st.st_mode))
+		return ex_fail(err, EXR_DB, 0, "%s, not a database",
+		    outfile_kind(st.st_mode));
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		v = db_fail(db, err, "open");
+		sqlite3_close(db);
+		return v;
+	}
+	/* An ingest commits in chunks: wait for one, not for ever. */
+	sqlite3_busy_timeout(db, 10000);
+	if (user_version(db, &v, err) != EXR_OK)
+		goto fail;
+	if (v != (int)NMIGRATIONS) {
+		ex_fail(err, EXR_DB, 0, v > (int)NMIGRATIONS ? "schema version "
+		    "%d is newer than this extracct knows (%d)" : "schema "
+		    "version %d, older than this extracct's %d: an ingest (or "
+		    "the hourly run) brings it up to date", v,
+		    (int)NMIGRATIONS);
+		goto fail;
+	}
+	*dbp = db;
+	return EXR_OK;
 fail:
 	sqlite3_close(db);
 	return EXR_DB;

@@ -13,7 +13,7 @@
 
 #include "../parsers/exerr.h"
 
-#define DB_SCHEMA_VERSION	5
+#define DB_SCHEMA_VERSION	9
 
 /*
  * Open (creating if needed) the database at path, in WAL mode, and bring
@@ -22,6 +22,14 @@
  * a symbolic link is refused.
  */
 int	db_open(const char *path, sqlite3 **dbp, struct ex_err *err);
+
+/*
+ * Open the database at path to read it (reports): never created, never
+ * migrated, a symbolic link or anything but a regular file refused, and
+ * its schema version must be this extracct's.  EXR_OK with *dbp set, or
+ * EXR_DB with err filled.
+ */
+int	db_open_readonly(const char *path, sqlite3 **dbp, struct ex_err *err);
 
 /* The same, migrating no further than version (tests of migrations). */
 int	db_open_at(const char *path, int version, sqlite3 **dbp,

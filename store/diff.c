@@ -15,6 +15,7 @@ proc_state_begin(struct proc_state *st, int64_t proc_id,
 	st->proc_id = proc_id;
 	st->start_ns = obs->v[PROC_START_NS];
 	st->t_ns = st->row_t_ns = st->start_ns;
+	st->unseen = 1;
 	/* Every counter starts at zero at the start. */
 	for (int f = PROC_FIRST_COUNTER; f <= PROC_LAST_COUNTER; f++)
 		st->present |= BIT(f);
@@ -62,18 +63,42 @@ cpu_split(const struct proc_state *st, const struct ex_proc *obs,
 	out->anomalies &= ~(BIT(u) | BIT(s));
 }
 
+/*
+ * Tick samples and the scheduler's runtime are two counters, not one
+ * (records.h: cpu_source): between an observation by each there is no
+ * CPU figure.  Where either side does not say, they are taken as one.
+ */
+static int
+cpu_source_changed(const struct proc_state *st, const struct ex_proc *obs)
+{
+	return REC_HAS(obs, PROC_CPU_SOURCE) && REC_HAS(st, PROC_CPU_SOURCE) &&
+	    obs->v[PROC_CPU_SOURCE] != st->v[PROC_CPU_SOURCE];
+}
+
 enum diff_result
 proc_diff(struct proc_state *st, const struct ex_proc *obs,
     const struct diff_opts *o, struct proc_interval *out)
 {
-	uint64_t t = obs->v[PROC_FINISH_NS], moved = 0;
-	int f, final = obs->group == EXD_GROUP_PROC;
+	const uint64_t cpu = BIT(PROC_CPU_USER_NS) | BIT(PROC_CPU_SYS_NS);
+	uint64_t t = obs->v[PROC_FINISH_NS], moved = 0, kept;
+	uint64_t high[PROC_NFIELDS];	/* the baseline before this */
+	int f, final = obs->group == EXD_GROUP_PROC, changed;
+	int first = st->unseen;
 
+	/* Only the first call is first: a state in the live table, as one
+	 * loaded from proc_last, has always been seen. */
+	st->unseen = 0;
 	if (!REC_HAS(obs, PROC_FINISH_NS))
 		return DIFF_UNTIMED;
 	if (t < st->t_ns)
 		return DIFF_LATE;
-	if (t == st->t_ns && st->t_ns != st->start_ns) {
+	/*
+	 * A second observation at the time of the last is a repeat, or
+	 * late; even at the start (the first may be there: a process seen
+	 * the instant it began), or it would be a second interval ending
+	 * there.
+	 */
+	if (t == st->t_ns && !first) {
 		for (f = PROC_FIRST_COUNTER; f <= PROC_LAST_LEVEL; f++)
 			if (REC_HAS(obs, f) != ((st->present >> f) & 1) ||
 			    (REC_HAS(obs, f) && obs->v[f] != st->v[f]))
@@ -85,13 +110,14 @@ proc_diff(struct proc_state *st, const struct ex_proc *obs,
 	out->t0_ns = st->t_ns;
 	out->t1_ns = t;
 	out->final = final;
+	changed = cpu_source_changed(st, obs);
 	for (f = PROC_FIRST_COUNTER; f <= PROC_LAST_COUNTER; f++) {
 		uint64_t prev;
 
 		if (!REC_HAS(obs, f))
 			continue;
 		prev = (st->present >> f) & 1 ? st->v[f] : 0;
-		if (obs->v[f] < prev) {
+		if (obs->v[f] < prev || (changed && (BIT(f) & cpu))) {
 			out->anomalies |= BIT(f);
 			continue;
 		}
@@ -99,7 +125,22 @@ proc_diff(struct proc_state *st, const struct ex_proc *obs,
 		out->present |= BIT(f);
 		moved |= out->d[f];
 	}
-	cpu_split(st, obs, out);
+	/*
+	 * A counter that went down keeps its old value as the baseline: a
+	 * lower reading is a fault of the reading (a process's counters
+	 * only grow), and differencing the next reading against it would
+	 * count the way back up as usage.  A change of CPU measure starts
+	 * the CPU baseline anew from this observation instead.
+	 */
+	if (changed) {
+		out->anomalies |= BIT(PROC_CPU_SOURCE);
+		kept = out->anomalies & ~(cpu | BIT(PROC_CPU_SOURCE));
+	} else {
+		cpu_split(st, obs, out);
+		kept = out->anomalies;
+	}
+	for (f = PROC_FIRST_COUNTER; f <= PROC_LAST_COUNTER; f++)
+		high[f] = st->v[f];
 
 	/* Levels and high-water marks: taken as they are. */
 	for (f = PROC_RSS_MAX_KB; f <= PROC_LAST_LEVEL; f++)
@@ -117,10 +158,13 @@ proc_diff(struct proc_state *st, const struct ex_proc *obs,
 		out->present |= BIT(PROC_RSS_AVG_KB);
 	}
 
-	/* The new baseline: this observation. */
+	/* The new baseline: this observation, but for what went down. */
 	st->t_ns = t;
 	st->present = obs->present;
 	memcpy(st->v, obs->v, sizeof(st->v));
+	for (f = PROC_FIRST_COUNTER; f <= PROC_LAST_COUNTER; f++)
+		if ((kept >> f) & 1)
+			st->v[f] = high[f];
 
 	if (!final && moved == 0 && out->anomalies == 0 && !o->idle_always) {
 		if (o->heartbeat_ns == 0 || t - st->row_t_ns < o->heartbeat_ns)

@@ -9,8 +9,14 @@
  *   - an observation is a partial (snapshot) or the final (exit) record,
  *     placed at its finish time; the first interval runs from the start;
  *   - counters: interval = this - previous; a counter lower than before is
- *     an anomaly: NULL in the row, a bit in `anomalies`, and the new value
- *     becomes the baseline (never a negative or made-up value);
+ *     an anomaly: NULL in the row, a bit in `anomalies` (never a negative
+ *     or made-up value), and the previous value stays the baseline, so
+ *     a reading that dips and comes back counts no usage for the way
+ *     back (a process's counters only grow; a lower one was misread);
+ *   - CPU measured two ways (cpu_source, records.h) between the last
+ *     observation and this one: the CPU columns are NULL, their bits
+ *     and bit PROC_CPU_SOURCE are set in `anomalies`, and this
+ *     observation is the new CPU baseline;
  *   - a counter absent now is NULL; absent before but present now counts
  *     from the start (the earlier rows had NULL for it);
  *   - CPU user and system: when one half goes down but the total does
@@ -45,6 +51,8 @@ struct proc_state {
 	uint64_t	 row_t_ns;	/* end of the last stored row */
 	uint64_t	 present;	/* fields present in it (REC_HAS bits) */
 	uint64_t	 v[PROC_NFIELDS];	/* its cumulative values */
+	int		 unseen;	/* proc_state_begin'd, proc_diff not
+					   called yet (a loaded state: 0) */
 };
 
 /* One proc_intervals row. */

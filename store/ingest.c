@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../parsers/sniff.h"
+#include "dblock.h"
 #include "ingest_int.h"
 #include "ledger.h"
 
@@ -22,10 +23,16 @@ const char *const stmt_sql[S_NSTMTS] = {
 	[S_SEL_HOST] = "SELECT host_id, exit_sources FROM hosts WHERE name = ?",
 	[S_UPD_HOSTSRC] = "UPDATE hosts SET exit_sources = exit_sources | ? "
 	    "WHERE host_id = ?",
-	[S_INS_PROC] = "INSERT OR IGNORE INTO procs (proc_id, host_id, pid, "
+	/*
+	 * A process already known is a repeat; a proc_id already taken
+	 * is not, and must fail rather than drop the process: so only
+	 * the identity's conflict is ignored (the same for tasks).
+	 */
+	[S_INS_PROC] = "INSERT INTO procs (proc_id, host_id, pid, "
 	    "start_ns, ppid, uid, gid, projid, taskid, command, zone, "
 	    "finish_ns, wait_status, acctflags, exit_source, base_cpu_ns, "
-	    EXIT_EXTRAS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?," Q9 ")",
+	    EXIT_EXTRAS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?," Q9 ") "
+	    "ON CONFLICT (host_id, start_ns, pid) DO NOTHING",
 	[S_UPD_PROC] = "UPDATE procs SET (finish_ns, wait_status, acctflags, "
 	    "exit_source, base_cpu_ns, " EXIT_EXTRAS ") = (?,?,?,?,?," Q9 ") "
 	    "WHERE proc_id = ?",
@@ -64,11 +71,13 @@ const char *const stmt_sql[S_NSTMTS] = {
 	    "final, heartbeat, " PROC_COLUMNS ", anomalies) "
 	    "VALUES (?,?,?,?,?," Q22 ",?)",
 	[S_PUT_PLAST] = "INSERT OR REPLACE INTO proc_last (proc_id, t_ns, "
-	    "row_t_ns, present, " PROC_COLUMNS ") VALUES (?,?,?,?," Q22 ")",
+	    "row_t_ns, present, " PROC_COLUMNS ", cpu_source) "
+	    "VALUES (?,?,?,?," Q22 ",?)",
 	[S_DEL_PLAST] = "DELETE FROM proc_last WHERE proc_id = ?",
-	[S_INS_TASK] = "INSERT OR IGNORE INTO tasks (task_id, host_id, "
+	[S_INS_TASK] = "INSERT INTO tasks (task_id, host_id, "
 	    "taskid, start_ns, projid, anctaskid, zone) "
-	    "VALUES (?,?,?,?,?,?,?)",
+	    "VALUES (?,?,?,?,?,?,?) "
+	    "ON CONFLICT (host_id, taskid, start_ns) DO NOTHING",
 	[S_UPD_TASK] = "UPDATE tasks SET finish_ns = ? WHERE task_id = ?",
 	[S_INS_TINT] = "INSERT INTO task_intervals (task_id, t0_ns, t1_ns, "
 	    "kind, " COUNTERS ", anomalies) VALUES (?,?,?,?," Q14 ",?)",
@@ -105,7 +114,8 @@ const char *const stmt_sql[S_NSTMTS] = {
 	    "bad_values = bad_values + ?, "
 	    "damaged_ranges = damaged_ranges + ?, "
 	    "damaged_bytes = damaged_bytes + ?, last_ingest_ns = ? "
-	    "WHERE file_id = ?",
+	    /* Only from where this ingest found it: see commit_chunk. */
+	    "WHERE file_id = ? AND ingested_to = ?",
 	[S_INS_DAMAGE] = "INSERT INTO damage (file_id, off_from, off_to, "
 	    "off_bad, reason) VALUES (?,?,?,?,?)",
 	[S_INS_SYSLOAD] = "INSERT OR IGNORE INTO sysload (host_id, t_ns, "
@@ -137,7 +147,8 @@ now_ns(void)
 }
 
 int
-store_open(struct store **sp, const char *path, struct ex_err *err)
+store_open(struct store **sp, const char *path, uint64_t wait_ms,
+    struct ex_err *err)
 {
 	struct store *s;
 	int i, rc;
@@ -145,9 +156,17 @@ store_open(struct store **sp, const char *path, struct ex_err *err)
 	*sp = NULL;
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	s->lockfd = -1;
 	live_init(&s->procs, sizeof(struct proc_state));
 	live_init(&s->tasks, sizeof(struct task_live));
-	if ((rc = db_open(path, &s->db, err)) != EXR_OK)
+	/*
+	 * The writer's lock first: everything read from here on (the
+	 * schema, the live processes, the next ids, each file's ledger
+	 * row) stays true until store_close, because no other writer can
+	 * change it meanwhile.
+	 */
+	if ((rc = dblock_take(path, wait_ms, &s->lockfd, err)) != EXR_OK ||
+	    (rc = db_open(path, &s->db, err)) != EXR_OK)
 		goto fail;
 	for (i = 0; i < S_NSTMTS; i++)
 		if ((rc = db_prepare(s->db, stmt_sql[i], &s->st[i], err)) !=
@@ -155,7 +174,7 @@ store_open(struct store **sp, const char *path, struct ex_err *err)
 			goto fail;
 	if ((rc = pints_prepare(s, err)) != EXR_OK)
 		goto fail;
-	if ((rc = live_load(s, err)) != EXR_OK)
+	if ((rc = states_load(s, err)) != EXR_OK)
 		goto fail;
 	*sp = s;
 	return EXR_OK;
@@ -176,6 +195,7 @@ store_close(struct store *s)
 	sqlite3_finalize(s->pint_batch);
 	if (s->db != NULL)
 		db_close(s->db);
+	dblock_release(s->lockfd);	/* after the close's checkpoint */
 	live_release(&s->procs);
 	live_release(&s->tasks);
 	free(s->fkeys);
@@ -257,8 +277,8 @@ commit_chunk(struct run *r, uint64_t upto, uint64_t size, int more)
 	uint64_t tail, head, head_len;
 	int rc;
 
-	if ((rc = pints_flush(r)) != EXR_OK || (rc = live_flush(r)) != EXR_OK ||
-	    (rc = stream_flush(r)) != EXR_OK ||
+	if ((rc = pints_flush(r)) != EXR_OK || (rc = states_flush(r)) != EXR_OK ||
+	    (rc = series_flush(r)) != EXR_OK ||
 	    (rc = flows_rebuild(r)) != EXR_OK)
 		return rc;
 	head_len = size < LEDGER_HASH_SPAN ? size : LEDGER_HASH_SPAN;
@@ -287,8 +307,20 @@ commit_chunk(struct run *r, uint64_t upto, uint64_t size, int more)
 	    o->damaged_bytes));
 	sqlite3_bind_int64(st, 16, (int64_t)now_ns());
 	sqlite3_bind_int64(st, 17, r->file_id);
+	sqlite3_bind_int64(st, 18, (int64_t)n->to);
 	if ((rc = store_step(s, S_UPD_FILE, r->err)) != EXR_OK)
 		return rc;
+	/*
+	 * A range of a file is entered once: if the ledger no longer says
+	 * what this ingest read at its start, someone else has stored
+	 * this range (the writer's lock makes that impossible; a lock
+	 * that does not work, as on some network file systems, does not).
+	 */
+	if (sqlite3_changes(s->db) != 1)
+		return ex_fail(r->err, EXR_DB, upto, "the ledger of this file "
+		    "moved while it was read (another writer without the "
+		    "lock?): bytes %llu-%llu not stored",
+		    (unsigned long long)n->to, (unsigned long long)upto);
 	if ((rc = db_exec(s->db, "COMMIT", r->err)) != EXR_OK)
 		return rc;
 	*o = *n;
@@ -493,6 +525,7 @@ struct input {
 	uint64_t	 off;		/* after the last record */
 	uint64_t	 skip_from, skip_to;
 	int		 torn;		/* the damage is a partial last line */
+	int		 zeros;		/* the damage is a run of zero bytes */
 };
 
 static int
@@ -554,6 +587,7 @@ stream_next_line(struct input *in, struct run *r, struct ex_err *err)
 	in->skip_from = in->sr.skip_from;
 	in->skip_to = in->sr.skip_to;
 	in->torn = in->sr.torn;
+	in->zeros = in->sr.zeros;
 	if (rc != EXR_OK)
 		return rc;
 	if ((rc = ingest_stream_line(r, &ln)) == EXR_DAMAGED) {
@@ -567,7 +601,7 @@ stream_next_line(struct input *in, struct run *r, struct ex_err *err)
 static int
 input_next(struct input *in, struct run *r, struct ex_err *err)
 {
-	static struct ex_proc p;
+	struct ex_proc p;
 	const struct ex_rec *rec;
 	int rc;
 
@@ -578,12 +612,14 @@ input_next(struct input *in, struct run *r, struct ex_err *err)
 		in->off = in->pa.off;
 		in->skip_from = in->pa.skip_from;
 		in->skip_to = in->pa.skip_to;
+		in->zeros = in->pa.zeros;
 		return rc == EXR_OK ? on_pacct(r, &p) : rc;
 	}
 	rc = exacct_next(&in->ex, &rec, err);
 	in->off = in->ex.off;
 	in->skip_from = in->ex.skip_from;
 	in->skip_to = in->ex.skip_to;
+	in->zeros = in->ex.zeros;
 	return rc == EXR_OK ? on_object(r, &in->ex, rec) : rc;
 }
 
@@ -600,6 +636,10 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 	int rc, status = EXR_OK, first = 1;
 
 	memset(stats, 0, sizeof(*stats));
+	if (s->broken)
+		return ex_fail(err, EXR_DB, 0, "after a rollback the live "
+		    "processes could not be read back from the database: "
+		    "stopped, nothing more stored (run again)");
 	memset(&r, 0, sizeof(r));
 	r.s = s;
 	r.o = o;
@@ -609,8 +649,10 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 	r.dopts.idle_always = o->idle_always;
 	r.dopts.heartbeat_ns = o->heartbeat_ns;
 
-	if ((rc = input_open(&in, path, o, &prov, err)) != EXR_OK)
+	if ((rc = input_open(&in, path, o, &prov, err)) != EXR_OK) {
+		stats->empty = in.kind == INPUT_REFUSED;
 		return rc;
+	}
 	r.fd = input_source(&in)->fd;
 	if (fstat(r.fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
 		input_release(&in);
@@ -625,8 +667,7 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 	if (sb.st_size == 0) {
 		input_release(&in);
 		stats->empty = 1;
-		return ex_fail(err, EXR_DAMAGED, 0,
-		    "empty file: no exacct header");
+		return ex_fail(err, EXR_DAMAGED, 0, "empty file");
 	}
 	if ((rc = ledger_lookup(s->db, r.fd, (uint64_t)sb.st_size, &le,
 	    err)) != EXR_OK)
@@ -656,7 +697,7 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 			goto rollback;
 		r.file_id = sqlite3_last_insert_rowid(s->db);
 	}
-	if ((prov != NULL && (rc = stream_run_open(&r, prov,
+	if ((prov != NULL && (rc = series_run_open(&r, prov,
 	    le.ingested_to > 0)) != EXR_OK) ||
 	    (rc = input_seek(&in, le.ingested_to, err)) != EXR_OK)
 		goto rollback;
@@ -688,11 +729,13 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		status = EXR_DAMAGED;
 		/* (A stream's complete line is never still being written.) */
 		if (in.skip_to >= upto && in.skip_to > in.skip_from &&
-		    (in.kind != INPUT_STREAM || in.torn)) {
+		    (in.kind != INPUT_STREAM || in.torn) && !in.zeros) {
 			/*
 			 * Damage that runs to the end of the file may be a
 			 * record still being written: do not move past it;
-			 * the next run reads it again.
+			 * the next run reads it again.  Zeros are not: every
+			 * writer writes a record whole, and never zeros, so
+			 * a zero tail is what a crash left (stored, passed).
 			 */
 			if (o->on_damage != NULL)
 				o->on_damage(o->arg, path, in.skip_from,
@@ -723,9 +766,11 @@ rollback:
 	live_init(&s->tasks, sizeof(struct task_live));
 	s->nfkeys = 0;
 	s->npending = 0;
-	(void)live_load(s, NULL);
+	/* Without them the next file would difference against nothing. */
+	if (states_load(s, NULL) != EXR_OK)
+		s->broken = 1;
 out:
-	stream_run_close(&r);
+	series_run_close(&r);
 	input_release(&in);
 	return rc;
 }

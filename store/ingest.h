@@ -58,7 +58,8 @@ struct ingest_opts {
 
 struct ingest_stats {
 	int		 already;	/* the ledger says nothing is new */
-	int		 empty;		/* an empty file: nothing to read */
+	int		 empty;		/* nothing to read: an empty file, or
+					   not a log (err says what it is) */
 	uint64_t	 from, to;	/* byte range read this time */
 	uint64_t	 records;	/* proc, task and flow records */
 	uint64_t	 rows;		/* interval rows stored */
@@ -75,6 +76,8 @@ struct ingest_stats {
 	uint64_t	 gaps;		/* stream samples missing (runs of) */
 	uint64_t	 excluded;	/* stream lines that only date the next
 					   (a since-boot average) */
+	uint64_t	 underflows;	/* stream energy readings <= 1 uJ
+					   (kept) */
 	int		 torn;		/* a partial last line, left */
 	struct rec_counts counts;	/* unknown items, bad values */
 	uint64_t	 damaged, damaged_bytes;
@@ -88,8 +91,14 @@ struct ingest_stats {
 int	store_fully_ingested(struct store *s, const char *path, int *yes,
 	    struct ex_err *err);
 
-/* Open the store (creating it). EXR_OK, or EXR_DB with err. */
-int	store_open(struct store **sp, const char *path, struct ex_err *err);
+/*
+ * Open the store (creating it) for writing.  First takes the database's
+ * writer lock (dblock.h), waiting up to wait_ms for another writer to
+ * finish; it is held until store_close.  EXR_OK, or EXR_BUSY (the wait
+ * ran out), EXR_IO or EXR_DB with err.
+ */
+int	store_open(struct store **sp, const char *path, uint64_t wait_ms,
+	    struct ex_err *err);
 void	store_close(struct store *s);
 
 /*

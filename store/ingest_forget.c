@@ -20,7 +20,8 @@ store_forget(struct store *s)
 	live_clear(&s->tasks);
 	s->nfkeys = 0;
 	s->npending = 0;
-	/* What live_load reads from empty tables. */
+	/* What states_load reads from empty tables. */
 	s->next_proc_id = 1;
 	s->next_task_id = 1;
+	s->broken = 0;
 }

@@ -19,7 +19,6 @@
 #include "ingest.h"
 #include "live.h"
 
-#define NS	1000000000ull
 
 /*
  * How far apart two records' starts may be and still name one process:
@@ -104,6 +103,7 @@ struct pint_row {
 
 struct store {
 	sqlite3		*db;
+	int		 lockfd;	/* the writer's lock (dblock.h) */
 	sqlite3_stmt	*st[S_NSTMTS];
 	sqlite3_stmt	*pint_batch;	/* PINT_BATCH rows at once */
 	struct pint_row	 pending[PINT_BATCH];
@@ -117,6 +117,8 @@ struct store {
 	struct flow_half *halves;	/* scratch for pairing */
 	struct flow_conv *convs;
 	size_t		 caphalves;
+	int		 broken;	/* after a rollback the live states could
+					   not be read back: no more ingests */
 };
 
 /* The state of one ingest_file() call. */
@@ -190,15 +192,15 @@ int	ingest_energy(struct run *r, const struct ex_energy *e);
 /* ingest_rapl.c */
 int	ingest_rapl(struct run *r, const struct ex_rapl *z);
 int	ingest_task(struct run *r, const struct ex_task *t);
-int	live_load(struct store *s, struct ex_err *err);
-int	live_flush(struct run *r);
+int	states_load(struct store *s, struct ex_err *err);
+int	states_flush(struct run *r);
 
 /* ingest_stream.c */
-int	stream_run_open(struct run *r, const struct stream_provider *p,
+int	series_run_open(struct run *r, const struct stream_provider *p,
 	    int resumed);
-void	stream_run_close(struct run *r);
+void	series_run_close(struct run *r);
 int	ingest_stream_line(struct run *r, const struct stream_line *ln);
-int	stream_flush(struct run *r);
+int	series_flush(struct run *r);
 
 /* ingest_flows.c */
 int	ingest_flow(struct run *r, const struct ex_flow *f);

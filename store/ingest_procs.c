@@ -229,6 +229,21 @@ pacct_floor(const struct proc_state *st, struct ex_proc *p)
 	}
 }
 
+/*
+ * What an exit record's CPU measures, where the record does not say:
+ * pacct holds the tick samples, acctd the runtime (for threads of
+ * 100 ms or more; acctd_floor allows for the rest).  Solaris: unknown.
+ */
+static void
+exit_cpu_source(const struct run *r, struct ex_proc *p)
+{
+	if (REC_HAS(p, PROC_CPU_SOURCE))
+		return;
+	p->v[PROC_CPU_SOURCE] = r->source == EXIT_ACCTD ?
+	    CPU_SOURCE_RUNTIME : CPU_SOURCE_TICKS;
+	p->present |= 1ULL << PROC_CPU_SOURCE;
+}
+
 int
 ingest_proc(struct run *r, const struct ex_proc *p)
 {
@@ -297,6 +312,7 @@ ingest_proc(struct run *r, const struct ex_proc *p)
 				acctd_floor(st, &shifted);
 			else
 				pacct_floor(st, &shifted);
+			exit_cpu_source(r, &shifted);
 		}
 		/* The CPU it had when last seen, before the exit moves it. */
 		has_base = REC_HAS(st, PROC_CPU_USER_NS) &&
@@ -446,11 +462,11 @@ ingest_task(struct run *r, const struct ex_task *t)
 
 /* The state of live processes and tasks, as the last commit left it. */
 int
-live_load(struct store *s, struct ex_err *err)
+states_load(struct store *s, struct ex_err *err)
 {
 	static const char procs_sql[] =
 	    "SELECT l.proc_id, p.host_id, p.pid, p.start_ns, l.t_ns, "
-	    "l.row_t_ns, l.present, " PROC_COLUMNS " "
+	    "l.row_t_ns, l.present, " PROC_COLUMNS ", l.cpu_source "
 	    "FROM proc_last l JOIN procs p USING (proc_id) ORDER BY proc_id";
 	static const char tasks_sql[] =
 	    "SELECT l.task_id, t.host_id, t.taskid, t.start_ns, l.t_ns, "
@@ -478,6 +494,14 @@ live_load(struct store *s, struct ex_err *err)
 		for (f = PROC_FIRST_COUNTER; f <= PROC_LAST_LEVEL; f++)
 			p->v[f] = (uint64_t)sqlite3_column_int64(st,
 			    7 + f - PROC_FIRST_COUNTER);
+		/* Schema 5 kept no measure: not known. */
+		f = 7 + PROC_LAST_LEVEL - PROC_FIRST_COUNTER + 1;
+		p->present &= ~(1ULL << PROC_CPU_SOURCE);
+		if (sqlite3_column_type(st, f) != SQLITE_NULL) {
+			p->v[PROC_CPU_SOURCE] =
+			    (uint64_t)sqlite3_column_int64(st, f);
+			p->present |= 1ULL << PROC_CPU_SOURCE;
+		}
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -520,7 +544,7 @@ live_load(struct store *s, struct ex_err *err)
 
 /* Write back the live states that changed this chunk. */
 int
-live_flush(struct run *r)
+states_flush(struct run *r)
 {
 	struct store *s = r->s;
 	struct proc_state *p;
@@ -540,6 +564,8 @@ live_flush(struct run *r)
 		sqlite3_bind_int64(st, 4, (int64_t)p->present);
 		bind_counters(st, 5, PROC_FIRST_COUNTER, PROC_LAST_LEVEL,
 		    p->present, p->v);
+		bind_opt(st, 5 + PROC_LAST_LEVEL - PROC_FIRST_COUNTER + 1,
+		    REC_HAS(p, PROC_CPU_SOURCE), p->v[PROC_CPU_SOURCE]);
 		if ((rc = store_step(s, S_PUT_PLAST, r->err)) != EXR_OK)
 			return rc;
 	}

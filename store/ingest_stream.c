@@ -49,7 +49,7 @@ struct stream_run {
 };
 
 int
-stream_run_open(struct run *r, const struct stream_provider *p, int resumed)
+series_run_open(struct run *r, const struct stream_provider *p, int resumed)
 {
 	struct stream_run *sr;
 	int i;
@@ -67,7 +67,7 @@ stream_run_open(struct run *r, const struct stream_provider *p, int resumed)
 }
 
 void
-stream_run_close(struct run *r)
+series_run_close(struct run *r)
 {
 	struct stream_run *sr = r->stream;
 	int i;
@@ -228,7 +228,14 @@ ingest_stream_line(struct run *r, const struct stream_line *ln)
 	case SV_OPENS:
 		r->stats->excluded++;	/* it only dates the next line */
 		break;
-	case SV_SAMPLE:
+	case SV_SAMPLE: {
+		char msg[256];
+
+		if (stream_underflow(sr->p, &s->st, ln, msg, sizeof(msg))) {
+			r->stats->underflows++;
+			if (msg[0] != '\0' && r->o->on_note != NULL)
+				r->o->on_note(r->o->arg, r->path, ln->off, msg);
+		}
 		if ((rc = store_sample(r, s, ln, &x, prev_ts)) != EXR_OK)
 			return rc;
 		if (r->o->on_sample != NULL && (rc = r->o->on_sample(r->o->arg,
@@ -236,13 +243,14 @@ ingest_stream_line(struct run *r, const struct stream_line *ln)
 			return ex_fail(r->err, rc, ln->off, "writing outputs");
 		break;
 	}
+	}
 	s->dirty = 1;
 	return EXR_OK;
 }
 
 /* Each changed series' state, written with the chunk that changed it. */
 int
-stream_flush(struct run *r)
+series_flush(struct run *r)
 {
 	struct stream_run *sr = r->stream;
 	sqlite3_stmt *q;

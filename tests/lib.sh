@@ -80,7 +80,25 @@ line_count() {
 # so a test can put it back as it was on every way out (acct_restore, from
 # a trap).
 ACCT_DEFAULT_FILE=/var/log/account/pacct
+
+# Process accounting and taskstats are the machine's, not the test's: a
+# test that switches or reads them first takes this one lock, so two
+# suites (or a suite and a helper's run) never collide.  It is held on
+# fd 9 until the script exits, however it exits; waiting is bounded.
+KERNEL_LOCK=${EXTRACCT_KERNEL_LOCK:-/tmp/extracct-tests-kernel.lock}
+kernel_locked=0
+kernel_lock() {
+	[ $kernel_locked -eq 0 ] || return 0
+	exec 9>>"$KERNEL_LOCK" || return 1
+	if ! flock -w 900 9; then
+		echo "# $test_name: $KERNEL_LOCK still held after 900 s" >&2
+		return 1
+	fi
+	kernel_locked=1
+}
+
 acct_note_state() {
+	kernel_lock || exit 1
 	acct_was_on=0
 	if [ -f "$ACCT_DEFAULT_FILE" ]; then
 		before=$(wc -c <"$ACCT_DEFAULT_FILE")
@@ -153,6 +171,24 @@ acctd_stop() {
 
 # The log acctd writes: the second line of its pidfile.
 acctd_log() { sed -n 2p "$1"; }
+
+# The whole of database $1 as text, to compare two databases: the
+# schema, then every table (found in the schema, so a new table is never
+# left out) with its rows in order, every column but when the ledger saw
+# a file.
+db_canon() {
+	sqlite3 "$1" "PRAGMA user_version;
+	    SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY 1, 2" &&
+	sqlite3 "$1" "WITH t AS (SELECT m.name, (SELECT group_concat(c.name,
+	      ', ') FROM pragma_table_info(m.name) c WHERE m.name <> 'files'
+	      OR c.name NOT IN ('first_ingest_ns', 'last_ingest_ns')) AS cols
+	    FROM sqlite_master m WHERE m.type = 'table'
+	      AND m.name NOT LIKE 'sqlite%')
+	    SELECT 'SELECT ''== ' || name || ' (' || cols || ')'';' ||
+	      ' SELECT ' || cols || ' FROM ' || name || ' ORDER BY ' || cols ||
+	      ';' FROM t ORDER BY name" >"$TRASH/.canon" &&
+	sqlite3 "$1" <"$TRASH/.canon"
+}
 
 test_done() {
 	echo "# $test_name: $((test_count - test_failed)) passed, $test_failed failed, $test_skipped skipped"

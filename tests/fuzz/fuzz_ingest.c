@@ -261,6 +261,18 @@ same(const struct buf *a, const struct buf *b, const char *what)
 	abort();
 }
 
+/* What ingest takes the first n bytes at data for. */
+static enum input_kind
+sniff(const uint8_t *data, size_t n)
+{
+	struct source src;
+	enum input_kind kind;
+
+	source_init_mem(&src, "fuzz", data, n);
+	(void)sniff_source(&src, &kind, NULL);
+	return kind;
+}
+
 /* Is a header problem (an empty range at offset 0) stored? */
 static int
 header_damage(sqlite3 *db)
@@ -336,7 +348,7 @@ setup(void)
 		abort();
 	if ((fd = memfd_create("fuzz_ingest", 0)) == -1)
 		abort();
-	if (store_open(&store, ":memory:", &err) != EXR_OK)
+	if (store_open(&store, ":memory:", 0, &err) != EXR_OK)
 		fail("store_open", err.reason);
 	/* A small read window: the 256 KiB that suits a year of logs
 	 * would cost each input an allocation of that size, twice. */
@@ -444,9 +456,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * stored interval back: it may come out otherwise.  Neither is
 	 * tried here.
 	 */
-	kind = sniff_mem(data, size < SNIFF_HEAD ? size : SNIFF_HEAD);
-	if (grown && (kind == INPUT_STREAM || kind != sniff_mem(data,
-	    cut < SNIFF_HEAD ? cut : SNIFF_HEAD)))
+	kind = sniff(data, size);
+	if (grown && (kind == INPUT_STREAM || kind != sniff(data, cut)))
 		grown = 0;
 	if (grown) {
 		dump(&first, 0);

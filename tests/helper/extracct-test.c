@@ -15,9 +15,17 @@
  *                                     "pid user_us sys_us", exit 3
  *   extracct-test threads N MS        N threads and main burn MS ms each
  *   extracct-test spin S              alive S seconds, busy a quarter
+ *   extracct-test hold-db DB S        take DB's writer lock, say "held",
+ *                                     keep it S seconds
+ *   extracct-test rotate KERNEL EPOCH SPOOL PACCT
+ *                                     rotate's Linux path at time EPOCH,
+ *                                     with a stand-in kernel: KERNEL holds
+ *                                     the file accounting writes to (acct
+ *                                     puts it there), and each exit
+ *                                     appends a pacct v3 record to it
  *
  * Spec lines (one object each; '#' starts a comment):
- *   header kernel|library CREATOR HOSTNAME
+ *   header kernel|library CREATOR HOSTNAME   (rest of the line; \xNN)
  *   group TAG            ... end
  *   object TAG           ... end     (an EXACCT_OBJECT of the objects inside)
  *   uint TAG VALUE                   (width from the type in TAG)
@@ -30,10 +38,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../parsers/exacct.h"
 #include "../../parsers/records.h"
+#include "../../extract/extracct.h"
 #include "../../extract/spool.h"
+#include "../../store/dblock.h"
 #include "workload.h"
 
 struct spec {
@@ -116,6 +127,7 @@ encode_line(struct spec *s, struct exw *w, char *line, int *ended)
 
 		if (*host != '\0')
 			*host++ = '\0';
+		unescape(host);
 		exw_header(w, creator, *host != '\0' ? host : NULL,
 		    strcmp(tagw, "library") == 0 ? EXW_HEADER_LIBRARY :
 		    EXW_HEADER_KERNEL);
@@ -391,6 +403,77 @@ final_one(void *arg, const struct ex_rec *rec)
 	}
 }
 
+/*
+ * The stand-in kernel of "rotate": the file accounting writes to is
+ * named in fake_kernel; every exit appends a record to it, as acct(2)
+ * has the kernel do.  No real accounting is touched.
+ */
+static const char *fake_kernel;
+static time_t fake_now;
+
+static int
+fake_acct(const char *path)
+{
+	FILE *fp = fopen(fake_kernel, "w");
+
+	if (fp == NULL)
+		return -1;
+	fprintf(fp, "%s\n", path);
+	return fclose(fp) == 0 ? 0 : -1;
+}
+
+static void
+put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = v & 0xff;
+	p[1] = v >> 8 & 0xff;
+	p[2] = v >> 16 & 0xff;
+	p[3] = v >> 24 & 0xff;
+}
+
+static void
+fake_exited(pid_t pid)
+{
+	char file[4096];
+	uint8_t rec[64] = { 0 };
+	FILE *fp = fopen(fake_kernel, "r");
+
+	if (fp == NULL)
+		return;
+	if (fgets(file, sizeof(file), fp) == NULL) {
+		fclose(fp);
+		return;
+	}
+	fclose(fp);
+	file[strcspn(file, "\n")] = '\0';
+	rec[1] = 3;				/* v3 */
+	put_le32(rec + 16, (uint32_t)pid);
+	put_le32(rec + 20, (uint32_t)getpid());
+	put_le32(rec + 24, (uint32_t)fake_now);	/* btime */
+	memcpy(rec + 48, "probe", 5);		/* comm */
+	if ((fp = fopen(file, "r+")) != NULL) {	/* never creates it */
+		if (fseek(fp, 0, SEEK_END) != 0 ||
+		    fwrite(rec, sizeof(rec), 1, fp) != 1)
+			fprintf(stderr, "extracct-test: %s: write failed\n",
+			    file);
+		fclose(fp);
+	}
+}
+
+static int
+cmd_rotate_fake(char *argv[])
+{
+	static const struct rotate_kernel k = { fake_acct, fake_exited };
+	char host[256];
+
+	fake_kernel = argv[2];
+	fake_now = (time_t)strtoll(argv[3], NULL, 10);
+	local_hostname(host, sizeof(host));
+	return ex_exit_status(rotate_logs(argv[4], argv[5], host,
+	    "/nonexistent/acctadm.conf", "/nonexistent/acctd.pid", fake_now,
+	    &k));
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -416,11 +499,30 @@ main(int argc, char *argv[])
 	}
 	if (argc == 3 && strcmp(argv[1], "finals") == 0)
 		return each_object(argv[2], final_one, NULL);
+	if (argc == 6 && strcmp(argv[1], "rotate") == 0)
+		return cmd_rotate_fake(argv);
+	if (argc == 4 && strcmp(argv[1], "hold-db") == 0) {
+		struct ex_err err = { 0 };
+		int fd;
+
+		if (dblock_take(argv[2], 0, &fd, &err) != EXR_OK) {
+			fprintf(stderr, "extracct-test: %s\n", err.reason);
+			return 1;
+		}
+		printf("held\n");
+		fflush(stdout);
+		sleep((unsigned)strtoul(argv[3], NULL, 10));
+		dblock_release(fd);
+		return 0;
+	}
 	fprintf(stderr, "usage: extracct-test encode SPEC OUT\n"
 	    "       extracct-test roundtrip IN OUT\n"
 	    "       extracct-test offsets IN\n"
 	    "       extracct-test split IN N PREFIX\n"
 	    "       extracct-test finals IN\n"
-	    "       extracct-test fields FILE | threads N MS | spin S\n");
+	    "       extracct-test hold-db DB S\n"
+	    "       extracct-test rotate KERNEL EPOCH SPOOL PACCT\n"
+	    "       extracct-test fields FILE | threads N MS [MS] | spin S\n"
+	    "       extracct-test switches N K S\n");
 	return 2;
 }

@@ -1,7 +1,7 @@
 /*
  * Workloads with known figures, for the acctd and capture tests
- * (extracct-test fields|threads|spin).  Each prints what it measured of
- * itself so the test can hold the exit record against it.
+ * (extracct-test fields|threads|spin|switches).  Each prints what it
+ * measured of itself so the test can hold the exit record against it.
  */
 #include <sys/resource.h>
 
@@ -88,11 +88,12 @@ thread_burn(void *arg)
 }
 
 /*
- * n threads burning ms each, the main thread too; prints the rusage
- * line, then the threads' ids on a second line; exit 0.
+ * n threads burning ms each, the main thread too, which then burns
+ * after_ms more alone (its threads exited); prints the rusage line,
+ * then the threads' ids on a second line; exit 0.
  */
 static int
-threads(int n, unsigned ms)
+threads(int n, unsigned ms, unsigned after_ms)
 {
 	struct burner b[64];
 	int i;
@@ -107,6 +108,7 @@ threads(int n, unsigned ms)
 	burn_ms(ms);
 	for (i = 0; i < n; i++)
 		pthread_join(b[i].t, NULL);
+	burn_ms(after_ms);
 	print_rusage();
 	for (i = 0; i < n; i++)
 		printf("%s%ld", i ? " " : "", (long)b[i].tid);
@@ -128,13 +130,54 @@ spin(unsigned s)
 	return 0;
 }
 
+static void *
+thread_sleeps(void *arg)
+{
+	struct timespec ms = { 0, 1000000 };
+	int i, k = *(int *)arg;
+
+	for (i = 0; i < k; i++)
+		nanosleep(&ms, NULL);	/* a voluntary switch each */
+	return NULL;
+}
+
+/*
+ * n threads that sleep k times each (k voluntary context switches) and
+ * exit; then "ready" and s seconds of sleep, for a snapshot to count
+ * the exited threads' switches.
+ */
+static int
+switches(int n, int k, unsigned s)
+{
+	pthread_t t[64];
+	int i;
+
+	if (n < 1 || n > 64)
+		return 2;
+	for (i = 0; i < n; i++)
+		if (pthread_create(&t[i], NULL, thread_sleeps, &k) != 0)
+			return 1;
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	printf("ready\n");
+	fflush(stdout);
+	sleep(s);
+	return 0;
+}
+
 int
 workload_main(int argc, char **argv)
 {
+	if (argc == 5 && strcmp(argv[1], "switches") == 0)
+		return switches(atoi(argv[2]), atoi(argv[3]),
+		    (unsigned)atoi(argv[4]));
 	if (argc == 3 && strcmp(argv[1], "fields") == 0)
 		return fields(argv[2]);
 	if (argc == 4 && strcmp(argv[1], "threads") == 0)
-		return threads(atoi(argv[2]), (unsigned)atoi(argv[3]));
+		return threads(atoi(argv[2]), (unsigned)atoi(argv[3]), 0);
+	if (argc == 5 && strcmp(argv[1], "threads") == 0)
+		return threads(atoi(argv[2]), (unsigned)atoi(argv[3]),
+		    (unsigned)atoi(argv[4]));
 	if (argc == 3 && strcmp(argv[1], "spin") == 0)
 		return spin((unsigned)atoi(argv[2]));
 	return -1;

@@ -90,18 +90,4 @@ test_expect_success 'gen does not write through a symbolic link' '
 	test_cmp expect target
 '
 
-test_expect_success 'make install honours DESTDIR and PREFIX' '
-	if [ -f "$SRC/Makefile" ] && [ -x "$SRC/build/extracct" ]; then
-		make -s -C "$SRC" install DESTDIR="$TRASH/root" PREFIX=/opt/x >/dev/null &&
-		test -x root/opt/x/bin/extracct &&
-		test -f root/opt/x/share/man/man1/extracct.1 &&
-		test -f root/etc/cron.d/extracct &&
-		test -f root/lib/systemd/system/extracct.timer &&
-		grep -q "^ExecStart=/opt/x/bin/extracct snap$" \
-		    root/lib/systemd/system/extracct-snap.service &&
-		test -f root/lib/systemd/system/extracct-snap.timer &&
-		test "$(stat -c %a root/var/spool/extracct)" = 700
-	fi
-'
-
 test_done

@@ -3,6 +3,7 @@
 # on damaged input (the release build; ASan covers the other).  Memory
 # glibc keeps for its NSS modules (still reachable at exit) is not ours.
 . "$(dirname "$0")/../lib.sh"
+kernel_lock || exit 1	# taskstats, accounting: the machine's
 
 if [ "${BUILD_LABEL:-}" = "asan+ubsan" ]; then
 	test_skip 'valgrind' 'ASan build: LeakSanitizer checks this run'

@@ -89,6 +89,25 @@ done
 extracct snap --cpu ticks -o idle.ticks.exacct
 wait
 
+# Workload 4 (issue 12.12): seven multi-threaded processes whose threads
+# exit while the process goes on (1.2 s more of the main thread alone),
+# with snapshots twice a second: the snapshots after the threads exited
+# must count them, as the exit record does.
+: >threads.pacct
+accton "$TRASH/threads.pacct" >/dev/null 2>&1
+( i=0; while [ $i -lt 12 ]; do
+	"$EXTRACCT" snap -o "$TRASH/threads.exacct"; sleep 0.5; i=$((i + 1))
+done ) &
+tsnap=$!
+: >mt.pids
+for n in 2 3 4 2 3 4 5; do
+	"$EXTRACCT_TEST" threads $n 300 1200 >/dev/null &
+	echo $! >>mt.pids
+	sleep 0.4
+done
+wait $tsnap
+wait
+
 : >short.pacct
 accton "$TRASH/short.pacct" >/dev/null 2>&1
 
@@ -150,6 +169,24 @@ test_expect_success 'burn, then sleep: intervals add up to the exit record' '
 		    sum(cpu_user_ns + cpu_sys_ns) / 1e9) FROM procs p
 		    JOIN proc_intervals i USING (proc_id) WHERE p.pid = $pid
 		    AND p.finish_ns IS NOT NULL AND i.anomalies = 0"
+	done | tr "|" " " | sort >stored &&
+	test_cmp exits stored
+'
+
+test_expect_success 'multi-threaded processes: intervals add up to the exit record' '
+	extracct text -H -k proc threads.pacct |
+	    awk "NR == FNR { want[\$1] = 1; next }
+		(\$4 in want) { printf \"%s %.2f\\n\", \$4, \$7 + \$8 }" \
+		mt.pids - | sort >exits &&
+	cat exits && test "$(wc -l <exits)" -eq 7 &&
+	extracct ingest --db t.db threads.exacct >out &&
+	extracct ingest --db t.db --host "$HOST" threads.pacct >out &&
+	for pid in $(cat mt.pids); do
+		sqlite3 t.db "SELECT p.pid, printf(\"%.2f\",
+		    sum(cpu_user_ns + cpu_sys_ns) / 1e9) FROM procs p
+		    JOIN proc_intervals i USING (proc_id) WHERE p.pid = $pid
+		    AND p.finish_ns IS NOT NULL AND i.anomalies = 0
+		    GROUP BY p.proc_id HAVING count(*) >= 2"
 	done | tr "|" " " | sort >stored &&
 	test_cmp exits stored
 '

@@ -2,6 +2,7 @@
 # snap: a system record and a partial record per live process, readable
 # by every reader; appended, one write per record; never through a link.
 . "$(dirname "$0")/../lib.sh"
+kernel_lock || exit 1	# taskstats, accounting: the machine's
 
 test_expect_success 'snap writes a header, a system record and partials' '
 	extracct snap -o s.exacct &&
@@ -97,6 +98,31 @@ test_expect_success 'snap --cpu: a measure it does not know is a usage error' '
 	test_expect_code 2 extracct snap --cpu samples -o x.exacct 2>err &&
 	grep "not auto, ticks or runtime" err &&
 	test ! -e x.exacct
+'
+
+# Issue 12.11: /proc/PID/status counts the main thread's context
+# switches only.  A process whose four threads switched 300 times each
+# and exited: the kernel's all-thread figure (taskstats), in both CPU
+# measures, never less than the live threads' sum in /proc.
+ctxt_of() {
+	extracct dump "$1" | awk -v pid="$2" "/^ *1000\t/ { p = \$3 }
+	    /^ *1018\t/ && p == pid { print \$3 }"
+}
+test_expect_success 'context switches: every thread, exited ones too' '
+	"$EXTRACCT_TEST" switches 4 300 20 >sw.out &
+	swpid=$! &&
+	i=0 &&
+	while ! grep -q ready sw.out && [ $i -lt 300 ]; do
+		sleep 0.1; i=$((i + 1))
+	done &&
+	extracct snap -o sw.exacct &&
+	extracct snap --cpu runtime -o swr.exacct &&
+	live=$(cat /proc/$swpid/task/*/status | awk "/^voluntary_ctxt_switches:/ { n += \$2 } END { print n }") &&
+	a=$(ctxt_of sw.exacct $swpid) && r=$(ctxt_of swr.exacct $swpid) &&
+	kill $swpid &&
+	echo "auto $a, runtime $r, live threads in /proc $live" &&
+	test "$a" -ge 1200 && test "$r" -ge 1200 &&
+	test "$a" -ge "$live" && test "$r" -ge "$live"
 '
 
 test_done

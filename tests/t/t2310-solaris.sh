@@ -8,11 +8,20 @@ HOST=$(hostname)
 
 test_expect_success 'setup: stand-in acctadm and wracct, an acctadm.conf' '
 	mkdir bin && mkdir -m 700 spool &&
+	: >refuse &&
 	cat >bin/wracct <<-EOS &&
 	#!/bin/sh
-	echo "\$*" >>"$TRASH/wracct.log"
-	# a pid that exited: wracct fails, as the real one does
-	[ -d "/proc/\$4" ] || exit 1
+	# As illumos wracct does: the ids in order, and at the first that
+	# fails (gone, or listed in refuse) a message and exit 1.
+	echo "\$*" >>"$TRASH/wracct.calls"
+	[ "\$1 \$2 \$3 \$5" = "-t partial -i process" ] || exit 2
+	for id in \$(echo "\$4" | tr "," " "); do
+		if [ ! -d "/proc/\$id" ] || grep -qx "\$id" "$TRASH/refuse"; then
+			echo "wracct: operation failed on pid \$id: No such process" >&2
+			exit 1
+		fi
+		echo "\$id" >>"$TRASH/wracct.log"
+	done
 	EOS
 	cat >bin/acctadm <<-EOS &&
 	#!/bin/sh
@@ -39,14 +48,29 @@ test_expect_success 'setup: stand-in acctadm and wracct, an acctadm.conf' '
 	EOS
 '
 
-test_expect_success 'rotate: wracct -t partial per pid, acctadm -f per enabled type' '
+# Three live pids that wracct refuses, as it refuses one that exited:
+# each stops its call, and only the pids after it are asked again.
+test_expect_success 'rotate: wracct -t partial in batches, acctadm -f per enabled type' '
+	sleep 60 &
+	s1=$!
+	sleep 60 &
+	s2=$!
+	sleep 60 &
+	s3=$!
+	printf "%s\n" $s1 $s2 $s3 >refuse &&
 	PATH="$TRASH/bin:$PATH" extracct rotate --spool "$TRASH/spool" \
 	    --acctadm-conf acctadm.conf >out &&
-	cat out &&
-	grep "^rotate: wracct wrote [0-9]* partial records" out &&
-	grep -c "^-t partial -i [0-9]* process$" wracct.log >n &&
-	test "$(cat n)" -gt 3 &&
-	test "$(grep -vc "^-t partial -i [0-9]* process$" wracct.log)" -eq 0 &&
+	kill $s1 $s2 $s3 &&
+	cat out wracct.calls &&
+	w=$(sed -n "s/^rotate: wracct wrote \([0-9]*\) partial records (\([0-9]*\) processes gone or refused)$/\1 \2/p" out) &&
+	echo "written, failed: $w" &&
+	test "$(line_count wracct.log)" -eq "${w% *}" &&
+	test "${w#* }" -ge 3 &&
+	test "$(sort wracct.log | uniq -d | wc -l)" -eq 0 &&
+	! grep -qxf refuse wracct.log &&
+	test "${w% *}" -gt 3 &&
+	calls=$(line_count wracct.calls) &&
+	test "$calls" -le $(( (${w% *} + ${w#* }) / 256 + 1 + ${w#* } )) &&
 	grep "^-f $TRASH/spool/proc-$HOST-[0-9]\\{8\\}-[0-9]\\{4\\} process$" acctadm.log &&
 	grep "^-f $TRASH/spool/flow-$HOST-[0-9]\\{8\\}-[0-9]\\{4\\} flow$" acctadm.log &&
 	! grep " task$" acctadm.log &&
@@ -61,6 +85,70 @@ test_expect_success 'the spool lists Solaris logs; run ingests the closed ones' 
 	PATH="$TRASH/bin:$PATH" extracct run --spool "$TRASH/spool" --db s.db --outdir txt --no-snap --no-rotate >out &&
 	grep "spool/proc-$HOST-20000101-0000: bytes 0-" out &&
 	test "$(sqlite3 s.db "SELECT count(*) FROM procs")" -gt 10
+'
+
+# Since SMF there is no acctadm.conf: acctadm itself says what is active.
+test_expect_success 'no acctadm.conf: the active files from acctadm' '
+	mkdir bin2 sp2 && chmod 700 sp2 &&
+	cp bin/wracct bin2/ &&
+	"$EXTRACCT" gen --kind task --records 5 -o old.task &&
+	cat >bin2/acctadm <<-EOS &&
+	#!/bin/sh
+	echo "\$*" >>"$TRASH/acctadm2.log"
+	if [ \$# -eq 0 ]; then
+		cat <<-EOT
+		            Task accounting: active
+		       Task accounting file: $TRASH/old.task
+		     Tracked task resources: extended
+		   Untracked task resources: none
+		         Process accounting: inactive
+		    Process accounting file: none
+		  Tracked process resources: none
+		Untracked process resources: extended,host
+		            Flow accounting: inactive
+		       Flow accounting file: none
+		EOT
+		exit 0
+	fi
+	[ "\$1" = -f ] || exit 2
+	"$EXTRACCT" gen --kind \$3 --records 2 -o "\$2"
+	EOS
+	chmod +x bin2/acctadm &&
+	: >wracct.log &&
+	PATH="$TRASH/bin2:$PATH" extracct rotate --spool "$TRASH/sp2" \
+	    --acctadm-conf /nonexistent/acctadm.conf >out &&
+	cat out &&
+	grep "^rotate: task accounting moved from $TRASH/old.task to $TRASH/sp2/task-$HOST-" out &&
+	grep "^-f $TRASH/sp2/task-$HOST-[0-9]\{8\}-[0-9]\{4\} task$" acctadm2.log &&
+	! grep " process$" acctadm2.log &&
+	! grep "wracct" out &&
+	test ! -s wracct.log
+'
+
+test_expect_success 'nothing active: rotate says so and fails' '
+	cat >bin2/acctadm <<-EOS &&
+	#!/bin/sh
+	[ \$# -eq 0 ] || exit 2
+	echo "            Task accounting: inactive"
+	echo "       Task accounting file: none"
+	echo "         Process accounting: inactive"
+	echo "    Process accounting file: none"
+	EOS
+	chmod +x bin2/acctadm &&
+	test_must_fail env PATH="$TRASH/bin2:$PATH" "$EXTRACCT" rotate \
+	    --spool "$TRASH/sp2" --acctadm-conf /nonexistent/acctadm.conf \
+	    >out 2>err &&
+	cat err &&
+	grep "extended accounting is not active for processes, tasks or flows" err
+'
+
+test_expect_success 'run on Solaris takes no Linux snapshot' '
+	mkdir -m 700 sp3 &&
+	PATH="$TRASH/bin:$PATH" extracct run --spool "$TRASH/sp3" --db r.db \
+	    --no-rotate >out &&
+	cat out &&
+	grep "^snap: none (Solaris or illumos" out &&
+	test -z "$(ls sp3 | grep "^snap-")"
 '
 
 test_done

@@ -44,6 +44,121 @@ test_expect_success 'wrong types: exit 2, line and column' '
 	grep "t4.yml: line [0-9]*, column [0-9]*: " err
 '
 
+test_expect_success 'an alias is refused, not read as the next key' '
+	printf "database: *s\noutput_dir: /x\n" >alias.yml &&
+	test_expect_code 2 extracct -c alias.yml config >out 2>err &&
+	grep "^extracct: alias.yml: line 1, column 11: an alias (\*name): aliases are not allowed$" err &&
+	test ! -s out &&
+	printf "output_dir: &o /out\ndatabase: x\n" >anchor.yml &&
+	test_expect_code 2 extracct -c anchor.yml config 2>err &&
+	grep "^extracct: anchor.yml: line 1, column 13: an anchor (&name): anchors are not allowed$" err &&
+	printf "host: !!str h1\n" >tag.yml &&
+	test_expect_code 2 extracct -c tag.yml config 2>err &&
+	grep "^extracct: tag.yml: line 1, column 7: a tag (!name): tags are not allowed$" err
+'
+
+test_expect_success 'a key given twice, or a second document: exit 2' '
+	printf "retention_days: 7\nhost: h\nretention_days: 8\n" >dup.yml &&
+	test_expect_code 2 extracct -c dup.yml config 2>err &&
+	grep "^extracct: dup.yml: line 3, column 1: retention_days: given twice (first at line 1, column 1)$" err &&
+	printf -- "---\nhost: a\n---\nhost: b\n" >docs.yml &&
+	test_expect_code 2 extracct -c docs.yml config 2>err &&
+	grep "^extracct: docs.yml: line 3, column 1: a second document: the file holds one mapping$" err
+'
+
+test_expect_success 'numbers: plain decimals only, ranges stated' '
+	printf "carbon_intensity: 0x1p3\n" >hex.yml &&
+	test_expect_code 2 extracct -c hex.yml config 2>err &&
+	grep "^extracct: hex.yml: line 1, column 19: carbon_intensity: \"0x1p3\" is not grams CO2e per kWh (0 to 10000) or none$" err &&
+	printf "carbon_intensity: 4e2\n" >exp.yml &&
+	test_expect_code 2 extracct -c exp.yml config 2>err &&
+	printf "carbon_intensity: 445.5\n" >ok.yml &&
+	extracct -c ok.yml config >out &&
+	grep "^carbon_intensity: 445.5$" out &&
+	printf "retention_days: 36501\n" >big.yml &&
+	test_expect_code 2 extracct -c big.yml config 2>err &&
+	grep "^extracct: big.yml: line 1, column 17: retention_days: \"36501\" is not a whole number from 0 to 36500$" err
+'
+
+test_expect_success 'acctd_rcvbuf below what --rcvbuf takes: exit 2' '
+	printf "acctd_rcvbuf: 4095\n" >rb.yml &&
+	test_expect_code 2 extracct -c rb.yml config 2>err &&
+	grep "^extracct: rb.yml: line 1, column 15: acctd_rcvbuf: \"4095\" is not a whole number from 4096 to 1073741824$" err &&
+	printf "acctd_rcvbuf: 4096\n" >rb2.yml &&
+	extracct -c rb2.yml config >out &&
+	grep "^acctd_rcvbuf: 4096$" out
+'
+
+test_expect_success 'an empty database, a relative spool_dir: exit 2' '
+	printf "database: \"\"\n" >db.yml &&
+	test_expect_code 2 extracct -c db.yml config 2>err &&
+	grep "^extracct: db.yml: line 1, column 11: database: empty: it must name a file$" err &&
+	printf "database:\n" >db2.yml &&
+	test_expect_code 2 extracct -c db2.yml config 2>err &&
+	grep "^extracct: db2.yml: line 1, column 10: database: empty" err &&
+	printf "spool_dir: var/spool\n" >sp.yml &&
+	test_expect_code 2 extracct -c sp.yml config 2>err &&
+	grep "^extracct: sp.yml: line 1, column 12: spool_dir: \"var/spool\" is not an absolute path$" err
+'
+
+test_expect_success 'a time zone must be in the zoneinfo database' '
+	printf "timezone: Mars/Olympus\n" >tz.yml &&
+	test_expect_code 2 extracct -c tz.yml config 2>err &&
+	grep "^extracct: tz.yml: line 1, column 11: timezone: \"Mars/Olympus\": no such time zone in " err &&
+	printf "timezone: ../../../etc/passwd\n" >tz2.yml &&
+	test_expect_code 2 extracct -c tz2.yml config 2>err &&
+	grep "timezone: \"../../../etc/passwd\": not a zone name" err &&
+	mkdir zi && mkdir zi/Fake && printf "TZif2 and more" >zi/Fake/Zone &&
+	printf "not a zone" >zi/Fake/Text &&
+	printf "timezone: Fake/Text\n" >tz3.yml &&
+	TZDIR=$TRASH/zi test_expect_code 2 extracct -c tz3.yml config 2>err &&
+	grep "timezone: \"Fake/Text\": $TRASH/zi/Fake/Text is not a time zone file (TZif)$" err &&
+	printf "timezone: Fake\n" >tz4.yml &&
+	TZDIR=$TRASH/zi test_expect_code 2 extracct -c tz4.yml config 2>err &&
+	printf "timezone: Fake/Zone\n" >tz5.yml &&
+	TZDIR=$TRASH/zi extracct -c tz5.yml config >out &&
+	grep "^timezone: \"Fake/Zone\"$" out &&
+	printf "timezone: UTC\n" >tz6.yml &&
+	TZDIR=$TRASH/zi extracct -c tz6.yml config >out &&
+	test_expect_code 2 extracct report --tz Mars/Olympus --db none.db 2>err &&
+	grep "^extracct: --tz .Mars/Olympus.: no such time zone in " err
+'
+
+test_expect_success 'hostile bytes in a value are escaped in the message' '
+	cat >esc.yml <<-\EOF &&
+	idle_rows: "\e[2J\r\b,q\\\"\xe9"
+	EOF
+	cat >expect <<-\EOF &&
+	extracct: esc.yml: line 1, column 12: idle_rows: "\033[2J\015\010,q\134"\303\251" is not heartbeat or always
+	EOF
+	test_expect_code 2 extracct -c esc.yml config 2>err &&
+	test_cmp expect err &&
+	cat >key.yml <<-\EOF &&
+	"\e]0;owned\a": 1
+	EOF
+	test_expect_code 2 extracct -c key.yml config 2>err &&
+	grep "^extracct: key.yml: line 1, column 1: unknown key \"\\\\033\]0;owned\\\\007\"$" err
+'
+
+test_expect_success 'config prints hostile values as YAML that reads back' '
+	cat >h.yml <<-\EOF &&
+	host: "h\e[2J\r\n\b\"q,\\z \xe9\x9b"
+	carbon_source: "\x07\x7f"
+	EOF
+	extracct -c h.yml config >out &&
+	cat >expect <<-\EOF &&
+	host: "h\x1b[2J\x0d\x0a\x08\"q,\\z
+	EOF
+	grep -F -f expect out >line &&
+	grep "\\\\x9b\"$" line &&
+	grep -F -x "carbon_source: \"\\x07\\x7f\"" out &&
+	test "$(tr -d "\n\040-\176\303\251" <out | wc -c)" -eq 0 &&
+	sed 1d out >again.yml &&
+	extracct -c again.yml config >out2 &&
+	sed 1d out >a && sed 1d out2 >b &&
+	test_cmp a b
+'
+
 test_expect_success 'the configuration reaches the commands' '
 	mkdir -m 700 spool &&
 	printf "spool_dir: %s/spool\ndatabase: %s/cfg.db\noutput_dir: \"\"\n" "$TRASH" "$TRASH" >run.yml &&

@@ -4,6 +4,7 @@
 # kernel's reason otherwise.  The perfect-capture measurement (t2510)
 # is separate; this script checks the daemon and its records.
 . "$(dirname "$0")/../lib.sh"
+kernel_lock || exit 1	# taskstats, accounting: the machine's
 
 HOST=$(hostname)
 APID=
@@ -11,7 +12,10 @@ APID=
 trap 'kill "$APID" 2>/dev/null; rm -rf "$TRASH"' EXIT
 
 # Run "$@" with files limited to 8 KiB (16 blocks of 512 bytes).
-with_8k_files() { ( ulimit -f 16; exec "$@" ); }
+# 32 KiB: the first log fills with a burst of 600 exits, and the next
+# still has room for about 140 records when the machine is busy (every
+# exit on it is recorded: 8 KiB once filled up with other processes').
+with_32k_files() { ( ulimit -f 64; exec "$@" ); }
 mkdir -m 700 spool
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -88,10 +92,11 @@ test_expect_success 'threads: one record for the process, with every thread' '
 	done
 '
 
+# rotate must see a new minute to name a new log: faketime gives it one.
+if ! command -v faketime >/dev/null 2>&1; then
+	test_skip 'rotation under load' 'faketime is missing (apt-get install faketime)'
+else
 test_expect_success 'rotation under load: every process in one of the two logs' '
-	if ! command -v faketime >/dev/null 2>&1; then
-		echo "faketime is missing (apt-get install faketime)"; false
-	fi &&
 	old=$(acctd_log a.pid) &&
 	{ sh -c "echo \$\$ >burst.pid; i=0
 	    while [ \$i -lt 1500 ]; do /bin/true; i=\$((i + 1)); done" & } &&
@@ -114,6 +119,7 @@ test_expect_success 'rotation under load: every process in one of the two logs' 
 	test "$(cat n.old)" -gt 0 && test "$(cat n.new)" -gt 0 &&
 	test $(($(cat n.old) + $(cat n.new))) -eq 1500
 '
+fi
 
 test_expect_success 'SIGTERM: acctd exits 0, says what it wrote, drops its pidfile' '
 	acctd_stop a.pid &&
@@ -145,10 +151,10 @@ test_expect_success 'a full socket buffer: the drops become a loss record' '
 
 test_expect_success 'a log that cannot be written: exits counted, then a loss record' '
 	mkdir -m 700 spool3 &&
-	ACCTD_WRAP=with_8k_files acctd_start spool3 c.pid &&
+	ACCTD_WRAP=with_32k_files acctd_start spool3 c.pid &&
 	old=$(acctd_log c.pid) &&
 	sh -c "echo \$\$ >b1.pid; i=0
-	    while [ \$i -lt 150 ]; do /bin/true; i=\$((i + 1)); done" &&
+	    while [ \$i -lt 600 ]; do /bin/true; i=\$((i + 1)); done" &&
 	sleep 0.3 &&
 	grep "No space left on device; counting the exit records not written" \
 	    c.pid.err &&
@@ -172,8 +178,8 @@ test_expect_success 'a log that cannot be written: exits counted, then a loss re
 	lost=$(sqlite3 w.db "SELECT sum(records) FROM lost") &&
 	after=$(sqlite3 w.db "SELECT count(*) FROM procs WHERE ppid = $b2") &&
 	echo "written $kept, lost $lost, after the switch $after" &&
-	test "$kept" -lt 150 && test "$lost" -gt 0 &&
-	test $((kept + lost)) -ge 150 && test "$after" -eq 5
+	test "$kept" -lt 600 && test "$lost" -gt 0 &&
+	test $((kept + lost)) -ge 600 && test "$after" -eq 5
 '
 
 test_expect_success 'without CAP_NET_ADMIN: a clear message, exit 3' '

@@ -5,6 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 T=1700000000000000	# microseconds
+Q="'"
 
 samples() {
 	sqlite3 -separator ' ' "$1" "SELECT s.detail, m.ts_ns / 1000,
@@ -147,6 +148,27 @@ test_expect_success 'exactly once: the same stream again, or copied, adds nothin
 	    copy.log >out &&
 	grep "already ingested" out &&
 	test "$(sqlite3 r.db "SELECT count(*) FROM metric_samples")" -eq 8
+'
+
+test_expect_success 'a RAPL reading of at most 1 uJ (GMT: underflow): kept, noted once' '
+	mkdir u && f=u/cpu_energy_rapl_msr_component.log &&
+	printf "%s\n" "$T 412 Package_0" "$((T + 1000000)) 22344 Package_0" \
+	    "$((T + 2000000)) 12231 Package_0" "$((T + 3000000)) 22 Package_0" \
+	    "$((T + 4000000)) 1 Package_0" "$((T + 5000000)) 12321 Package_0" \
+	    "$((T + 6000000)) 0 Package_0" "$((T + 7000000)) 4124 Package_0" >$f &&
+	extracct ingest --db u.db $f >out 2>err &&
+	grep "^$f: bytes 0-[0-9]*: 8 records, 8 rows, .*, 2 readings of at most 1 uJ" out &&
+	echo "extracct: $f: offset 127: line 5: a reading of 1 uJ, at or below the counter${Q}s resolution (GMT calls it an underflow and refuses the file): kept as read; later ones in this series are counted, not listed" >want &&
+	test_cmp want err &&
+	test "$(sqlite3 u.db "SELECT group_concat(value, \" \") FROM
+	    (SELECT value FROM metric_samples ORDER BY ts_ns)")" = \
+	    "412 22344 12231 22 1 12321 0 4124" &&
+	extracct text -H $f >txt 2>err &&
+	test "$(line_count txt)" -eq 8 &&
+	test_cmp want err &&
+	extracct check $f >out &&
+	grep "^$f: offset 127: line 5: a reading of 1 uJ" out &&
+	grep "^$f: ok: 8 records" out
 '
 
 test_expect_success 'a stream of no known provider: refused, with the way out' '

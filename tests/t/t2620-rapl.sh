@@ -56,13 +56,15 @@ test_expect_success 'host energy: packages and DRAM, not core' '
 	    ORDER BY t1_ns DESC LIMIT 1")" -eq 3500
 '
 
+# The machine may be busy with more than the busy loop: the estimate is
+# held to its arithmetic and its ranking, not to which process is top.
 test_expect_success 'the estimate: host energy x CPU time / CPU capacity, at most the host energy' '
 	last="(SELECT max(t1_ns) FROM v_rapl_host)" &&
 	sqlite3 r.db "SELECT command FROM v_energy_estimate WHERE t1_ns = $last
 	    ORDER BY energy_nj DESC LIMIT 1" >top_e &&
 	sqlite3 r.db "SELECT command FROM v_energy_estimate WHERE t1_ns = $last
 	    ORDER BY cpu_ns DESC LIMIT 1" >top_c &&
-	test_cmp top_c top_e && grep "^busyloop$" top_e &&
+	test_cmp top_c top_e && test -s top_e &&
 	sqlite3 -separator " " r.db "SELECT e.energy_nj, e.cpu_ns, s.ncpu,
 	    r.t1_ns - r.t0_ns FROM v_energy_estimate e
 	    JOIN v_rapl_host r USING (host_id, t0_ns, t1_ns)
@@ -79,7 +81,10 @@ test_expect_success 'the estimate: host energy x CPU time / CPU capacity, at mos
 test_expect_success 'report --energy labels the RAPL shares as estimates' '
 	extracct report --db r.db --energy --by command >rep &&
 	grep "^# .*estimate = a host.s RAPL energy shared by CPU time" rep &&
-	sed -n 3p rep | grep "^busyloop  *estimate  *1 " &&
+	grep "^busyloop  *estimate  *1 " rep &&
+	first=$(sqlite3 r.db "SELECT command FROM v_energy_estimate
+	    GROUP BY command ORDER BY sum(energy_nj) DESC LIMIT 1") &&
+	sed -n 3p rep | grep "^$first  *estimate " &&
 	! grep " measured " rep &&
 	extracct report --db r.db --energy --by host --format json >rep.json &&
 	grep "\"basis\": \"estimate\"" rep.json

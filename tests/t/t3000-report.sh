@@ -81,4 +81,126 @@ test_expect_success '--capture with no snapshots: an empty report, exit 0' '
 	grep "^total " c
 '
 
+# Sums past 2^63 ns (292 years): one host's daemons reach that in a year.
+# Four intervals of ~127 years on host "big", uid 7, command daemon,
+# ending an hour and a bit apart, with the totals worked out by hand:
+#   real  4 x 4e18 + (1+2+3+4) x 3600250000001 = 16000036002.500000010 s
+#   user  4 x 3e18 + (1+2+3+4) x 123456789     = 12000000001.234567890 s
+#   sys   4 x (2.5e18 + 999999999)             = 10000000003.999999996 s
+#   cpu   user + sys                           = 22000000005.234567886 s
+#   chars 4 x 3e18                             = 12000000000000000000 B
+test_expect_success 'setup: a database whose sums pass 2^63' '
+	extracct ingest --db big.db "$SAMPLES/real/proc.exacct" >out &&
+	sqlite3 big.db "INSERT INTO hosts (name) VALUES (\"big\");
+	    WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k
+	        WHERE n < 4)
+	    INSERT INTO procs (host_id, pid, start_ns, uid, command, zone)
+	    SELECT (SELECT host_id FROM hosts WHERE name = \"big\"), 1000 + n,
+	        0, 7, \"daemon\", \"global\" FROM k;
+	    INSERT INTO proc_intervals (proc_id, t0_ns, t1_ns, final,
+	        heartbeat, cpu_user_ns, cpu_sys_ns, chars_rdwr, anomalies)
+	    SELECT proc_id, 0, 4000000000000000000 + (pid - 1000) * 3600250000001,
+	        1, 0, 3000000000000000000 + (pid - 1000) * 123456789,
+	        2500000000999999999, 3000000000000000000, 0
+	    FROM procs WHERE command = \"daemon\";
+	    INSERT INTO energy_procs (host_id, pid, start_ns, uid, command)
+	    SELECT host_id, pid, 0, 7, \"edaemon\" FROM procs
+	    WHERE command = \"daemon\";
+	    INSERT INTO energy_intervals (eproc_id, t0_ns, t1_ns, first,
+	        cpu_ns, energy_nj, anomalies)
+	    SELECT eproc_id, 0, 4000000000000000000 + pid, 1,
+	        4000000000000000000, 1000000000000000, 0 FROM energy_procs
+	    WHERE command = \"edaemon\";" &&
+	test "$(sqlite3 big.db "SELECT total(t1_ns - t0_ns) > 9.3e18
+	    FROM proc_intervals")" -eq 1
+'
+
+test_expect_success 'sums past 2^63 ns: exact totals, table, CSV, JSON' '
+	for by in host user command; do
+		for f in table csv json; do
+			extracct report --db big.db --by $by --format $f \
+			    >big.$by.$f || return 1
+		done
+	done &&
+	for k in host,big user,7 command,daemon; do
+		by=${k%,*} key=${k#*,} &&
+		grep "^$key,UTC,4,12000000001.235,10000000004.000,16000036002.500,12000000000000000000,0,0,0" big.$by.csv &&
+		grep "^$key  *4  *12000000001.235  *10000000004.000  *22000000005.235  *16000036002.500  *100.00  *12000000000000000000 " big.$by.table &&
+		grep "{\"[a-z]*\": \"$key\", \"calls\": 4, \"cpu_user_s\": 12000000001.235, \"cpu_sys_s\": 10000000004.000, \"real_s\": 16000036002.500, \"chars_rdwr_bytes\": 12000000000000000000," big.$by.json ||
+		return 1
+	done &&
+	grep "^acctadm  *1 .* 0.00 " big.command.table &&
+	if command -v python3 >/dev/null; then
+		python3 -m json.tool big.user.json >/dev/null
+	fi
+'
+
+test_expect_success 'views past 2^63 ns: v_by_user, v_usage_hourly' '
+	test "$(sqlite3 big.db "SELECT printf(\"%.3f %.3f\", cpu_user_s,
+	    cpu_sys_s) FROM v_by_user WHERE host = \"big\"")" = \
+	    "12000000001.235 10000000004.000" &&
+	test "$(sqlite3 big.db "SELECT printf(\"%.3f\", sum(cpu_user_s))
+	    FROM v_usage_hourly WHERE host = \"big\"")" = "12000000001.235" &&
+	test "$(sqlite3 big.db "SELECT count(*) FROM v_by_user
+	    WHERE cpu_user_s IS NULL")" -eq 0
+'
+
+test_expect_success 'energy CPU past 2^63 ns: exact' '
+	for f in table csv; do
+		extracct report --db big.db --energy --by command --format $f \
+		    >bige.$f || return 1
+	done &&
+	grep "^edaemon,measured,4,4000000.000,.*,16000000000.000," bige.csv
+'
+
+test_expect_success 'report FILE...: exit records past 2^63 ns of real time' '
+	for pid in 1 2 3; do
+		printf "group 0xf0000100\n  uint 0x30001000 %s\n" $pid &&
+		printf "  uint 0x40001007 0\n  uint 0x40001008 0\n" &&
+		printf "  uint 0x40001009 4000000000\n  uint 0x4000100a 1\n" &&
+		printf "  string 0x60001006 long\nend\n" || return 1
+	done >long.spec &&
+	sed -i "1i header kernel SunOS big" long.spec &&
+	extracct_test encode long.spec long.exacct &&
+	extracct report --by command --format csv long.exacct >l.csv &&
+	grep "^long,UTC,3,0.000,0.000,12000000000.000,0," l.csv
+'
+
+# Issue 13.5: one way into the database.  report opens it read-only
+# through the store, and reads the published views, never a table.
+test_expect_success 'report reads views only, never a table' '
+	sqlite3 r.db "SELECT name FROM sqlite_master WHERE type = '\''table'\''" >tables &&
+	test "$(line_count tables)" -gt 10 &&
+	for t in $(cat tables); do
+		if grep -nwE "(FROM|JOIN) $t" "$SRC"/reports/*.c; then
+			echo "reports read table $t"; return 1
+		fi
+	done
+'
+
+test_expect_success 'report: a missing database is named, not created' '
+	test_expect_code 3 extracct report --db nowhere.db 2>err &&
+	cat err &&
+	grep "nowhere.db: .*no database there: name one with --db FILE" err &&
+	test ! -e nowhere.db
+'
+
+test_expect_success 'report: a FIFO as the database is refused, without waiting' '
+	mkfifo fifo.db &&
+	timeout 10 "$EXTRACCT" report --db fifo.db 2>err; rc=$? &&
+	cat err && test $rc -eq 3 &&
+	grep "fifo.db: a FIFO, not a database" err
+'
+
+test_expect_success 'report: another schema version is refused, and says what to do' '
+	cp r.db old.db &&
+	sqlite3 old.db "PRAGMA user_version = 5" &&
+	test_expect_code 3 extracct report --db old.db 2>err &&
+	cat err &&
+	grep "old.db: schema version 5, older than this extracct.s [0-9]*: an ingest" err &&
+	sqlite3 old.db "PRAGMA user_version = 99" &&
+	test_expect_code 3 extracct report --db old.db 2>err &&
+	grep "schema version 99 is newer than this extracct knows" err
+'
+
 test_done

@@ -30,5 +30,6 @@ void	suite_db(void);
 void	suite_energy(void);
 void	suite_stream(void);
 void	suite_procfs(void);
+void	suite_inputs(void);
 
 #endif

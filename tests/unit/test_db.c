@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../store/db.h"
+#include "../../store/dblock.h"
 #include "check.h"
 
 static int
@@ -23,6 +25,50 @@ one_int(sqlite3 *db, const char *sql, long long *out)
 		*out = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+static uint64_t
+ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * The writer's lock: a second writer waits as long as it is told, then
+ * gives up naming the holder; the lock is free again once released.
+ * (flock is per open file: two takes in one process conflict, as two
+ * processes do.)
+ */
+static void
+test_dblock(const char *path)
+{
+	struct ex_err err = { 0 };
+	char lock[80], want[64];
+	uint64_t t0;
+	int a = -1, b = -1;
+
+	snprintf(lock, sizeof(lock), "%s-lock", path);
+	snprintf(want, sizeof(want), "pid %ld", (long)getpid());
+	CHECK("lock taken", dblock_take(path, 0, &a, &err) == EXR_OK &&
+	    a != -1);
+	CHECK("held: busy at once", dblock_take(path, 0, &b, &err) ==
+	    EXR_BUSY && b == -1 && strstr(err.reason, want) != NULL &&
+	    strstr(err.reason, lock) != NULL);
+	t0 = ms_now();
+	CHECK("held: busy after the wait", dblock_take(path, 300, &b, &err) ==
+	    EXR_BUSY && ms_now() - t0 >= 300 && ms_now() - t0 < 3000);
+	dblock_release(a);
+	CHECK("released: free", dblock_take(path, 0, &b, &err) == EXR_OK);
+	dblock_release(b);
+	CHECK("memory: no lock", dblock_take(":memory:", 0, &b, &err) ==
+	    EXR_OK && b == -1);
+	unlink(lock);
+	CHECK("a link in its place refused", symlink("/dev/null", lock) == 0 &&
+	    dblock_take(path, 0, &b, &err) == EXR_IO && b == -1);
+	unlink(lock);
 }
 
 void
@@ -78,6 +124,57 @@ suite_db(void)
 	    "FROM capture", &v) == 0 && v == 5);
 	db_close(db);
 
+	/*
+	 * Version 5 with an interval stored twice (two ingests at once,
+	 * issue 12): version 6 keeps the first, and refuses another copy.
+	 */
+	unlink(path);
+	unlink(wal);
+	unlink(shm);
+	CHECK("open at v5", db_open_at(path, 5, &db, &err) == EXR_OK);
+	CHECK("v5 twice", db_exec(db,
+	    "INSERT INTO hosts (name) VALUES ('h');"
+	    "INSERT INTO procs (proc_id, host_id, pid, start_ns)"
+	    "  VALUES (1, 1, 42, 1000);"
+	    "INSERT INTO proc_intervals (proc_id, t0_ns, t1_ns, final,"
+	    "  heartbeat, cpu_user_ns, anomalies) VALUES"
+	    "  (1, 1000, 2000, 0, 0, 5, 0), (1, 1000, 2000, 0, 0, 7, 0),"
+	    "  (1, 2000, 3000, 0, 0, 1, 0);"
+	    "INSERT INTO tasks (task_id, host_id, taskid, start_ns)"
+	    "  VALUES (1, 1, 9, 1000);"
+	    "INSERT INTO task_intervals (task_id, t0_ns, t1_ns, kind,"
+	    "  anomalies) VALUES (1, 1000, 2000, 'final', 0),"
+	    "  (1, 1000, 2000, 'final', 0);"
+	    "INSERT INTO energy_procs (eproc_id, host_id, pid, start_ns)"
+	    "  VALUES (1, 1, 42, 1000);"
+	    "INSERT INTO energy_intervals (eproc_id, t0_ns, t1_ns, first,"
+	    "  anomalies) VALUES (1, 1000, 2000, 1, 0), (1, 1000, 2000, 1, 0);",
+	    &err) == EXR_OK);
+	db_close(db);
+	CHECK("to v6", db_open(path, &db, &err) == EXR_OK);
+	CHECK("first copy kept", one_int(db, "SELECT sum(cpu_user_ns) FROM "
+	    "proc_intervals", &n) == 0 && n == 6);
+	CHECK("one task row", one_int(db, "SELECT count(*) FROM "
+	    "task_intervals", &n) == 0 && n == 1);
+	CHECK("one energy row", one_int(db, "SELECT count(*) FROM "
+	    "energy_intervals", &n) == 0 && n == 1);
+	CHECK("proc interval twice refused", db_exec(db, "INSERT INTO "
+	    "proc_intervals (proc_id, t0_ns, t1_ns, final, heartbeat, "
+	    "anomalies) VALUES (1, 0, 3000, 1, 0, 0)", &err) == EXR_DB &&
+	    strstr(err.reason, "UNIQUE") != NULL);
+	CHECK("task interval twice refused", db_exec(db, "INSERT INTO "
+	    "task_intervals (task_id, t0_ns, t1_ns, kind, anomalies) "
+	    "VALUES (1, 1500, 2000, 'partial', 0)", &err) == EXR_DB);
+	CHECK("energy interval twice refused", db_exec(db, "INSERT INTO "
+	    "energy_intervals (eproc_id, t0_ns, t1_ns, first, anomalies) "
+	    "VALUES (1, 1500, 2000, 0, 0)", &err) == EXR_DB);
+	CHECK("another process, same end: fine", db_exec(db, "INSERT INTO "
+	    "procs (proc_id, host_id, pid, start_ns) VALUES (2, 1, 43, 1000);"
+	    "INSERT INTO proc_intervals (proc_id, t0_ns, t1_ns, final, "
+	    "heartbeat, anomalies) VALUES (2, 1000, 2000, 1, 0, 0)", &err) ==
+	    EXR_OK);
+	db_close(db);
+
 	/* A newer database than this extracct is refused. */
 	CHECK("reopen for the future", db_open(path, &db, &err) == EXR_OK &&
 	    db_exec(db, "PRAGMA user_version = 99", &err) == EXR_OK);
@@ -87,4 +184,5 @@ suite_db(void)
 	unlink(path);
 	unlink(wal);
 	unlink(shm);
+	test_dblock(path);
 }

@@ -63,6 +63,37 @@ test_proc_diff(void)
 	CHECK("untimed", proc_diff(&st, &p, &o, &iv) == DIFF_UNTIMED);
 }
 
+/*
+ * A process seen the instant it began: that first observation is an
+ * interval [start, start]; a second one at that instant must not be
+ * another interval ending there (one row per interval, schema 6), in a
+ * state just begun or one loaded from the store.
+ */
+static void
+test_at_start(void)
+{
+	struct diff_opts o = { 1, 0 };		/* idle_rows: always */
+	struct proc_state st, loaded;
+	struct proc_interval iv;
+	struct ex_proc p;
+
+	obs(&p, EXD_GROUP_PROC_PARTIAL, 100, 100, 0, 0);
+	proc_state_begin(&st, 1, &p);
+	CHECK("at start: a row", proc_diff(&st, &p, &o, &iv) == DIFF_ROW &&
+	    iv.t0_ns == 100 * S && iv.t1_ns == 100 * S);
+	loaded = st;
+	CHECK("at start again: duplicate", proc_diff(&st, &p, &o, &iv) ==
+	    DIFF_DUP);
+	obs(&p, EXD_GROUP_PROC, 100, 100, 1, 0);
+	CHECK("at start, other counters: late", proc_diff(&st, &p, &o,
+	    &iv) == DIFF_LATE);
+	CHECK("loaded state: the same", proc_diff(&loaded, &p, &o, &iv) ==
+	    DIFF_LATE);
+	obs(&p, EXD_GROUP_PROC, 100, 101, 1, 0);
+	CHECK("then on", proc_diff(&st, &p, &o, &iv) == DIFF_ROW &&
+	    iv.t0_ns == 100 * S && iv.t1_ns == 101 * S);
+}
+
 static void
 test_cpu_split(void)
 {
@@ -90,6 +121,78 @@ test_cpu_split(void)
 	CHECK("total down is an anomaly", proc_diff(&st, &p, &o, &iv) ==
 	    DIFF_ROW && (iv.anomalies >> PROC_CPU_USER_NS & 1) &&
 	    (iv.anomalies >> PROC_CPU_SYS_NS & 1));
+}
+
+/* A partial at t_s with system CPU cs centiseconds, by measure src. */
+static void
+flip_obs(struct ex_proc *p, uint64_t t_s, uint64_t cs, int src)
+{
+	obs(p, EXD_GROUP_PROC_PARTIAL, 0, t_s, 0, 0);
+	p->v[PROC_CPU_SYS_NS] = cs * 10000000ull;
+	p->v[PROC_CPU_SOURCE] = (uint64_t)src;
+	p->present |= 1ULL << PROC_CPU_SYS_NS | 1ULL << PROC_CPU_SOURCE;
+}
+
+/*
+ * Issue 18: a kernel thread's CPU read 21.74, 6.81, 21.74, 21.75 s in
+ * one-second snapshots.  The way back up is no usage; a change of
+ * measure is never differenced.
+ */
+static void
+test_cpu_flip(void)
+{
+	static const uint64_t cs[] = { 2174, 681, 2174, 2175, 681, 2175 };
+	struct diff_opts o = { 1, 0 };
+	struct proc_state st;
+	struct proc_interval iv;
+	struct ex_proc p;
+	uint64_t sum = 0, most = 0;
+	size_t i;
+	int dips = 0;
+
+	flip_obs(&p, 10, cs[0], CPU_SOURCE_TICKS);
+	proc_state_begin(&st, 1, &p);
+	(void)proc_diff(&st, &p, &o, &iv);
+	for (i = 1; i < sizeof(cs) / sizeof(cs[0]); i++) {
+		flip_obs(&p, 10 + i, cs[i], CPU_SOURCE_TICKS);
+		if (proc_diff(&st, &p, &o, &iv) != DIFF_ROW)
+			continue;
+		if (iv.anomalies >> PROC_CPU_SYS_NS & 1)
+			dips++;
+		else if (iv.present >> PROC_CPU_SYS_NS & 1) {
+			sum += iv.d[PROC_CPU_SYS_NS];
+			if (iv.d[PROC_CPU_SYS_NS] > most)
+				most = iv.d[PROC_CPU_SYS_NS];
+		}
+	}
+	CHECK("dips are anomalies", dips == 2);
+	CHECK("the way back up is no usage: 0.01 s in all",
+	    sum == 10000000ull && most == 10000000ull);
+	CHECK("the baseline is the highest reading",
+	    st.v[PROC_CPU_SYS_NS] == 2175 * 10000000ull);
+
+	/* The same process read by the other measure: no CPU figure. */
+	flip_obs(&p, 20, 7000, CPU_SOURCE_RUNTIME);
+	CHECK("measure changed: CPU is NULL, flagged",
+	    proc_diff(&st, &p, &o, &iv) == DIFF_ROW &&
+	    !(iv.present >> PROC_CPU_SYS_NS & 1) &&
+	    (iv.anomalies >> PROC_CPU_SYS_NS & 1) &&
+	    (iv.anomalies >> PROC_CPU_SOURCE & 1));
+	flip_obs(&p, 21, 7001, CPU_SOURCE_RUNTIME);
+	CHECK("then differenced within the new measure",
+	    proc_diff(&st, &p, &o, &iv) == DIFF_ROW && iv.anomalies == 0 &&
+	    iv.d[PROC_CPU_SYS_NS] == 10000000ull);
+	flip_obs(&p, 22, 2180, CPU_SOURCE_TICKS);
+	CHECK("and back: a lower figure by the other measure is no dip",
+	    proc_diff(&st, &p, &o, &iv) == DIFF_ROW &&
+	    (iv.anomalies >> PROC_CPU_SOURCE & 1) &&
+	    st.v[PROC_CPU_SYS_NS] == 2180 * 10000000ull);
+	/* Without a measure on either side: one counter, as before. */
+	flip_obs(&p, 23, 2181, CPU_SOURCE_TICKS);
+	p.present &= ~(1ULL << PROC_CPU_SOURCE);
+	CHECK("unknown measure: differenced",
+	    proc_diff(&st, &p, &o, &iv) == DIFF_ROW && iv.anomalies == 0 &&
+	    iv.d[PROC_CPU_SYS_NS] == 10000000ull);
 }
 
 static void
@@ -209,7 +312,9 @@ suite_diff(void)
 {
 	test_unwrap();
 	test_proc_diff();
+	test_at_start();
 	test_cpu_split();
+	test_cpu_flip();
 	test_task_diff();
 	test_flows();
 }

@@ -1,10 +1,49 @@
 /*
- * Formatting: fixed-point rounding in integers, escaping.
+ * Formatting: fixed-point rounding in integers, escaping, and the CSV
+ * and JSON strings built on the escape.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../../reports/csv.h"
 #include "../../reports/fmt.h"
 #include "check.h"
+
+/* What fn writes for s, as a string (freed by the caller). */
+static char *
+written(void (*fn)(FILE *, const char *), const char *s)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&buf, &n);
+
+	if (fp == NULL)
+		return NULL;
+	fn(fp, s);
+	fclose(fp);
+	return buf;
+}
+
+/* Does fn write want for s? */
+static int
+writes(void (*fn)(FILE *, const char *), const char *s, const char *want)
+{
+	char *got = written(fn, s);
+	int ok = got != NULL && strcmp(got, want) == 0;
+
+	if (!ok)
+		fprintf(stderr, "  wrote [%s], want [%s]\n", got, want);
+	free(got);
+	return ok;
+}
+
+/* fmt_escape_fp with flags 0, as a writer. */
+static void
+escape0(FILE *fp, const char *s)
+{
+	fmt_escape_fp(fp, s, 0);
+}
 
 void
 suite_fmt(void)
@@ -46,4 +85,44 @@ suite_fmt(void)
 	    "\\042") == 0);
 	/* Truncation stops at a whole escape and always terminates. */
 	CHECK("truncate", strcmp(fmt_escape(b, 6, "ab\033cd", 0), "ab") == 0);
+
+	/* 128-bit totals: past 2^64, and the remainder rounded exactly. */
+	CHECK("128 past 2^64", strcmp(fmt_fixed128(b, sizeof(b),
+	    (unsigned __int128)1 << 64, 1000000000u, 3),
+	    "18446744073.710") == 0);
+	CHECK("128 max", strcmp(fmt_fixed128(b, sizeof(b),
+	    ~(unsigned __int128)0, 1, 0),
+	    "340282366920938463463374607431768211455") == 0);
+	/* 2^64 + 0.999 to 2 places: the fraction carries into the whole. */
+	CHECK("128 carry", strcmp(fmt_fixed128(b, sizeof(b),
+	    ((unsigned __int128)1 << 64) * 1000 + 999, 1000, 2),
+	    "18446744073709551617.00") == 0);
+	CHECK("128 half below", strcmp(fmt_fixed128(b, sizeof(b),
+	    (unsigned __int128)20000000000 * 1000000000 + 499999,
+	    1000000000u, 3), "20000000000.000") == 0);
+	CHECK("128 half up", strcmp(fmt_fixed128(b, sizeof(b),
+	    (unsigned __int128)20000000000 * 1000000000 + 500000,
+	    1000000000u, 3), "20000000000.001") == 0);
+	CHECK("128 big divisor", strcmp(fmt_fixed128(b, sizeof(b),
+	    (unsigned __int128)3 << 90, (unsigned __int128)1 << 92, 2),
+	    "0.75") == 0);
+	fmt_secs128(b, sizeof(b), -5);
+	CHECK("secs128 negative", strcmp(b, "0.000") == 0);
+	CHECK("int128", strcmp(fmt_int128(b, sizeof(b),
+	    -((__int128)1 << 100)), "-1267650600228229401496703205376") == 0);
+	CHECK("int128 zero", strcmp(fmt_int128(b, sizeof(b), 0), "0") == 0);
+
+	/* One escape for every output: stream, CSV cell, JSON string. */
+	CHECK("escape_fp", writes(escape0, "a\033[2J\r\n\b\"q,\\ \351",
+	    "a\\033[2J\\015\\012\\010\"q,\\134 \\351"));
+	CHECK("csv plain", writes(csv_text, "ls", "ls"));
+	CHECK("csv quoted", writes(csv_text, "a,\"b\"", "\"a,\"\"b\"\"\""));
+	CHECK("csv escaped", writes(csv_text, "x\r\ny\033",
+	    "x\\015\\012y\\033"));
+	CHECK("csv guard", writes(csv_text, "=cmd|' /C calc'!A0",
+	    "'=cmd|' /C calc'!A0"));
+	CHECK("csv tab", writes(csv_text, "\tx", "\\011x"));
+	CHECK("json plain", writes(json_str, "global", "\"global\""));
+	CHECK("json as csv", writes(json_str, "e\033[2J\"q\\\377",
+	    "\"e\\\\033[2J\\\"q\\\\134\\\\377\""));
 }

@@ -18,6 +18,7 @@ main(void)
 	suite_energy();
 	suite_stream();
 	suite_procfs();
+	suite_inputs();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }

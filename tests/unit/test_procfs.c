@@ -1,14 +1,86 @@
 /*
- * The /proc parsers on text (procfs_parse_*), as snap reads it: what the
- * fuzzer found, and the fields a 32-bit or 64-bit log field cannot hold.
+ * The /proc readers: on a made-up tree, a process's context switches
+ * are those of all its live threads, not its main thread's (issue
+ * 12.11); the parsers on text (procfs_parse_*), as snap reads it: what
+ * the fuzzer found, and the fields a 32-bit or 64-bit log field cannot
+ * hold.
  */
+#include <sys/stat.h>
+
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../extract/procfs.h"
 #include "check.h"
 
-static const struct procfs pf = { "/proc", 100, 1700000000,
+static void
+put(const char *root, const char *rel, const char *text)
+{
+	char path[512];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if ((fp = fopen(path, "w")) != NULL) {
+		fputs(text, fp);
+		fclose(fp);
+	}
+}
+
+static void
+status(const char *root, const char *rel, int vol, int inv)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "Name:\tinit\nUid:\t0\t0\t0\t0\n"
+	    "Gid:\t0\t0\t0\t0\nvoluntary_ctxt_switches:\t%d\n"
+	    "nonvoluntary_ctxt_switches:\t%d\n", vol, inv);
+	put(root, rel, buf);
+}
+
+static void
+test_thread_switches(void)
+{
+	char root[] = "/tmp/extracct-procfs.XXXXXX", cmd[600];
+	struct procfs pf;
+	struct ex_err err = { 0 };
+	struct ex_proc p;
+	char path[512];
+
+	if (mkdtemp(root) == NULL) {
+		CHECK("mkdtemp", 0);
+		return;
+	}
+	put(root, "stat", "cpu  1 2 3 4 5 6 7 8 0 0\nbtime 1700000000\n");
+	snprintf(path, sizeof(path), "%s/1", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/1/task", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/1/task/1", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/1/task/7", root);
+	mkdir(path, 0755);
+	/* Three threads (field 20), state S. */
+	put(root, "1/stat", "1 (init) S 0 1 1 0 -1 0 10 0 0 0 5 6 0 0 20 0 "
+	    "3 0 100 0 0\n");
+	status(root, "1/status", 425, 9);
+	status(root, "1/task/1/status", 425, 9);
+	status(root, "1/task/7/status", 25607, 11);
+	CHECK("procfs_init", procfs_init(&pf, root, &err) == EXR_OK);
+	CHECK("procfs_proc", procfs_proc(&pf, "1", 0, &p) == 0);
+	CHECK("voluntary: every thread", REC_HAS(&p, PROC_CTXT_VOL) &&
+	    p.v[PROC_CTXT_VOL] == 26032);
+	CHECK("involuntary: every thread", REC_HAS(&p, PROC_CTXT_INV) &&
+	    p.v[PROC_CTXT_INV] == 20);
+	CHECK("threads", p.v[PROC_THREADS] == 3);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		CHECK("cleanup", 0);
+}
+
+static const struct procfs tpf = { "/proc", 100, 1700000000,
     1700000000ull * 1000000000, 2 };
 
 /* Fields 3 to 22 of a live process's stat line: state, ppid 1, minflt
@@ -25,7 +97,7 @@ stat_line(void)
 	    "300 40 0 0 20 0 3 0 1000";
 	char exact[7];		/* "42 (x)" and its NUL, no more */
 
-	CHECK("stat parses", procfs_parse_stat(&pf, "42", "42 (a) (b c))"
+	CHECK("stat parses", procfs_parse_stat(&tpf, "42", "42 (a) (b c))"
 	    TAIL, 5, &p) == 0);
 	CHECK("stat command to the last paren",
 	    strcmp(p.command, "a) (b c)") == 0);
@@ -34,22 +106,22 @@ stat_line(void)
 	    3000000000ull && p.v[PROC_CPU_SYS_NS] == 400000000 &&
 	    p.v[PROC_THREADS] == 3 && p.v[PROC_START_NS] ==
 	    1700000010000000000ull && p.v[PROC_FINISH_NS] == 5);
-	CHECK("zombie skipped", procfs_parse_stat(&pf, "42", "42 (x) Z 1",
+	CHECK("zombie skipped", procfs_parse_stat(&tpf, "42", "42 (x) Z 1",
 	    5, &p) == -1);
 
 	/* fuzz_procfs: a line ending at its ')' was read past its end. */
 	memcpy(exact, "42 (x)", 7);
-	CHECK("ends at the paren", procfs_parse_stat(&pf, "42", exact, 5,
+	CHECK("ends at the paren", procfs_parse_stat(&tpf, "42", exact, 5,
 	    &p) == -1);
-	CHECK("nothing read past the NUL", procfs_parse_stat(&pf, "42", cut,
+	CHECK("nothing read past the NUL", procfs_parse_stat(&tpf, "42", cut,
 	    5, &p) == -1);
-	CHECK("no blank after the paren", procfs_parse_stat(&pf, "42",
+	CHECK("no blank after the paren", procfs_parse_stat(&tpf, "42",
 	    "42 (x)S 1 10 10 0 -1 4194304 55 0 2 0 300 40 0 0 20 0 3 0 1000",
 	    5, &p) == -1);
 
 	/* A thread count or ppid past 32 bits is absent, not cut (the log
 	 * holds 32); times past 2^64 ns are absent, not wrapped. */
-	CHECK("huge fields parse", procfs_parse_stat(&pf, "42",
+	CHECK("huge fields parse", procfs_parse_stat(&tpf, "42",
 	    "42 (x) S 4294967296 10 10 0 -1 4194304 55 0 2 0 "
 	    "184467440737095516 40 0 0 20 0 4294967297 0 184467440737095516",
 	    5, &p) == 0);
@@ -87,11 +159,11 @@ system_stat(void)
 	struct ex_sysload s;
 	uint64_t btime;
 
-	CHECK("cpu line", procfs_parse_cpu(&pf, "cpu  1 2 3 4 5 6 7 8 0 0\n"
+	CHECK("cpu line", procfs_parse_cpu(&tpf, "cpu  1 2 3 4 5 6 7 8 0 0\n"
 	    "cpu0 1 2 3 4 5 6 7 8 0 0\nbtime 1699999000\n", 9, &s) == 0 &&
 	    s.v[SYS_USER] == 1 && s.v[SYS_STEAL] == 8 &&
 	    s.v[SYS_TIME_NS] == 9 && s.v[SYS_CLK_TCK] == 100);
-	CHECK("no cpu line", procfs_parse_cpu(&pf, "intr 5\n", 9, &s) == -1);
+	CHECK("no cpu line", procfs_parse_cpu(&tpf, "intr 5\n", 9, &s) == -1);
 	CHECK("btime", procfs_parse_btime("cpu 1\nbtime 1699999000\n",
 	    &btime) == 0 && btime == 1699999000);
 	CHECK("no btime", procfs_parse_btime("cpu 1\n", &btime) == -1);
@@ -100,6 +172,7 @@ system_stat(void)
 void
 suite_procfs(void)
 {
+	test_thread_switches();
 	stat_line();
 	status_io();
 	system_stat();

@@ -1,0 +1,240 @@
+#!/bin/sh
+# Outputs, the spool and their permissions against files someone else
+# put there (issue 12, points 7-9 and 13): snap -o, --outdir's .txt and
+# .csv and the database refuse hard links, FIFOs (without hanging) and
+# files another user made; what holds users' commands is 0640; the
+# spool's owner, mode and parents are checked and a link planted in it
+# is named and skipped; a size limit leaves no half record in a
+# snapshot log, and a database that cannot be written is named.
+. "$(dirname "$0")/../lib.sh"
+
+HOST=$(hostname)
+umask 022
+
+# Modes of files, one a line ("640").
+modes() { stat -c %a "$@"; }
+
+test_expect_success 'setup: a pacct log, a spool' '
+	extracct gen --kind pacct --records 40 --seed 7 -o a.acct &&
+	extracct gen --kind pacct --records 30 --seed 8 -o b.acct &&
+	mkdir -m 700 sp
+'
+
+# --- snap -o -------------------------------------------------------------
+
+test_expect_success 'snap -o: a new log is 0640; an own 0644 one becomes 0640' '
+	extracct snap -o new.log &&
+	test "$(modes new.log)" = 640 &&
+	chmod 644 new.log && size=$(wc -c <new.log) &&
+	extracct snap -o new.log &&
+	test "$(modes new.log)" = 640 &&
+	test "$(wc -c <new.log)" -gt "$size"
+'
+
+test_expect_success 'snap -o: a hard link is refused, the other name unchanged' '
+	echo keep >target && ln target hard &&
+	test_expect_code 3 extracct snap -o hard 2>err &&
+	grep "^extracct: hard: has 2 hard links; refusing to write to it" err &&
+	echo keep >expect && test_cmp expect target
+'
+
+test_expect_success 'snap -o: a FIFO fails at once, it does not hang' '
+	mkfifo fifo.log &&
+	test_expect_code 3 timeout 10 "$EXTRACCT" snap -o fifo.log 2>err &&
+	grep "^extracct: fifo.log: a FIFO, not a regular file; refusing to write to it" err
+'
+
+if [ "$(id -u)" -eq 0 ]; then
+test_expect_success 'snap -o: a file another user made is refused' '
+	echo theirs >planted && chown nobody planted &&
+	test_expect_code 3 extracct snap -o planted 2>err &&
+	grep "^extracct: planted: owned by uid 65534, not by us (uid 0); refusing to write to it" err &&
+	echo theirs >expect && test_cmp expect planted
+'
+else
+	test_skip 'snap -o: a file another user made' 'needs root to chown'
+fi
+
+# --- ingest --outdir -----------------------------------------------------
+
+test_expect_success '--outdir: .txt and .csv are 0640' '
+	mkdir out1 &&
+	extracct ingest --db o1.db --outdir out1 a.acct >out &&
+	test "$(modes out1/a.acct.txt out1/a.acct.csv | sort -u)" = 640
+'
+
+test_expect_success '--outdir: a hard-linked .txt is refused, its target unchanged' '
+	mkdir out2 && echo keep >target2 && ln target2 out2/a.acct.txt &&
+	test_expect_code 3 extracct ingest --db o2.db --outdir out2 a.acct >out 2>err &&
+	grep "^extracct: out2/a.acct.txt: has 2 hard links; refusing to write to it" err &&
+	echo keep >expect && test_cmp expect target2
+'
+
+test_expect_success '--outdir: a FIFO in place of the .csv does not hang' '
+	mkdir out3 && mkfifo out3/a.acct.csv &&
+	test_expect_code 3 timeout 10 "$EXTRACCT" ingest --db o3.db --outdir out3 a.acct >out 2>err &&
+	grep "^extracct: out3/a.acct.csv: a FIFO, not a regular file; refusing to write to it" err
+'
+
+test_expect_success '--outdir: a symbolic link or a group-writable directory is refused' '
+	mkdir -m 755 real && ln -s real linkdir &&
+	test_expect_code 2 extracct ingest --db o4.db --outdir linkdir a.acct 2>err &&
+	grep "^extracct: output directory linkdir is a symbolic link; refusing it" err &&
+	mkdir -m 775 gw && chmod 775 gw &&
+	test_expect_code 2 extracct ingest --db o4.db --outdir gw a.acct 2>err &&
+	grep "^extracct: output directory gw is writable by group or others (mode 0775); refusing it" err &&
+	test_expect_code 2 extracct run --spool sp --db o4.db --outdir gw --no-snap --no-rotate 2>err &&
+	grep "^extracct: output directory gw is writable by group or others" err &&
+	test ! -e gw/a.acct.txt
+'
+
+if [ "$(id -u)" -eq 0 ]; then
+test_expect_success '--outdir: a .csv another user made, or a directory of theirs, is refused' '
+	mkdir out5 && echo theirs >out5/a.acct.csv && chown nobody out5/a.acct.csv &&
+	test_expect_code 3 extracct ingest --db o5.db --outdir out5 a.acct >out 2>err &&
+	grep "^extracct: out5/a.acct.csv: owned by uid 65534, not by us (uid 0); refusing to write to it" err &&
+	echo theirs >expect && test_cmp expect out5/a.acct.csv &&
+	mkdir out6 && chown nobody out6 &&
+	test_expect_code 2 extracct ingest --db o6.db --outdir out6 a.acct 2>err &&
+	grep "^extracct: output directory out6 is owned by uid 65534, neither us (uid 0) nor root; refusing it" err
+'
+else
+	test_skip '--outdir: files and directories of another user' 'needs root to chown'
+fi
+
+# --- the database ----------------------------------------------------------
+
+test_expect_success 'database: it, its -wal and its -shm are 0640' '
+	extracct ingest --db m.db a.acct >out &&
+	test "$(modes m.db)" = 640 &&
+	# The last connection to close removes the -wal and -shm: a reader
+	# holds the database open (its commands come through ctl) so that
+	# they outlive the next ingest, which writes the -wal.
+	mkfifo ctl &&
+	{ sqlite3 m.db <ctl >/dev/null & } &&
+	exec 3>ctl &&
+	echo "BEGIN; SELECT count(*) FROM files;" >&3 &&
+	i=0 &&
+	until [ -e m.db-shm ]; do
+		i=$((i + 1)); [ $i -lt 1000 ] || return 1; sleep 0.01
+	done &&
+	extracct ingest --db m.db b.acct >out &&
+	modes m.db m.db-wal m.db-shm >got &&
+	exec 3>&- && wait &&
+	printf "640\n640\n640\n" >expect &&
+	test_cmp expect got
+'
+
+test_expect_success 'database: an own 0644 one (an older extracct made it) becomes 0640' '
+	chmod 644 m.db &&
+	extracct ingest --db m.db a.acct >out &&
+	test "$(modes m.db)" = 640
+'
+
+test_expect_success 'database: a FIFO, as it or as its -wal, fails at once' '
+	mkfifo f.db &&
+	test_expect_code 3 timeout 10 "$EXTRACCT" ingest --db f.db a.acct 2>err &&
+	grep "^extracct: f.db: a FIFO, not a regular file; refusing to write to it" err &&
+	mkfifo g.db-wal &&
+	test_expect_code 3 timeout 10 "$EXTRACCT" ingest --db g.db a.acct 2>err &&
+	grep "^extracct: g.db: g.db-wal: a FIFO, not a regular file; refusing to write to it" err &&
+	test ! -e g.db
+'
+
+test_expect_success 'database: a hard link is refused' '
+	extracct ingest --db h.db a.acct >out && ln h.db h2.db &&
+	test_expect_code 3 extracct ingest --db h2.db b.acct 2>err &&
+	grep "^extracct: h2.db: has 2 hard links; refusing to write to it" err
+'
+
+if [ "$(id -u)" -eq 0 ]; then
+test_expect_success 'database: one another user made, or their -shm, is refused' '
+	: >n.db && chown nobody n.db &&
+	test_expect_code 3 extracct ingest --db n.db a.acct 2>err &&
+	grep "^extracct: n.db: owned by uid 65534, not by us (uid 0); refusing to write to it" err &&
+	test ! -s n.db &&
+	: >k.db-shm && chown nobody k.db-shm &&
+	test_expect_code 3 extracct ingest --db k.db a.acct 2>err &&
+	grep "^extracct: k.db: k.db-shm: owned by uid 65534, not by us (uid 0)" err
+'
+else
+	test_skip 'database: files of another user' 'needs root to chown'
+fi
+
+# --- the spool -------------------------------------------------------------
+
+if [ "$(id -u)" -eq 0 ]; then
+test_expect_success 'spool: one owned by another user is refused, even 0755' '
+	mkdir -m 755 nsp && chown nobody nsp &&
+	test_expect_code 2 extracct run --spool nsp --db s.db --no-snap --no-rotate 2>err &&
+	grep "^extracct: spool nsp is owned by uid 65534, neither us (uid 0) nor root; refusing it" err &&
+	test_expect_code 2 extracct snap --spool nsp 2>err &&
+	grep "^extracct: spool nsp is owned by uid 65534" err &&
+	test_expect_code 2 extracct rotate --spool nsp 2>err &&
+	grep "^extracct: spool nsp is owned by uid 65534" err
+'
+
+test_expect_success 'spool: a parent another user owns is refused' '
+	mkdir theirs && chown nobody theirs && mkdir -m 700 theirs/sp &&
+	test_expect_code 2 extracct run --spool theirs/sp --db s.db --no-snap --no-rotate 2>err &&
+	grep "^extracct: spool theirs/sp: its parent $TRASH/theirs is owned by uid 65534, neither us nor root; refusing it" err
+'
+else
+	test_skip 'spool: owned by another user' 'needs root to chown'
+fi
+
+test_expect_success 'spool: group-writable is refused' '
+	mkdir gsp && chmod 770 gsp &&
+	test_expect_code 2 extracct run --spool gsp --db s.db --no-snap --no-rotate 2>err &&
+	grep "^extracct: spool gsp is writable by group or others (mode 0770); refusing it" err
+'
+
+test_expect_success 'spool: a world-writable parent needs the sticky bit' '
+	mkdir pub && chmod 777 pub && mkdir -m 700 pub/sp &&
+	test_expect_code 2 extracct run --spool pub/sp --db s.db --no-snap --no-rotate 2>err &&
+	grep "^extracct: spool pub/sp: its parent $TRASH/pub is writable by anyone and not sticky (mode 0777); refusing it" err &&
+	chmod 1777 pub &&
+	extracct run --spool pub/sp --db s.db --no-snap --no-rotate >out
+'
+
+test_expect_success 'spool: a link or FIFO with a log name is named, skipped; the rest ingested' '
+	mkdir -m 700 lsp &&
+	cp a.acct lsp/pacct-$HOST-20000101-0000 &&
+	ln -s "$TRASH/b.acct" lsp/pacct-$HOST-20000102-0000 &&
+	mkfifo lsp/pacct-$HOST-20000103-0000 &&
+	: >lsp/pacct-$HOST-20990101-0000 &&
+	test_expect_code 1 timeout 10 "$EXTRACCT" run --spool lsp --db l.db --no-snap --no-rotate >out 2>err &&
+	grep "^extracct: lsp/pacct-$HOST-20000102-0000: a symbolic link, not a log; skipped$" err &&
+	grep "^extracct: lsp/pacct-$HOST-20000103-0000: a FIFO, not a log; skipped$" err &&
+	grep "^lsp/pacct-$HOST-20000101-0000: bytes 0-2560: 40 records" out &&
+	test "$(sqlite3 l.db "SELECT count(*) FROM files")" -eq 1 &&
+	test "$(sqlite3 l.db "SELECT count(*) FROM procs")" -eq 40
+'
+
+# --- full disks ------------------------------------------------------------
+
+test_expect_success 'snap over the file size limit: no half record in the log' '
+	( ulimit -f 16; exec "$EXTRACCT" snap -o lim.log ) 2>err;
+	rc=$? && cat err &&
+	test $rc -eq 3 &&
+	grep "^extracct: lim.log: File too large; the snapshot stops there (no record is left half written)" err &&
+	test "$(wc -c <lim.log)" -le 16384 &&
+	extracct check lim.log >out &&
+	grep "^lim.log: ok: [0-9]* records, .* 0 damaged ranges (0 bytes)$" out &&
+	# Once more, appending to the log at its limit.
+	( ulimit -f 16; exec "$EXTRACCT" snap -o lim.log ) 2>err;
+	rc=$? && test $rc -eq 3 &&
+	extracct check lim.log >out &&
+	grep "^lim.log: ok: .* 0 damaged ranges (0 bytes)$" out
+'
+
+test_expect_success 'ingest over the file size limit names the database, no offset 0' '
+	extracct gen --kind proc --records 20000 --seed 3 -o big.exacct &&
+	( ulimit -f 6144; exec "$EXTRACCT" ingest --db full.db big.exacct ) >out 2>err;
+	rc=$? && cat err &&
+	test $rc -eq 3 &&
+	grep "^extracct: full.db: write failed: .* (disk full, or over the [0-9]*-byte file size limit?); big.exacct: what was not stored is read again by the next ingest$" err &&
+	! grep "offset 0" err
+'
+
+test_done
