@@ -460,19 +460,22 @@ yaml_kv(FILE *fp, const char *key, const char *src)
 	fputs("\"\n", fp);
 }
 
-/* "key: V" with V the shortest decimal that reads back (strtod) as v. */
+/*
+ * "key: V" with V the shortest plain decimal (no exponent: the schema
+ * takes none) that reads back (strtod) as v.  A value the schema took
+ * is 0 or at least DBL_MIN, whose digits end within 340 places.
+ */
 static void
 yaml_double(FILE *fp, const char *key, double v)
 {
-	char buf[40];
+	char buf[400];
 	int prec;
 
-	for (prec = 1; prec < 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+	for (prec = 0; prec < 340; prec++) {
+		snprintf(buf, sizeof(buf), "%.*f", prec, v);
 		if (strtod(buf, NULL) == v)
 			break;
 	}
-	snprintf(buf, sizeof(buf), "%.*g", prec, v);
 	fprintf(fp, "%s: %s\n", key, buf);
 }
 

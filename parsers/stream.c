@@ -174,6 +174,10 @@ parse_line(const uint8_t *p, size_t n, struct stream_line *ln)
 		return "the timestamp is not a whole number of microseconds";
 	if (ln->ts_us > UINT64_MAX / 4000)	/* year 146,000: not a time */
 		return "the timestamp is out of range";
+	/* Not a time a provider writes, and a series' last time 0 means
+	 * "none yet" (stream_apply): two samples at 0 were both new. */
+	if (ln->ts_us == 0)
+		return "a timestamp of 0 (1970-01-01) is not a sample's time";
 	while (i < n && is_blank(p[i]))
 		i++;
 	if (i == n)

@@ -71,6 +71,23 @@ test_expect_success 'a header problem first seen on a later run is stored' '
 	test_cmp whole parts
 '
 
+# fuzz_ingest (ingest-stream-ts-zero): a series' last time 0 means "no
+# sample yet", so two samples at time 0 were both new, and the second
+# broke metric_samples' key: exit 3, and the log never ingested.  A
+# timestamp of 0 is not a time GMT writes: the line is damage.
+test_expect_success 'stream samples at time 0: damage, not a database error' '
+	printf "1699999200000000 5 four fields\n0 6\n0 7\n1699999201000000 9\n" \
+	    >cpu_energy_rapl_msr_component.log &&
+	test_expect_code 1 extracct ingest --db s.db \
+	    cpu_energy_rapl_msr_component.log >out 2>err &&
+	grep "line 2: a timestamp of 0" err &&
+	grep "line 3: a timestamp of 0" err &&
+	test "$(sqlite3 s.db "SELECT count(*) FROM metric_samples")" = 1 &&
+	test_expect_code 1 extracct ingest --db f.db \
+	    --provider cpu_energy_rapl_msr_component \
+	    "$FOUND/ingest-stream-ts-zero" >out 2>err
+'
+
 # fuzz_config: what `extracct config` prints must read back as the same
 # configuration; a quote in a value ended its string early (the output
 # was not YAML), and carbon_intensity lost digits (%g).
@@ -109,6 +126,16 @@ test_expect_success 'config prints a C1 control escaped' '
 	extracct -c "$FOUND/config-c1-control" config >printed &&
 	grep -F "host: \"r" printed >host &&
 	grep -F "\\x9999999999999999999ac" host &&
+	extracct -c printed config >again &&
+	sed 1d printed >a && sed 1d again >b &&
+	test_cmp a b
+'
+
+# The same: carbon_intensity 890 printed in the shortest form %g gives,
+# 8.9e+02, which the schema (plain decimals only) then refused.
+test_expect_success 'config prints carbon_intensity as a plain decimal' '
+	extracct -c "$FOUND/config-exponent" config >printed &&
+	grep "^carbon_intensity: 890$" printed &&
 	extracct -c printed config >again &&
 	sed 1d printed >a && sed 1d again >b &&
 	test_cmp a b
