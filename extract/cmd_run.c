@@ -307,7 +307,7 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 		ingest_opts_config(&io, ctx);
 		io.host = host;
 		status = worst(status, ingest_logs(db, wait_s, outdir, &io,
-		    paths, npaths));
+		    paths, npaths, nspooled));
 	}
 	for (i = 0; i < nspooled; i++)
 		free(paths[i]);

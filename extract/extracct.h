@@ -42,12 +42,14 @@ int	cmd_acctd(int argc, char **argv, struct ctx *ctx);
  * Ingest paths[0..npaths) into db, writing each one's .txt and .csv into
  * outdir unless it is NULL, and print what each added (cmd_ingest.c).
  * io starts from ingest_opts_config(); wait_s bounds the wait for
- * another writer of db (EXR_BUSY after it).  Returns the worst EXR_*
- * code.
+ * another writer of db (EXR_BUSY after it).  The first nclosed paths
+ * are closed logs (run's spool: ingest_opts.closed).  Returns the
+ * worst EXR_* code.
  */
 void	ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx);
 int	ingest_logs(const char *db, uint64_t wait_s, const char *outdir,
-	    struct ingest_opts *io, char *const *paths, int npaths);
+	    struct ingest_opts *io, char *const *paths, int npaths,
+	    int nclosed);
 
 /* How long ingest and run wait for another writer of the database. */
 #define DB_WAIT_DEFAULT_S	600

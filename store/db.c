@@ -505,6 +505,23 @@ static const char *const migrations[] = {
 	DEDUP("task_intervals", "task_id", "t1_ns")
 	"CREATE UNIQUE INDEX task_intervals_key ON task_intervals"
 	"  (task_id, t1_ns);",
+
+	/*
+	 * 8 -> 9: the pacct lifecycle (issue 15).  files.closed: a log
+	 * run read to its end once nothing wrote it any more; damage at
+	 * its end was stored, not left for a next run that never comes,
+	 * so it is done and retention may delete it.  pacct_gaps: the
+	 * stretches process accounting was off (a reboot, the acct
+	 * package's restart) that run found and switched back on, from
+	 * the last record before to the first after (NULL: not known).
+	 */
+	"ALTER TABLE files ADD COLUMN closed INTEGER NOT NULL DEFAULT 0;"
+	"CREATE TABLE pacct_gaps ("
+	"  host_id INTEGER NOT NULL REFERENCES hosts,"
+	"  t0_ns INTEGER,"
+	"  t1_ns INTEGER,"
+	"  found_ns INTEGER NOT NULL,"
+	"  reason TEXT NOT NULL);",
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

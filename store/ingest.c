@@ -114,6 +114,7 @@ const char *const stmt_sql[S_NSTMTS] = {
 	    "damaged_bytes = damaged_bytes + ?, last_ingest_ns = ? "
 	    /* Only from where this ingest found it: see commit_chunk. */
 	    "WHERE file_id = ? AND ingested_to = ?",
+	[S_CLOSE_FILE] = "UPDATE files SET closed = 1 WHERE file_id = ?",
 	[S_INS_DAMAGE] = "INSERT INTO damage (file_id, off_from, off_to, "
 	    "off_bad, reason) VALUES (?,?,?,?,?)",
 	[S_INS_SYSLOAD] = "INSERT OR IGNORE INTO sysload (host_id, t_ns, "
@@ -339,6 +340,16 @@ store_damage(struct run *r, uint64_t from, uint64_t to,
 	sqlite3_bind_int64(st, 4, (int64_t)e->off);
 	sqlite3_bind_text(st, 5, e->reason, -1, SQLITE_TRANSIENT);
 	return store_step(r->s, S_INS_DAMAGE, r->err);
+}
+
+/* The file is a closed log read to its end (ingest_opts.closed). */
+static int
+store_mark_closed(struct run *r)
+{
+	sqlite3_stmt *st = r->s->st[S_CLOSE_FILE];
+
+	sqlite3_bind_int64(st, 1, r->file_id);
+	return store_step(r->s, S_CLOSE_FILE, r->err);
 }
 
 /* A system record from snap: kept as it is, for the capture ratio. */
@@ -695,7 +706,8 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		status = EXR_DAMAGED;
 		/* (A stream's complete line is never still being written.) */
 		if (in.skip_to >= upto && in.skip_to > in.skip_from &&
-		    (in.kind != INPUT_STREAM || in.torn) && !in.zeros) {
+		    (in.kind != INPUT_STREAM || in.torn) && !in.zeros &&
+		    !o->closed) {
 			/*
 			 * Damage that runs to the end of the file may be a
 			 * record still being written: do not move past it;
@@ -719,6 +731,11 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		    EXR_OK)
 			goto rollback;
 	}
+	/* Read to its end with nothing left for later: done, whatever
+	 * the damage (issue 15). */
+	if (o->closed && upto == (uint64_t)sb.st_size &&
+	    (rc = store_mark_closed(&r)) != EXR_OK)
+		goto rollback;
 	if ((rc = commit_chunk(&r, upto, (uint64_t)sb.st_size, 0)) != EXR_OK)
 		goto rollback;
 	rc = status;

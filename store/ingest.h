@@ -52,6 +52,11 @@ struct ingest_opts {
 	 * not configured), and where the figure comes from. */
 	double		 carbon_intensity;
 	const char	*carbon_source;
+	/* The log is closed (nothing writes it any more, run): damage at
+	 * its end is not a record still being written but final, stored
+	 * as damage like any other, and the ledger marks the file done
+	 * (files.closed), so it is reported once and may be retired. */
+	int		 closed;
 	void		*arg;
 };
 
