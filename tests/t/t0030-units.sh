@@ -114,4 +114,78 @@ test_expect_success 'snapshots: the same minutes under cron and the timer, never
 	grep -x "OnCalendar=hourly" "$UNITS/extracct.timer"
 '
 
+# The value(s) of KEY in unit file $1, one a line.
+unit_key() {
+	sed -n "s/^$2=//p" "$UNITS/$1"
+}
+
+# The default paths, as extracct itself has them.
+test_expect_success 'setup: the default paths' '
+	extracct config >cfg &&
+	cfg() { sed -n "s/^$1: \"\(.*\)\"$/\1/p" cfg; } &&
+	cfg spool_dir >spool && test -s spool &&
+	dirname "$(cfg database)" >dbdir &&
+	cfg acctd_pidfile >pidfile && test -s pidfile
+'
+
+for u in extracct.service extracct-snap.service extracct-acctd.service
+do
+	test_expect_success "$u: sandboxed" '
+		for kv in ProtectSystem=strict ProtectHome=yes PrivateTmp=yes \
+		    NoNewPrivileges=yes PrivateDevices=yes \
+		    "RestrictAddressFamilies=AF_UNIX AF_NETLINK" \
+		    SystemCallArchitectures=native ProtectKernelTunables=yes \
+		    ProtectKernelModules=yes ProtectControlGroups=yes \
+		    RestrictNamespaces=yes LockPersonality=yes \
+		    MemoryDenyWriteExecute=yes UMask=0027
+		do
+			grep -x "$kv" "$UNITS/'"$u"'" || { echo "no $kv"; false; } || return 1
+		done &&
+		unit_key '"$u"' SystemCallFilter | grep "^@system-service" &&
+		unit_key '"$u"' CapabilityBoundingSet | grep "^CAP_" &&
+		unit_key '"$u"' ReadWritePaths | tr " " "\n" >rw &&
+		grep -x "$(cat spool)" rw &&
+		! grep "^/run" rw &&
+		unit_key '"$u"' ExecStartPre >pre &&
+		! grep -v "^+" pre
+	'
+done
+
+test_expect_success 'run: may switch accounting, writes the database and outputs' '
+	unit_key extracct.service CapabilityBoundingSet | tr " " "\n" >caps &&
+	grep -x CAP_SYS_PACCT caps &&
+	unit_key extracct.service SystemCallFilter | tr " " "\n" | grep -x acct &&
+	unit_key extracct.service ReadWritePaths | tr " " "\n" >rw &&
+	grep -x "$(cat dbdir)" rw &&
+	out=$(unit_key extracct.service ExecStart | sed -n "s/.*--outdir \([^ ]*\).*/\1/p") &&
+	test -n "$out" && grep -x "$out" rw
+'
+
+test_expect_success 'snap and acctd: no accounting switch' '
+	! unit_key extracct-snap.service CapabilityBoundingSet | grep CAP_SYS_PACCT &&
+	test "$(unit_key extracct-acctd.service CapabilityBoundingSet)" = CAP_NET_ADMIN
+'
+
+test_expect_success 'acctd: its pidfile, where run looks, in a directory of its own' '
+	test "$(unit_key extracct-acctd.service PIDFile)" = "$(cat pidfile)" &&
+	rd=$(unit_key extracct-acctd.service RuntimeDirectory) &&
+	test "/run/$rd" = "$(dirname "$(cat pidfile)")"
+'
+
+if command -v systemd-analyze >/dev/null 2>&1
+then
+	test_expect_success 'systemd-analyze security: every unit below 5 (exposure)' '
+		for u in extracct.service extracct-snap.service extracct-acctd.service
+		do
+			systemd-analyze security --offline=yes "$UNITS/$u" >sec 2>&1
+			x=$(sed -n "s/.*Overall exposure level for $u: \([0-9.]*\) .*/\1/p" sec) &&
+			echo "$u: $x" &&
+			test -n "$x" &&
+			awk -v x="$x" "BEGIN { exit !(x < 5) }" || return 1
+		done
+	'
+else
+	test_skip 'systemd-analyze security' 'systemd-analyze is not installed'
+fi
+
 test_done
