@@ -70,12 +70,21 @@ struct rotate_kernel {
 /*
  * Switch accounting (if on), the snapshot log and acctd (if it runs) to
  * new files in spool, named for the time now, and record them as the
- * live logs (cmd_rotate.c, spool.h).  k is NULL but in tests.  Messages
- * printed; EXR_OK, EXR_USAGE or EXR_IO.
+ * live logs (cmd_rotate.c, spool.h).  k is NULL but in tests.  manage:
+ * 0, or ROTATE_MANAGE (pacct: manage) to switch accounting back on into
+ * the spool when it went off since the last rotate, with
+ * ROTATE_START (rotate --start, the boot unit) also when it never was.
+ * Messages printed; EXR_OK, EXR_USAGE or EXR_IO (accounting found off
+ * and left so, among others).
  */
+#define ROTATE_MANAGE	1
+#define ROTATE_START	2
 int	rotate_logs(const char *spool, const char *pacct, const char *host,
 	    const char *acctadm_conf, const char *acctd_pidfile, time_t now,
-	    const struct rotate_kernel *k);
+	    const struct rotate_kernel *k, int manage);
+
+/* The stand-in kernel run's rotate uses (extracct-test); NULL: acct(2). */
+extern const struct rotate_kernel *run_kernel;
 
 /*
  * Is acctd running (it holds pidfile locked)?  Then *pid and current

@@ -512,16 +512,16 @@ static const char *const migrations[] = {
 	 * its end was stored, not left for a next run that never comes,
 	 * so it is done and retention may delete it.  pacct_gaps: the
 	 * stretches process accounting was off (a reboot, the acct
-	 * package's restart) that run found and switched back on, from
-	 * the last record before to the first after (NULL: not known).
+	 * package's restart) that rotate found and switched back on, from
+	 * the last record before (NULL: none) to the switch.
 	 */
 	"ALTER TABLE files ADD COLUMN closed INTEGER NOT NULL DEFAULT 0;"
 	"CREATE TABLE pacct_gaps ("
 	"  host_id INTEGER NOT NULL REFERENCES hosts,"
 	"  t0_ns INTEGER,"
-	"  t1_ns INTEGER,"
-	"  found_ns INTEGER NOT NULL,"
-	"  reason TEXT NOT NULL);",
+	"  t1_ns INTEGER NOT NULL,"
+	"  reason TEXT NOT NULL,"
+	"  UNIQUE (host_id, t1_ns, t0_ns));",
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

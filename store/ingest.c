@@ -783,3 +783,34 @@ store_fully_ingested(struct store *s, const char *path, int *yes,
 		*yes = le.file_id != 0 && le.ingested_to == (uint64_t)sb.st_size;
 	return rc;
 }
+
+int
+store_pacct_gap(struct store *s, const char *host, int64_t t0_ns,
+    int64_t t1_ns, const char *reason, struct ex_err *err)
+{
+	/*
+	 * Once per switch (t1 and t0 together): a run that stored it but
+	 * could not then remove it from the spool stores it again as
+	 * nothing.
+	 */
+	static const char sql[] =
+	    "INSERT OR IGNORE INTO pacct_gaps (host_id, t0_ns, t1_ns, reason) "
+	    "SELECT host_id, ?, ?, ? FROM hosts WHERE name = ?";
+	sqlite3_stmt *st;
+	int rc;
+
+	sqlite3_bind_text(s->st[S_INS_HOST], 1, host, -1, SQLITE_STATIC);
+	if ((rc = store_step(s, S_INS_HOST, err)) != EXR_OK)
+		return rc;
+	if (db_prepare(s->db, sql, &st, err) != EXR_OK)
+		return EXR_DB;
+	if (t0_ns >= 0)
+		sqlite3_bind_int64(st, 1, t0_ns);
+	sqlite3_bind_int64(st, 2, t1_ns);
+	sqlite3_bind_text(st, 3, reason, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, host, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st) == SQLITE_DONE ? EXR_OK :
+	    db_fail(s->db, err, "pacct_gaps");
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -114,4 +114,12 @@ int	ingest_file(struct store *s, const char *path,
 	    const struct ingest_opts *o, struct ingest_stats *st,
 	    struct ex_err *err);
 
+/*
+ * Record that process accounting on host was off from t0_ns (the last
+ * record before; < 0: not known) until t1_ns, when rotate switched it
+ * back on (table pacct_gaps).  EXR_OK or EXR_DB.
+ */
+int	store_pacct_gap(struct store *s, const char *host, int64_t t0_ns,
+	    int64_t t1_ns, const char *reason, struct ex_err *err);
+
 #endif

@@ -175,7 +175,8 @@ test_expect_success 'acctd: its pidfile, where run looks, in a directory of its 
 if command -v systemd-analyze >/dev/null 2>&1
 then
 	test_expect_success 'systemd-analyze security: every unit below 5 (exposure)' '
-		for u in extracct.service extracct-snap.service extracct-acctd.service
+		for u in extracct.service extracct-snap.service extracct-acctd.service \
+		    extracct-accton.service
 		do
 			systemd-analyze security --offline=yes "$UNITS/$u" >sec 2>&1
 			x=$(sed -n "s/.*Overall exposure level for $u: \([0-9.]*\) .*/\1/p" sec) &&
