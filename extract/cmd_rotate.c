@@ -46,15 +46,19 @@ size_of(const char *path)
 	return stat(path, &st) == 0 ? st.st_size : -1;
 }
 
+/* The live log, the spool's newest, the --pacct file. */
+#define PROBE_MAX	3
+
 /*
- * Which of files is the kernel writing process accounting to?  Nothing
+ * Which of files (at most PROBE_MAX) is the kernel writing process
+ * accounting to?  Nothing
  * says so directly: run a process and see which one its exit record
  * lands in.  Returns the index, or -1 for none.
  */
 static int
 accounting_to(const struct rotate_kernel *k, char files[][4096], int n)
 {
-	off_t before[2];
+	off_t before[PROBE_MAX];
 	pid_t pid;
 	int i, status;
 
@@ -250,7 +254,8 @@ rotate_logs(const char *spool, const char *pacct, const char *host,
     const struct rotate_kernel *k, int manage)
 {
 	static struct spool_log logs[SPOOL_MAX_LOGS];
-	char cand[3][4096], path[4096], name[256], live[256], snap[256];
+	char cand[PROBE_MAX][4096], path[4096], name[256], live[256];
+	char snap[256];
 	const char *newest = NULL;
 	struct ex_err err = { 0 };
 	int i, n, ncand = 0, rc, at, status = EXR_OK, elsewhere = -1;
