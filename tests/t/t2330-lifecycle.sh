@@ -172,6 +172,20 @@ test_expect_success 'the boot unit: rotate --start switches accounting on, never
 	test -s sp4/.gaps-pacct-$HOST
 '
 
+test_expect_success 'the next run stores the gap the boot unit found, once' '
+	extracct run --spool sp4 --db b.db --no-snap --no-rotate >out 2>err &&
+	cat out err &&
+	test ! -s err &&
+	grep "^pacct: accounting was off from an unknown time to 2024-01-01 10:00:30 UTC: recorded$" out &&
+	test ! -e sp4/.gaps-pacct-$HOST &&
+	echo "|1704103230000000000|off" >want &&
+	sqlite3 b.db "SELECT t0_ns, t1_ns, reason FROM pacct_gaps" >got &&
+	test_cmp want got &&
+	extracct run --spool sp4 --db b.db --no-snap --no-rotate >out 2>err &&
+	! grep "^pacct:" out &&
+	test "$(sqlite3 b.db "SELECT count(*) FROM pacct_gaps")" = 1
+'
+
 test_expect_success 'the boot unit conflicts with acct and atopacct, and is opt-in' '
 	u=$SRC/cron/extracct-accton.service &&
 	grep -x "Conflicts=acct.service atopacct.service" "$u" &&
