@@ -10,8 +10,9 @@
  * and acctd go by.  Only moves accounting that is already on, unless
  * the configuration says pacct: manage and it went off since the last
  * rotate (a reboot, the acct package's restart), or --start is given
- * (the boot unit, extracct-accton.service).  Where acctadm and wracct are on PATH (Solaris,
- * illumos), it drives them instead (solaris.c).
+ * (the boot unit, extracct-accton.service).  Where acctadm and
+ * wracct are on PATH (Solaris, illumos), it drives them instead
+ * (solaris.c).
  */
 #include <sys/file.h>
 #include <sys/wait.h>

@@ -110,7 +110,7 @@ int	spool_live_clear(const char *dir, const char *kind, const char *host,
  * database, and so a run that cannot write the database loses none.
  */
 struct spool_gap {
-	int64_t		 t0_ns;		/* the last record before; -1: none */
+	int64_t		 t0_ns;		/* last record before; -1: none */
 	int64_t		 t1_ns;		/* switched back on */
 	char		 reason[512];	/* "off", "writing to PATH" */
 };
@@ -120,9 +120,10 @@ struct spool_gap {
 int	spool_gap_add(const char *dir, const char *host,
 	    const struct spool_gap *g, struct ex_err *err);
 /* Up to max gaps into g: the count, or -1 with err. */
-int	spool_gaps_read(const char *dir, const char *host, struct spool_gap *g,
-	    int max, struct ex_err *err);
+int	spool_gaps_read(const char *dir, const char *host,
+	    struct spool_gap *g, int max, struct ex_err *err);
 /* The gaps read are stored: remove them.  EXR_OK or EXR_IO. */
-int	spool_gaps_done(const char *dir, const char *host, struct ex_err *err);
+int	spool_gaps_done(const char *dir, const char *host,
+	    struct ex_err *err);
 
 #endif
