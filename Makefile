@@ -144,7 +144,8 @@ $(B)/fuzz_exacct: $(FUZZ_SRC) $(HEADERS)
 
 SYSCONFDIR ?= /etc
 UNITDIR ?= /lib/systemd/system
-SERVICES = extracct.service extracct-acctd.service extracct-snap.service
+SERVICES = extracct.service extracct-acctd.service extracct-snap.service \
+	extracct-accton.service
 TIMERS = extracct.timer extracct-snap.timer
 # Not under PREFIX: the paths the program and the units use (extract/paths.h).
 SPOOLDIR = /var/spool/extracct

@@ -221,6 +221,19 @@ pidfile_take(struct acctd *a, const char *path)
 	ssize_t n;
 
 	a->pidfd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* Started by hand, not by its unit (RuntimeDirectory=): the
+	 * pidfile's own directory (/run/extracct) may not exist yet. */
+	if (a->pidfd == -1 && errno == ENOENT) {
+		char dir[4096], *slash;
+
+		snprintf(dir, sizeof(dir), "%s", path);
+		if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+			*slash = '\0';
+			if (mkdir(dir, 0755) == 0 || errno == EEXIST)
+				a->pidfd = open(path, O_RDWR | O_CREAT |
+				    O_NOFOLLOW | O_CLOEXEC, 0644);
+		}
+	}
 	if (a->pidfd == -1)
 		return complain(EXR_IO, "%s: %s", path, strerror(errno));
 	if (flock(a->pidfd, LOCK_EX | LOCK_NB) == -1) {

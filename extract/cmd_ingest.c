@@ -206,7 +206,8 @@ parse_wait(const char *arg, uint64_t *wait_s)
 
 int
 ingest_logs(const char *db, uint64_t wait_s, const char *outdir,
-    const struct ingest_opts *opts, char *const *paths, int npaths)
+    const struct ingest_opts *opts, char *const *paths, int npaths,
+    int nclosed)
 {
 	struct ingest_opts o = *opts, *io = &o;	/* out lives only here */
 	struct outputs out;
@@ -231,6 +232,7 @@ ingest_logs(const char *db, uint64_t wait_s, const char *outdir,
 		memset(&err, 0, sizeof(err));
 		err.path = paths[i];
 		out.input = paths[i];
+		io->closed = i < nclosed;
 		rc = ingest_file(s, paths[i], io, &st, &err);
 		if (close_outputs(&out) != EXR_OK && rc == EXR_OK)
 			rc = complain(EXR_IO, "%s: writing outputs failed",
@@ -365,5 +367,5 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		config_hostname(ctx, hostname, sizeof(hostname));
 		io.host = hostname;
 	}
-	return ingest_logs(db, wait_s, outdir, &io, argv, argc);
+	return ingest_logs(db, wait_s, outdir, &io, argv, argc, 0);
 }

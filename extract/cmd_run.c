@@ -36,6 +36,8 @@
 #include "solaris.h"
 #include "spool.h"
 
+const struct rotate_kernel *run_kernel;
+
 static const char usage_run[] =
     "usage: extracct run [--spool DIR] [--db FILE] [--outdir DIR] "
     "[--pacct FILE] [--retention-days N] [--text-retention-days N] "
@@ -134,6 +136,47 @@ retire(struct store *s, const char *dir, const char *name, int days,
 	if (unlink(path) == -1)
 		return complain(EXR_IO, "%s: %s", path, strerror(errno));
 	printf("retention: removed %s\n", path);
+	return EXR_OK;
+}
+
+/* ns as "YYYY-MM-DD HH:MM:SS UTC"; < 0: not known. */
+static void
+utc(char *buf, size_t n, int64_t ns)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (ns < 0 || gmtime_r(&t, &tm) == NULL ||
+	    strftime(buf, n, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+		snprintf(buf, n, "an unknown time");
+}
+
+/*
+ * The stretches rotate found process accounting off and switched it
+ * back on (spool.h): into the database, then out of the spool.
+ */
+static int
+store_gaps(struct store *s, const char *spool, const char *host)
+{
+	static struct spool_gap g[SPOOL_MAX_GAPS];
+	struct ex_err err = { 0 };
+	int i, n, rc;
+
+	if ((n = spool_gaps_read(spool, host, g, SPOOL_MAX_GAPS, &err)) < 0)
+		return complain(err.code, "%s", err.reason);
+	for (i = 0; i < n; i++) {
+		if ((rc = store_pacct_gap(s, host, g[i].t0_ns, g[i].t1_ns,
+		    g[i].reason, &err)) != EXR_OK)
+			return complain(rc, "%s", err.reason);
+		char t0[32], t1[32];
+
+		utc(t0, sizeof(t0), g[i].t0_ns);
+		utc(t1, sizeof(t1), g[i].t1_ns);
+		say(stdout, "pacct: accounting was %s from %s to %s: recorded",
+		    g[i].reason, t0, t1);
+	}
+	if (n > 0 && (rc = spool_gaps_done(spool, host, &err)) != EXR_OK)
+		return complain(rc, "%s", err.reason);
 	return EXR_OK;
 }
 
@@ -271,7 +314,7 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	if (do_rotate)
 		status = worst(status, rotate_logs(spool, pacct, host,
 		    PATH_ACCTADM_CONF, ctx->cfg->acctd_pidfile, time(NULL),
-		    NULL));
+		    run_kernel, ctx->cfg->pacct_manage ? ROTATE_MANAGE : 0));
 
 	/* 3. ingest every closed log, then the operands; a link or FIFO
 	 * with a log's name is named and left out. */
@@ -307,7 +350,7 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 		ingest_opts_config(&io, ctx);
 		io.host = host;
 		status = worst(status, ingest_logs(db, wait_s, outdir, &io,
-		    paths, npaths));
+		    paths, npaths, nspooled));
 	}
 	for (i = 0; i < nspooled; i++)
 		free(paths[i]);
@@ -324,6 +367,7 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	else if ((rc = store_open(&s, db, wait_s * 1000, &err)) != EXR_OK) {
 		status = worst(status, complain(rc, "%s: %s", db, err.reason));
 	} else {
+		status = worst(status, store_gaps(s, spool, host));
 		for (i = 0; i < nlogs; i++)
 			if (!is_live(&live, &logs[i]))
 				status = worst(status, retire(s, spool,

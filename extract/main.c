@@ -54,7 +54,7 @@ static const struct command commands[] = {
 	{ "acctd", cmd_acctd, "acctd [-o DIR] [--pidfile FILE] "
 	    "[--rcvbuf BYTES]" },
 	{ "rotate", cmd_rotate, "rotate [--spool DIR] [--pacct FILE] "
-	    "[--acctadm-conf FILE] [--acctd-pidfile FILE]" },
+	    "[--acctadm-conf FILE] [--acctd-pidfile FILE] [--start]" },
 	{ "run", cmd_run, "run [--spool DIR] [--db FILE] [--outdir DIR] "
 	    "[--pacct FILE] [--retention-days N] [--text-retention-days N] "
 	    "[--no-snap] [--no-rotate] [FILE...]" },

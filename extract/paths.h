@@ -11,7 +11,7 @@
 #define PATH_DB			"/var/lib/extracct/extracct.db"	/* run's */
 #define PATH_PACCT		"/var/log/account/pacct"	/* Debian's */
 #define PATH_CONFIG		"/etc/extracct.yml"
-#define PATH_ACCTD_PID		"/run/extracct-acctd.pid"
+#define PATH_ACCTD_PID		"/run/extracct/acctd.pid"
 #define PATH_ACCTADM_CONF	"/etc/acctadm.conf"	/* Solaris, pre-SMF */
 #if defined(__sun)
 #define PATH_ZONEINFO		"/usr/share/lib/zoneinfo"
