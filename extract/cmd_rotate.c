@@ -28,15 +28,37 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmdopt.h"
 #include "config.h"
 #include "extracct.h"
 #include "paths.h"
 #include "solaris.h"
 #include "spool.h"
 
-static const char usage_rotate[] =
-    "usage: extracct rotate [--spool DIR] [--pacct FILE] "
-    "[--acctadm-conf FILE] [--acctd-pidfile FILE] [--start]";
+static const struct cmdopt rotate_options[] = {
+	{ 's', "spool", "DIR", 0,
+	    "the spool (default: spool_dir, " PATH_SPOOL ")" },
+	{ 'p', "pacct", "FILE", 0,
+	    "where process accounting goes until the spool holds a pacct log "
+	    "(default: pacct_file, " PATH_PACCT ")" },
+	{ 'a', "acctadm-conf", "FILE", 0,
+	    "Solaris and illumos: the active exacct types and files, as "
+	    "before SMF (default: " PATH_ACCTADM_CONF "; without it, what "
+	    "acctadm prints)" },
+	{ 'P', "acctd-pidfile", "FILE", 0,
+	    "the pidfile of acctd, moved to a new log if it runs (default: "
+	    "acctd_pidfile, " PATH_ACCTD_PID ")" },
+	{ 'S', "start", NULL, 0,
+	    "at boot: point process accounting at the spool's live pacct log, "
+	    "or a new one, and record the gap since the last (the "
+	    "extracct-accton unit; default: do not)" },
+	{ 0, NULL, NULL, 0, NULL }
+};
+
+const struct cmddoc cmd_rotate_doc = { "rotate", NULL,
+    "Move process accounting, the snapshot log and acctd on to new logs "
+    "in the spool, as acctadm -f does on Solaris (where it drives wracct "
+    "and acctadm).", rotate_options };
 
 /* Size of path, or -1. */
 static off_t
@@ -349,22 +371,14 @@ rotate_logs(const char *spool, const char *pacct, const char *host,
 int
 cmd_rotate(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "spool", required_argument, NULL, 's' },
-		{ "pacct", required_argument, NULL, 'p' },
-		{ "acctadm-conf", required_argument, NULL, 'a' },
-		{ "acctd-pidfile", required_argument, NULL, 'P' },
-		{ "start", no_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct cmdopt_parser op = { .doc = &cmd_rotate_doc };
 	const char *spool = ctx->cfg->spool_dir, *pacct = ctx->cfg->pacct_file;
 	const char *conf = PATH_ACCTADM_CONF;
 	const char *acctd_pid = ctx->cfg->acctd_pidfile;
 	char host[256];
 	int ch, manage = ctx->cfg->pacct_manage ? ROTATE_MANAGE : 0;
 
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
 		case 's':	/* the spool directory */
 			spool = optarg;
@@ -382,14 +396,13 @@ cmd_rotate(int argc, char **argv, struct ctx *ctx)
 			manage = ROTATE_MANAGE | ROTATE_START;
 			break;
 		case 'h':
-			puts(usage_rotate);
-			return EXR_OK;
+			return cmdopt_help(&cmd_rotate_doc);
 		default:
-			return complain(EXR_USAGE, "%s", usage_rotate);
+			return cmdopt_bad(&cmd_rotate_doc);
 		}
 	}
 	if (optind != argc)
-		return complain(EXR_USAGE, "%s", usage_rotate);
+		return cmdopt_bad(&cmd_rotate_doc);
 	config_hostname(ctx, host, sizeof(host));
 	return rotate_logs(spool, pacct, host, conf, acctd_pid, time(NULL),
 	    NULL, manage);

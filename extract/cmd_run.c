@@ -30,6 +30,7 @@
 
 #include "../store/ingest.h"
 #include "../store/outfile.h"
+#include "cmdopt.h"
 #include "config.h"
 #include "extracct.h"
 #include "paths.h"
@@ -38,10 +39,37 @@
 
 const struct rotate_kernel *run_kernel;
 
-static const char usage_run[] =
-    "usage: extracct run [--spool DIR] [--db FILE] [--outdir DIR] "
-    "[--pacct FILE] [--retention-days N] [--text-retention-days N] "
-    "[--no-snap] [--no-rotate] [--wait SECONDS] [FILE...]";
+static const struct cmdopt run_options[] = {
+	{ 's', "spool", "DIR", 0,
+	    "the spool (default: spool_dir, " PATH_SPOOL ")" },
+	{ 'd', "db", "FILE", 0,
+	    "the database, created if it does not exist (default: the "
+	    "configuration's database, " PATH_DB ")" },
+	{ 'o', "outdir", "DIR", 0,
+	    "write the .txt and .csv of each log stored to DIR (default: "
+	    "output_dir; none)" },
+	{ 'p', "pacct", "FILE", 0,
+	    "where process accounting goes until the spool holds a pacct log "
+	    "(default: pacct_file, " PATH_PACCT ")" },
+	{ 'R', "retention-days", "N", 0,
+	    "delete a closed log N days old once the database holds all of "
+	    "it; 0 to 36500 days (default: retention_days, 14)" },
+	{ 'T', "text-retention-days", "N", 0,
+	    "delete the .txt and .csv of --outdir N days old; 0 to 36500 days "
+	    "(default: text_retention_days, 90)" },
+	{ 'S', "no-snap", NULL, 0,
+	    "take no snapshot (default: take one)" },
+	{ 'N', "no-rotate", NULL, 0,
+	    "do not rotate (default: rotate)" },
+	{ 'W', "wait", "SECONDS", 0,
+	    "how long to wait for another writer of the database, 0 to 86400 "
+	    "seconds (default: " CMDOPT_STR(DB_WAIT_DEFAULT_S) ")" },
+	{ 0, NULL, NULL, 0, NULL }
+};
+
+const struct cmddoc cmd_run_doc = { "run", "[FILE...]",
+    "The hourly job: snap, rotate, ingest every closed log of the spool "
+    "and each FILE, then delete what retention allows.", run_options };
 
 /* Take the spool's lock, or say who has it; returns the fd or -1. */
 static int
@@ -205,19 +233,7 @@ retire_text(const char *outdir, int days, time_t now)
 int
 cmd_run(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "spool", required_argument, NULL, 's' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "outdir", required_argument, NULL, 'o' },
-		{ "pacct", required_argument, NULL, 'p' },
-		{ "retention-days", required_argument, NULL, 'R' },
-		{ "text-retention-days", required_argument, NULL, 'T' },
-		{ "no-snap", no_argument, NULL, 'S' },
-		{ "no-rotate", no_argument, NULL, 'N' },
-		{ "wait", required_argument, NULL, 'W' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct cmdopt_parser op = { .doc = &cmd_run_doc };
 	static struct spool_log logs[SPOOL_MAX_LOGS];
 	const char *spool = ctx->cfg->spool_dir, *db = ctx->cfg->database;
 	const char *pacct = ctx->cfg->pacct_file;
@@ -238,7 +254,7 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	struct live live;
 	time_t now;
 
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
 		case 's':	/* the spool directory */
 			spool = optarg;
@@ -273,10 +289,9 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 				return EXR_USAGE;
 			break;
 		case 'h':
-			puts(usage_run);
-			return EXR_OK;
+			return cmdopt_help(&cmd_run_doc);
 		default:
-			return complain(EXR_USAGE, "%s", usage_run);
+			return cmdopt_bad(&cmd_run_doc);
 		}
 	}
 	argc -= optind;

@@ -15,8 +15,7 @@
 
 #include "../parsers/exerr.h"
 
-#define EXTRACCT_VERSION_STRING	"0.1"
-
+struct cmddoc;
 struct config;
 struct ingest_opts;
 
@@ -37,6 +36,11 @@ int	cmd_rotate(int argc, char **argv, struct ctx *ctx);
 int	cmd_run(int argc, char **argv, struct ctx *ctx);
 int	cmd_config(int argc, char **argv, struct ctx *ctx);
 int	cmd_acctd(int argc, char **argv, struct ctx *ctx);
+
+/* Each command's options, usage line and --help (cmdopt.h), beside it. */
+extern const struct cmddoc cmd_dump_doc, cmd_text_doc, cmd_check_doc,
+    cmd_gen_doc, cmd_ingest_doc, cmd_report_doc, cmd_snap_doc,
+    cmd_rotate_doc, cmd_run_doc, cmd_config_doc, cmd_acctd_doc;
 
 /*
  * Ingest paths[0..npaths) into db, writing each one's .txt and .csv into
@@ -127,6 +131,15 @@ int	write_record(int fd, const struct exw *w);
  * holds the log's lock).  EXR_OK or EXR_IO (errno set).
  */
 int	append_record(int fd, const struct exw *w, uint64_t *end);
+
+/*
+ * Before ingest or run creates a database: the default is the same
+ * everywhere (the configuration's database), so where its directory is
+ * missing, say how to choose another (report's db_open_readonly says
+ * so of a missing database).  EXR_OK, or EXR_DB after a message naming
+ * the path.
+ */
+int	db_locate(const char *db);
 
 /* Worse of two EXR_* codes for the exit status (EXR_EOF counts as OK). */
 int	worst(int a, int b);
