@@ -22,6 +22,21 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS = $(PKG_LIBS)
 
+# The version extracct --version prints.  In a git checkout, git
+# describe: the newest tag (0.2.0-3-g1234abc), or, while there is none,
+# VERSION and the commit (0.2.0-g1234abc); -dirty with uncommitted
+# changes.  Without .git (a release tarball), VERSION alone.  make
+# VERSION=x sets it outright.
+VERSION_FILE := $(shell cat VERSION)
+ifneq ($(wildcard .git),)
+VERSION := $(shell git describe --tags --dirty 2>/dev/null | sed 's/^v//' | \
+	grep . || { h=$$(git describe --always --dirty --abbrev=7 \
+	2>/dev/null) && echo "$(VERSION_FILE)-g$$h"; } || \
+	echo "$(VERSION_FILE)")
+else
+VERSION := $(VERSION_FILE)
+endif
+
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
@@ -42,7 +57,7 @@ EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_run.c extract/spool.c extract/config.c extract/solaris.c \
 	extract/cmd_config.c extract/cmd_acctd.c extract/taskstats.c \
 	extract/tgroups.c extract/gen_energy.c extract/powercap.c \
-	extract/snapcpu.c
+	extract/snapcpu.c extract/cmdopt.c
 LIB_SRC = $(PARSERS) $(STORE) $(REPORTS) $(EXTRACT)
 MAIN_SRC = extract/main.c
 HELPER_SRC = tests/helper/extracct-test.c tests/helper/workload.c
@@ -61,12 +76,21 @@ all: $(B)/extracct
 $(B)/%.o: %.c $(HEADERS)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	@$(CC) $(CPPFLAGS) $(DEFS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(S)/%.o: %.c $(HEADERS)
 	@mkdir -p $(@D)
 	@echo "  CC      $@"
-	@$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+	@$(CC) $(CPPFLAGS) $(DEFS) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+# Only main.c has the version; it is rebuilt when the version changes
+# ($(B)/VERSION-FILE is rewritten only then).
+$(B)/VERSION-FILE: FORCE
+	@mkdir -p $(@D)
+	@[ "$$(cat $@ 2>/dev/null)" = "$(VERSION)" ] || echo "$(VERSION)" >$@
+$(B)/extract/main.o $(S)/extract/main.o: $(B)/VERSION-FILE
+$(B)/extract/main.o $(S)/extract/main.o: \
+	DEFS = -DEXTRACCT_VERSION='"$(VERSION)"'
 
 $(B)/extracct: $(LIB_OBJ) $(B)/extract/main.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -171,7 +195,8 @@ fuzz: fuzz-build
 
 SYSCONFDIR ?= /etc
 UNITDIR ?= /lib/systemd/system
-SERVICES = extracct.service extracct-acctd.service extracct-snap.service
+SERVICES = extracct.service extracct-acctd.service extracct-snap.service \
+	extracct-accton.service
 TIMERS = extracct.timer extracct-snap.timer
 # Not under PREFIX: the paths the program and the units use (extract/paths.h).
 SPOOLDIR = /var/spool/extracct
@@ -229,4 +254,4 @@ uninstall:
 clean:
 	rm -rf $(B) out
 
-.PHONY: all check run bench fuzz fuzz-build install uninstall clean
+.PHONY: all check run bench fuzz fuzz-build install uninstall clean FORCE

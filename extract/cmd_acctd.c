@@ -35,16 +35,33 @@
 #include <unistd.h>
 
 #include "../parsers/recwrite.h"
+#include "cmdopt.h"
 #include "config.h"
 #include "extracct.h"
+#include "paths.h"
 #include "spool.h"
 #include "taskstats.h"
 #include "tgroups.h"
 
 #define SWEEP_NS	(10 * NS)	/* look for lost last threads */
 
-static const char usage_acctd[] =
-    "usage: extracct acctd [-o DIR] [--pidfile FILE] [--rcvbuf BYTES]";
+static const struct cmdopt acctd_options[] = {
+	{ 'o', "output", "DIR", CO_SHORT | CO_SHOW_SHORT,
+	    "the spool to write the logs in (default: spool_dir, "
+	    PATH_SPOOL ")" },
+	{ 'p', "pidfile", "FILE", 0,
+	    "the pidfile, locked while acctd runs (default: acctd_pidfile, "
+	    PATH_ACCTD_PID ")" },
+	{ 'r', "rcvbuf", "BYTES", 0,
+	    "the socket's receive buffer, 4096 to 1073741824 bytes (default: "
+	    "acctd_rcvbuf, 16777216)" },
+	{ 0, NULL, NULL, 0, NULL }
+};
+
+const struct cmddoc cmd_acctd_doc = { "acctd", NULL,
+    "Linux: a daemon that appends an exacct record for every process "
+    "that exits, from the kernel's taskstats notifications (CPU in "
+    "microseconds), to its log in the spool.", acctd_options };
 
 struct acctd {
 	const char	*spool;
@@ -221,6 +238,19 @@ pidfile_take(struct acctd *a, const char *path)
 	ssize_t n;
 
 	a->pidfd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* Started by hand, not by its unit (RuntimeDirectory=): the
+	 * pidfile's own directory (/run/extracct) may not exist yet. */
+	if (a->pidfd == -1 && errno == ENOENT) {
+		char dir[4096], *slash;
+
+		snprintf(dir, sizeof(dir), "%s", path);
+		if ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+			*slash = '\0';
+			if (mkdir(dir, 0755) == 0 || errno == EEXIST)
+				a->pidfd = open(path, O_RDWR | O_CREAT |
+				    O_NOFOLLOW | O_CLOEXEC, 0644);
+		}
+	}
 	if (a->pidfd == -1)
 		return complain(EXR_IO, "%s: %s", path, strerror(errno));
 	if (flock(a->pidfd, LOCK_EX | LOCK_NB) == -1) {
@@ -463,13 +493,7 @@ out:
 int
 cmd_acctd(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "pidfile", required_argument, NULL, 'p' },
-		{ "rcvbuf", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct cmdopt_parser op = { .doc = &cmd_acctd_doc };
 	static struct acctd a;
 	const char *pidfile = ctx->cfg->acctd_pidfile;
 	uint64_t rcvbuf = ctx->cfg->acctd_rcvbuf;
@@ -479,7 +503,7 @@ cmd_acctd(int argc, char **argv, struct ctx *ctx)
 	a.spool = ctx->cfg->spool_dir;
 	a.logfd = a.pidfd = -1;
 	a.ts.fd = -1;
-	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
 		case 'o':	/* the spool directory for the logs */
 			a.spool = optarg;
@@ -494,14 +518,13 @@ cmd_acctd(int argc, char **argv, struct ctx *ctx)
 				return rc;
 			break;
 		case 'h':
-			puts(usage_acctd);
-			return EXR_OK;
+			return cmdopt_help(&cmd_acctd_doc);
 		default:
-			return complain(EXR_USAGE, "%s", usage_acctd);
+			return cmdopt_bad(&cmd_acctd_doc);
 		}
 	}
 	if (optind != argc)
-		return complain(EXR_USAGE, "%s", usage_acctd);
+		return cmdopt_bad(&cmd_acctd_doc);
 	config_hostname(ctx, a.host, sizeof(a.host));
 	local_hostname(a.log_host, sizeof(a.log_host));
 	exw_init(&a.w);

@@ -9,11 +9,21 @@
 #include <stdio.h>
 
 #include "../parsers/records.h"
+#include "cmdopt.h"
 #include "extracct.h"
 #include "walk.h"
 
-static const char usage_check[] =
-    "usage: extracct check [--provider NAME] FILE...";
+static const struct cmdopt check_options[] = {
+	{ 'P', "provider", "NAME", 0,
+	    "what the metric-provider streams among the files hold (default: "
+	    "from each file's name, PROVIDER.log)" },
+	{ 0, NULL, NULL, 0, NULL }
+};
+
+const struct cmddoc cmd_check_doc = { "check", "FILE...",
+    "Validate whole files: print each damaged byte range with its reason, "
+    "then a summary line per file; exit 0 if clean, 1 if damaged.",
+    check_options };
 
 struct check_state {
 	uint64_t	 records;	/* proc, task and flow records */
@@ -104,11 +114,7 @@ check_note(void *arg, const char *path, uint64_t off, const char *msg)
 int
 cmd_check(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "provider", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct cmdopt_parser op = { .doc = &cmd_check_doc };
 	struct walk_ops ops = { check_object, check_pacct, check_damage,
 	    check_sample, NULL, check_note };
 	struct check_state s;
@@ -116,22 +122,21 @@ cmd_check(int argc, char **argv, struct ctx *ctx)
 	int ch, i, rc, status = EXR_OK;
 
 	(void)ctx;
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
 		case 'P':	/* what a metric-provider stream holds */
 			ops.provider = optarg;
 			break;
 		case 'h':
-			puts(usage_check);
-			return EXR_OK;
+			return cmdopt_help(&cmd_check_doc);
 		default:
-			return complain(EXR_USAGE, "%s", usage_check);
+			return cmdopt_bad(&cmd_check_doc);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc == 0)
-		return complain(EXR_USAGE, "%s", usage_check);
+		return cmdopt_bad(&cmd_check_doc);
 	for (i = 0; i < argc; i++) {
 		s = (struct check_state){ 0 };
 		c = (struct ex_counts){ 0 };

@@ -3,16 +3,33 @@
  *
  * Every exacct object, one per line (reports/dump.c has the layout).
  */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "../reports/dump.h"
+#include "cmdopt.h"
 #include "extracct.h"
 #include "walk.h"
 
-static const char usage_dump[] =
-    "usage: extracct dump [-v] [--passwd FILE] [--group FILE] "
-    "[--project FILE] FILE...";
+static const struct cmdopt dump_options[] = {
+	{ 'v', "verbose", NULL, CO_SHORT | CO_SHOW_SHORT,
+	    "after each value with a well-known meaning, its decoded form: "
+	    "names of ids, local dates, flag letters, wait status, protocol "
+	    "(default: values only)" },
+	{ 'P', "passwd", "FILE", 0,
+	    "user names for -v from FILE, in passwd(5) format (default: the "
+	    "system's user database)" },
+	{ 'G', "group", "FILE", 0,
+	    "group names for -v from FILE, in group(5) format (default: the "
+	    "system's group database)" },
+	{ 'J', "project", "FILE", 0,
+	    "project names for -v from FILE, in Solaris project(5) format "
+	    "(default: /etc/project if it exists)" },
+	{ 0, NULL, NULL, 0, NULL }
+};
+
+const struct cmddoc cmd_dump_doc = { "dump", "FILE...",
+    "Print every object of each exacct log, one per line, or every record "
+    "of a process accounting file as a block of field lines.", dump_options };
 
 static int
 dump_object(void *arg, const struct ex_rec *rec)
@@ -34,14 +51,7 @@ dump_pacct(void *arg, const struct pacct_reader *r, const struct ex_proc *p)
 int
 cmd_dump(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "passwd", required_argument, NULL, 'P' },
-		{ "group", required_argument, NULL, 'G' },
-		{ "project", required_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct cmdopt_parser op = { .doc = &cmd_dump_doc };
 	struct idnames names;
 	struct dump_opts o = { 0, &names };
 	struct walk_ops ops = { dump_object, dump_pacct, NULL, NULL, NULL,
@@ -51,7 +61,7 @@ cmd_dump(int argc, char **argv, struct ctx *ctx)
 	int ch, i, k, status = EXR_OK;
 
 	(void)ctx;
-	while ((ch = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
+	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
 		case 'v':	/* decode values */
 			o.verbose = 1;
@@ -66,16 +76,15 @@ cmd_dump(int argc, char **argv, struct ctx *ctx)
 			files[ID_PROJECT] = optarg;
 			break;
 		case 'h':
-			puts(usage_dump);
-			return EXR_OK;
+			return cmdopt_help(&cmd_dump_doc);
 		default:
-			return complain(EXR_USAGE, "%s", usage_dump);
+			return cmdopt_bad(&cmd_dump_doc);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc == 0)
-		return complain(EXR_USAGE, "%s", usage_dump);
+		return cmdopt_bad(&cmd_dump_doc);
 
 	idnames_init(&names);
 	for (k = 0; k < ID_NKINDS; k++) {

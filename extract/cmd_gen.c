@@ -15,30 +15,46 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdopt.h"
 #include "extracct.h"
 #include "gen.h"
 
-static const char usage_gen[] =
-    "usage: extracct gen --kind proc|task|flow|pacct|energy --records N "
-    "[--seed S] [--host NAME] [--jitter] [--pacct-version 3|2|0] "
-    "[--big-endian] [--energy-writer native|rosetta|intel] -o FILE";
+static const struct cmdopt gen_options[] = {
+	{ 'k', "kind", "proc|task|flow|pacct|energy", CO_SHORT | CO_REQUIRED,
+	    "the kind of record (required)" },
+	{ 'n', "records", "N", CO_SHORT | CO_REQUIRED,
+	    "how many records, 1 to 100000000 (required)" },
+	{ 's', "seed", "S", CO_SHORT,
+	    "seed of the pseudo-random choices, 0 to 2^64-1: the same seed "
+	    "gives the same bytes (default: 1)" },
+	{ 'H', "host", "NAME", 0,
+	    "host name in the header and in task records (default: genhost)" },
+	{ 'J', "jitter", NULL, 0,
+	    "proc: the hourly partial records at a random moment up to 30 "
+	    "minutes before the hour (default: on the hour)" },
+	{ 'V', "pacct-version", "3|2|0", 0,
+	    "pacct: the record version (default: 3)" },
+	{ 'E', "big-endian", NULL, 0,
+	    "pacct: as the kernel of a big-endian host writes it (default: "
+	    "little-endian)" },
+	{ 'W', "energy-writer", "native|rosetta|intel", 0,
+	    "energy: who wrote the snapshots: an Apple silicon sampler, the "
+	    "same translated by Rosetta, or an Intel Mac (default: native)" },
+	{ 'o', "output", "FILE", CO_SHORT | CO_SHOW_SHORT | CO_REQUIRED,
+	    "the file to write, never through a symbolic link; - is standard "
+	    "output (required)" },
+	{ 0, NULL, NULL, 0, NULL }
+};
+
+const struct cmddoc cmd_gen_doc = { "gen", NULL,
+    "Write a synthetic log of exactly N records of one kind, as the "
+    "Solaris or Linux kernel would: the same options give the same bytes.",
+    gen_options };
 
 int
 cmd_gen(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "kind", required_argument, NULL, 'k' },
-		{ "records", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "host", required_argument, NULL, 'H' },
-		{ "jitter", no_argument, NULL, 'J' },
-		{ "pacct-version", required_argument, NULL, 'V' },
-		{ "big-endian", no_argument, NULL, 'E' },
-		{ "energy-writer", required_argument, NULL, 'W' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct cmdopt_parser op = { .doc = &cmd_gen_doc };
 	static char buf[1 << 20];
 	struct gen_opts o = { GEN_PROC, 0, 1, NULL, 0, 3, 0,
 	    GEN_ENERGY_NATIVE };
@@ -47,8 +63,7 @@ cmd_gen(int argc, char **argv, struct ctx *ctx)
 	FILE *fp;
 
 	(void)ctx;
-	while ((ch = getopt_long(argc, argv, "hk:n:o:s:", longopts,
-	    NULL)) != -1) {
+	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
 		case 'k':	/* record kind */
 			have_kind = 1;
@@ -110,14 +125,13 @@ cmd_gen(int argc, char **argv, struct ctx *ctx)
 			out = optarg;
 			break;
 		case 'h':
-			puts(usage_gen);
-			return EXR_OK;
+			return cmdopt_help(&cmd_gen_doc);
 		default:
-			return complain(EXR_USAGE, "%s", usage_gen);
+			return cmdopt_bad(&cmd_gen_doc);
 		}
 	}
 	if (optind != argc || !have_kind || !have_n || out == NULL)
-		return complain(EXR_USAGE, "%s", usage_gen);
+		return cmdopt_bad(&cmd_gen_doc);
 
 	/* "-" is standard output, as "-" is standard input elsewhere. */
 	to_stdout = strcmp(out, "-") == 0;

@@ -22,14 +22,44 @@
 #include "../reports/text.h"
 #include "../store/ingest.h"
 #include "../store/outfile.h"
+#include "cmdopt.h"
 #include "config.h"
 #include "extracct.h"
 #include "paths.h"
 
-static const char usage_ingest[] =
-    "usage: extracct ingest [--db FILE] [--outdir DIR] "
-    "[--idle-rows heartbeat|always] [--heartbeat-hours N] [--chunk N] "
-    "[--host NAME] [--provider NAME] [--wait SECONDS] FILE...";
+static const struct cmdopt ingest_options[] = {
+	{ 'd', "db", "FILE", 0,
+	    "the database, created if it does not exist (default: the "
+	    "configuration's database, " PATH_DB ")" },
+	{ 'o', "outdir", "DIR", 0,
+	    "also write each log's records to DIR/BASE.txt and DIR/BASE.csv "
+	    "(default: none)" },
+	{ 'I', "idle-rows", "heartbeat|always", 0,
+	    "rows for intervals in which a process used nothing: only those "
+	    "due as heartbeats, or every one (default: idle_rows, heartbeat)" },
+	{ 'B', "heartbeat-hours", "N", 0,
+	    "store an idle process's interval when N hours have passed since "
+	    "its last row; 0 to 87600 hours, 0: never (default: "
+	    "heartbeat_hours, 24)" },
+	{ 'C', "chunk", "N", 0,
+	    "commit every N records, 1 to 10000000 (default: 50000)" },
+	{ 'H', "host", "NAME", 0,
+	    "host of the records of logs that name none: pacct files, "
+	    "streams (default: the configuration's host, else this host's "
+	    "name)" },
+	{ 'P', "provider", "NAME", 0,
+	    "what the metric-provider streams among the files hold (default: "
+	    "from each file's name, PROVIDER.log)" },
+	{ 'W', "wait", "SECONDS", 0,
+	    "how long to wait for another writer of the database, 0 to 86400 "
+	    "seconds (default: " CMDOPT_STR(DB_WAIT_DEFAULT_S) ")" },
+	{ 0, NULL, NULL, 0, NULL }
+};
+
+const struct cmddoc cmd_ingest_doc = { "ingest", "FILE...",
+    "Store the records of each log in the database, exactly once: usage "
+    "per process and interval, tasks, conversations, snapshots and "
+    "energy.", ingest_options };
 
 struct outputs {
 	const char	*outdir;	/* NULL: no .txt/.csv */
@@ -206,7 +236,8 @@ parse_wait(const char *arg, uint64_t *wait_s)
 
 int
 ingest_logs(const char *db, uint64_t wait_s, const char *outdir,
-    const struct ingest_opts *opts, char *const *paths, int npaths)
+    const struct ingest_opts *opts, char *const *paths, int npaths,
+    int nclosed)
 {
 	struct ingest_opts o = *opts, *io = &o;	/* out lives only here */
 	struct outputs out;
@@ -225,12 +256,15 @@ ingest_logs(const char *db, uint64_t wait_s, const char *outdir,
 	if (outdir != NULL && (rc = outfile_dir_check("output directory",
 	    outdir, &err)) != EXR_OK)
 		return complain(rc, "%s", err.reason);
+	if ((rc = db_locate(db)) != EXR_OK)
+		return rc;
 	if ((rc = store_open(&s, db, wait_s * 1000, &err)) != EXR_OK)
 		return complain(rc, "%s: %s", db, err.reason);
 	for (i = 0; i < npaths; i++) {
 		memset(&err, 0, sizeof(err));
 		err.path = paths[i];
 		out.input = paths[i];
+		io->closed = i < nclosed;
 		rc = ingest_file(s, paths[i], io, &st, &err);
 		if (close_outputs(&out) != EXR_OK && rc == EXR_OK)
 			rc = complain(EXR_IO, "%s: writing outputs failed",
@@ -292,29 +326,17 @@ ingest_logs(const char *db, uint64_t wait_s, const char *outdir,
 int
 cmd_ingest(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "outdir", required_argument, NULL, 'o' },
-		{ "idle-rows", required_argument, NULL, 'I' },
-		{ "heartbeat-hours", required_argument, NULL, 'B' },
-		{ "chunk", required_argument, NULL, 'C' },
-		{ "host", required_argument, NULL, 'H' },
-		{ "provider", required_argument, NULL, 'P' },
-		{ "wait", required_argument, NULL, 'W' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct cmdopt_parser op = { .doc = &cmd_ingest_doc };
 	struct ingest_opts io;
 	char hostname[256];
-	/* The configured database if there is a configuration file. */
-	const char *db = ctx->cfg->path[0] != '\0' ? ctx->cfg->database :
-	    PATH_DEFAULT_DB;
+	/* The same default as report's and run's: the configuration's. */
+	const char *db = ctx->cfg->database;
 	const char *outdir = NULL;
 	uint64_t n, wait_s = DB_WAIT_DEFAULT_S;
 	int ch;
 
 	ingest_opts_config(&io, ctx);
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
 		case 'd':	/* the database */
 			db = optarg;
@@ -351,19 +373,18 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 				return EXR_USAGE;
 			break;
 		case 'h':
-			puts(usage_ingest);
-			return EXR_OK;
+			return cmdopt_help(&cmd_ingest_doc);
 		default:
-			return complain(EXR_USAGE, "%s", usage_ingest);
+			return cmdopt_bad(&cmd_ingest_doc);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc == 0)
-		return complain(EXR_USAGE, "%s", usage_ingest);
+		return cmdopt_bad(&cmd_ingest_doc);
 	if (io.host == NULL) {
 		config_hostname(ctx, hostname, sizeof(hostname));
 		io.host = hostname;
 	}
-	return ingest_logs(db, wait_s, outdir, &io, argv, argc);
+	return ingest_logs(db, wait_s, outdir, &io, argv, argc, 0);
 }

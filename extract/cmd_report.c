@@ -8,6 +8,8 @@
  * database (reports/summary.c).  TIME is YYYY-MM-DD[THH:MM[:SS]] in the
  * report's time zone, or @EPOCH seconds.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -18,19 +20,50 @@
 
 #include <sqlite3.h>
 
+#include "../parsers/sniff.h"
 #include "../reports/report.h"
 #include "../store/db.h"
 #include "../reports/summary.h"
+#include "cmdopt.h"
 #include "config.h"
 #include "extracct.h"
 #include "paths.h"
 #include "walk.h"
 
-static const char usage_report[] =
-    "usage: extracct report [--db FILE] "
-    "[--by user|command|project|zone|host|hour] [--from TIME] [--to TIME] "
-    "[--format table|csv|json] [--tz ZONE] [--capture [--tolerance R]] "
-    "[--energy] [FILE...]";
+static const struct cmdopt report_options[] = {
+	{ 'd', "db", "FILE", 0,
+	    "the database, which must exist; not with FILE operands "
+	    "(default: the configuration's database, " PATH_DB ")" },
+	{ 'b', "by", "user|command|project|zone|host|hour", 0,
+	    "what to total by (default: user)" },
+	{ 'f', "from", "TIME", 0,
+	    "count only intervals that end at or after TIME: "
+	    "YYYY-MM-DD[THH:MM[:SS]] in the report's zone, or @EPOCH seconds "
+	    "(default: from the start)" },
+	{ 't', "to", "TIME", 0,
+	    "count only intervals that end before TIME, which must be after "
+	    "--from (default: to the end)" },
+	{ 'F', "format", "table|csv|json", 0,
+	    "the output format (default: table)" },
+	{ 'z', "tz", "ZONE", 0,
+	    "the time zone of TIME, hours and times printed: local, UTC or a "
+	    "zoneinfo name such as Europe/Paris (default: timezone, local)" },
+	{ 'c', "capture", NULL, 0,
+	    "the capture ratio, process CPU / busy CPU per snapshot interval, "
+	    "instead of usage (default: usage totals)" },
+	{ 'T', "tolerance", "R", CO_INSIDE,
+	    "with --capture: how far from 1 a ratio may be before its top "
+	    "processes are shown, a fraction from 0 up to 1 (default: 0.05)" },
+	{ 'e', "energy", NULL, 0,
+	    "energy (joules, watts, grams CO2e) instead of usage, by user, "
+	    "command or host (default: usage totals)" },
+	{ 0, NULL, NULL, 0, NULL }
+};
+
+const struct cmddoc cmd_report_doc = { "report", "[FILE...]",
+    "Usage totals by user, command, project, zone, host or hour, from "
+    "the database, or, given log files, from their exit records with no "
+    "database.", report_options };
 
 /* Log files given: totals of their exit records, no database. */
 struct from_files {
@@ -97,7 +130,41 @@ report_files(int argc, char **argv, const struct report_opts *o)
 	return worst(status, rc);
 }
 
-/* Parse TIME (see above) in the current TZ into ns; 0 or -1. */
+/*
+ * A FILE operand must be a log: a stray word ("report --by user today")
+ * would otherwise be read as a log, found missing, and give an empty
+ * table and exit 3.  Refused here, before any output: EXR_USAGE after a
+ * message, or EXR_OK.  An empty log, and damage inside one, are still
+ * the reader's to report (exit 1); a file that cannot be read, too.
+ */
+static int
+operand_check(const char *path)
+{
+	struct ex_err err = { 0 };
+	enum input_kind kind;
+	struct stat st;
+
+	if (strcmp(path, "-") == 0)
+		return EXR_OK;
+	if (stat(path, &st) == -1)
+		return errno == ENOENT ? complain(EXR_USAGE, "report: FILE "
+		    "mode takes log files; '%s' does not exist", path) :
+		    EXR_OK;
+	if (!S_ISREG(st.st_mode))
+		return complain(EXR_USAGE, "report: FILE mode takes log files; "
+		    "'%s' is not a regular file", path);
+	if (st.st_size == 0 || sniff_file(path, &kind, &err) == EXR_IO)
+		return EXR_OK;
+	if (kind == INPUT_REFUSED)
+		return complain(EXR_USAGE, "report: FILE mode takes log files; "
+		    "'%s' is not one: %s", path, err.reason);
+	if (kind == INPUT_STREAM)
+		return complain(EXR_USAGE, "report: FILE mode takes exacct and "
+		    "pacct logs; '%s' is a metric-provider stream (ingest it, "
+		    "then report --energy)", path);
+	return EXR_OK;
+}
+
 /* --tolerance R: a fraction, 0 <= R < 1 (0.05: ratios of 0.95-1.05). */
 static int
 parse_tolerance(const char *s, double *r)
@@ -112,6 +179,7 @@ parse_tolerance(const char *s, double *r)
 	return 0;
 }
 
+/* Parse TIME (see above) in the current TZ into ns; 0 or -1. */
 static int
 parse_time(const char *flag, const char *s, int64_t *ns)
 {
@@ -150,34 +218,23 @@ parse_time(const char *flag, const char *s, int64_t *ns)
 int
 cmd_report(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "by", required_argument, NULL, 'b' },
-		{ "from", required_argument, NULL, 'f' },
-		{ "to", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "tz", required_argument, NULL, 'z' },
-		{ "capture", no_argument, NULL, 'c' },
-		{ "energy", no_argument, NULL, 'e' },
-		{ "tolerance", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct cmdopt_parser op = { .doc = &cmd_report_doc };
 	struct report_opts o = { BY_USER, FMT_TABLE, INT64_MIN, INT64_MAX,
 	    NULL, 0.05 };
-	const char *db = ctx->cfg->path[0] != '\0' ? ctx->cfg->database :
-	    PATH_DEFAULT_DB, *from = NULL, *to = NULL;
+	/* The same default as ingest's and run's: the configuration's. */
+	const char *db = ctx->cfg->database, *from = NULL, *to = NULL;
 	const char *tz = strcmp(ctx->cfg->timezone, "local") != 0 ?
 	    ctx->cfg->timezone : NULL;
 	struct ex_err err;
 	sqlite3 *h = NULL;
 	char zone[64], why[256];
-	int ch, i, rc, capture = 0, energy = 0;
+	int ch, i, rc, capture = 0, energy = 0, db_given = 0;
 
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
 		case 'd':	/* the database */
 			db = optarg;
+			db_given = 1;
 			break;
 		case 'b':	/* what to total by */
 			for (i = 0; i <= BY_HOUR; i++)
@@ -220,10 +277,9 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 			tz = optarg;
 			break;
 		case 'h':
-			puts(usage_report);
-			return EXR_OK;
+			return cmdopt_help(&cmd_report_doc);
 		default:
-			return complain(EXR_USAGE, "%s", usage_report);
+			return cmdopt_bad(&cmd_report_doc);
 		}
 	}
 	if (capture && optind != argc)
@@ -258,6 +314,15 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	if ((from != NULL && parse_time("--from", from, &o.from_ns) != 0) ||
 	    (to != NULL && parse_time("--to", to, &o.to_ns) != 0))
 		return EXR_USAGE;
+	if (from != NULL && to != NULL && o.from_ns >= o.to_ns)
+		return complain(EXR_USAGE, "--from %s is not before --to %s: "
+		    "the window would be empty", from, to);
+	if (optind < argc && db_given)
+		return complain(EXR_USAGE, "report: --db and FILE operands: "
+		    "FILE mode totals the logs themselves, with no database");
+	for (i = optind; i < argc; i++)
+		if (operand_check(argv[i]) != EXR_OK)
+			return EXR_USAGE;
 	if (optind < argc)
 		return report_files(argc - optind, argv + optind, &o);
 

@@ -30,16 +30,46 @@
 
 #include "../store/ingest.h"
 #include "../store/outfile.h"
+#include "cmdopt.h"
 #include "config.h"
 #include "extracct.h"
 #include "paths.h"
 #include "solaris.h"
 #include "spool.h"
 
-static const char usage_run[] =
-    "usage: extracct run [--spool DIR] [--db FILE] [--outdir DIR] "
-    "[--pacct FILE] [--retention-days N] [--text-retention-days N] "
-    "[--no-snap] [--no-rotate] [--wait SECONDS] [FILE...]";
+const struct rotate_kernel *run_kernel;
+
+static const struct cmdopt run_options[] = {
+	{ 's', "spool", "DIR", 0,
+	    "the spool (default: spool_dir, " PATH_SPOOL ")" },
+	{ 'd', "db", "FILE", 0,
+	    "the database, created if it does not exist (default: the "
+	    "configuration's database, " PATH_DB ")" },
+	{ 'o', "outdir", "DIR", 0,
+	    "write the .txt and .csv of each log stored to DIR (default: "
+	    "output_dir; none)" },
+	{ 'p', "pacct", "FILE", 0,
+	    "where process accounting goes until the spool holds a pacct log "
+	    "(default: pacct_file, " PATH_PACCT ")" },
+	{ 'R', "retention-days", "N", 0,
+	    "delete a closed log N days old once the database holds all of "
+	    "it; 0 to 36500 days (default: retention_days, 14)" },
+	{ 'T', "text-retention-days", "N", 0,
+	    "delete the .txt and .csv of --outdir N days old; 0 to 36500 days "
+	    "(default: text_retention_days, 90)" },
+	{ 'S', "no-snap", NULL, 0,
+	    "take no snapshot (default: take one)" },
+	{ 'N', "no-rotate", NULL, 0,
+	    "do not rotate (default: rotate)" },
+	{ 'W', "wait", "SECONDS", 0,
+	    "how long to wait for another writer of the database, 0 to 86400 "
+	    "seconds (default: " CMDOPT_STR(DB_WAIT_DEFAULT_S) ")" },
+	{ 0, NULL, NULL, 0, NULL }
+};
+
+const struct cmddoc cmd_run_doc = { "run", "[FILE...]",
+    "The hourly job: snap, rotate, ingest every closed log of the spool "
+    "and each FILE, then delete what retention allows.", run_options };
 
 /* Take the spool's lock, or say who has it; returns the fd or -1. */
 static int
@@ -137,6 +167,47 @@ retire(struct store *s, const char *dir, const char *name, int days,
 	return EXR_OK;
 }
 
+/* ns as "YYYY-MM-DD HH:MM:SS UTC"; < 0: not known. */
+static void
+utc(char *buf, size_t n, int64_t ns)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (ns < 0 || gmtime_r(&t, &tm) == NULL ||
+	    strftime(buf, n, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+		snprintf(buf, n, "an unknown time");
+}
+
+/*
+ * The stretches rotate found process accounting off and switched it
+ * back on (spool.h): into the database, then out of the spool.
+ */
+static int
+store_gaps(struct store *s, const char *spool, const char *host)
+{
+	static struct spool_gap g[SPOOL_MAX_GAPS];
+	struct ex_err err = { 0 };
+	int i, n, rc;
+
+	if ((n = spool_gaps_read(spool, host, g, SPOOL_MAX_GAPS, &err)) < 0)
+		return complain(err.code, "%s", err.reason);
+	for (i = 0; i < n; i++) {
+		if ((rc = store_pacct_gap(s, host, g[i].t0_ns, g[i].t1_ns,
+		    g[i].reason, &err)) != EXR_OK)
+			return complain(rc, "%s", err.reason);
+		char t0[32], t1[32];
+
+		utc(t0, sizeof(t0), g[i].t0_ns);
+		utc(t1, sizeof(t1), g[i].t1_ns);
+		say(stdout, "pacct: accounting was %s from %s to %s: recorded",
+		    g[i].reason, t0, t1);
+	}
+	if (n > 0 && (rc = spool_gaps_done(spool, host, &err)) != EXR_OK)
+		return complain(rc, "%s", err.reason);
+	return EXR_OK;
+}
+
 /* Text outputs (.txt, .csv) in outdir older than days. */
 static int
 retire_text(const char *outdir, int days, time_t now)
@@ -162,19 +233,7 @@ retire_text(const char *outdir, int days, time_t now)
 int
 cmd_run(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "spool", required_argument, NULL, 's' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "outdir", required_argument, NULL, 'o' },
-		{ "pacct", required_argument, NULL, 'p' },
-		{ "retention-days", required_argument, NULL, 'R' },
-		{ "text-retention-days", required_argument, NULL, 'T' },
-		{ "no-snap", no_argument, NULL, 'S' },
-		{ "no-rotate", no_argument, NULL, 'N' },
-		{ "wait", required_argument, NULL, 'W' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct cmdopt_parser op = { .doc = &cmd_run_doc };
 	static struct spool_log logs[SPOOL_MAX_LOGS];
 	const char *spool = ctx->cfg->spool_dir, *db = ctx->cfg->database;
 	const char *pacct = ctx->cfg->pacct_file;
@@ -195,7 +254,7 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	struct live live;
 	time_t now;
 
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
 		case 's':	/* the spool directory */
 			spool = optarg;
@@ -230,10 +289,9 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 				return EXR_USAGE;
 			break;
 		case 'h':
-			puts(usage_run);
-			return EXR_OK;
+			return cmdopt_help(&cmd_run_doc);
 		default:
-			return complain(EXR_USAGE, "%s", usage_run);
+			return cmdopt_bad(&cmd_run_doc);
 		}
 	}
 	argc -= optind;
@@ -271,7 +329,7 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	if (do_rotate)
 		status = worst(status, rotate_logs(spool, pacct, host,
 		    PATH_ACCTADM_CONF, ctx->cfg->acctd_pidfile, time(NULL),
-		    NULL));
+		    run_kernel, ctx->cfg->pacct_manage ? ROTATE_MANAGE : 0));
 
 	/* 3. ingest every closed log, then the operands; a link or FIFO
 	 * with a log's name is named and left out. */
@@ -307,7 +365,7 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 		ingest_opts_config(&io, ctx);
 		io.host = host;
 		status = worst(status, ingest_logs(db, wait_s, outdir, &io,
-		    paths, npaths));
+		    paths, npaths, nspooled));
 	}
 	for (i = 0; i < nspooled; i++)
 		free(paths[i]);
@@ -324,6 +382,7 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	else if ((rc = store_open(&s, db, wait_s * 1000, &err)) != EXR_OK) {
 		status = worst(status, complain(rc, "%s: %s", db, err.reason));
 	} else {
+		status = worst(status, store_gaps(s, spool, host));
 		for (i = 0; i < nlogs; i++)
 			if (!is_live(&live, &logs[i]))
 				status = worst(status, retire(s, spool,

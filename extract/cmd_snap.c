@@ -25,6 +25,7 @@
 
 #include "../parsers/recwrite.h"
 #include "../store/outfile.h"
+#include "cmdopt.h"
 #include "config.h"
 #include "extracct.h"
 #include "paths.h"
@@ -33,9 +34,26 @@
 #include "snapcpu.h"
 #include "spool.h"
 
-static const char usage_snap[] =
-    "usage: extracct snap [-o FILE] [--spool DIR] [--powercap DIR] "
-    "[--cpu auto|ticks|runtime]";
+static const struct cmdopt snap_options[] = {
+	{ 'o', "output", "FILE", CO_SHORT | CO_SHOW_SHORT,
+	    "the log to append to (default: the spool's live snapshot log)" },
+	{ 's', "spool", "DIR", 0,
+	    "without -o, the spool whose live snapshot log to append to "
+	    "(default: spool_dir, " PATH_SPOOL ")" },
+	{ 'P', "powercap", "DIR", 0,
+	    "where the RAPL zones are (default: powercap_dir, "
+	    PATH_POWERCAP ")" },
+	{ 'C', "cpu", "auto|ticks|runtime", 0,
+	    "which CPU time to record: the kernel's tick samples (taskstats), "
+	    "the runtime of /proc/PID/stat, or ticks where taskstats answers "
+	    "and acctd does not run (default: snap_cpu, auto)" },
+	{ 0, NULL, NULL, 0, NULL }
+};
+
+const struct cmddoc cmd_snap_doc = { "snap", NULL,
+    "Linux: append a snapshot of the system and of every live process "
+    "from /proc to an exacct log, as Solaris's wracct has the kernel "
+    "write partial records.", snap_options };
 
 /*
  * One record per RAPL zone, at the snapshot's time, with the boot time
@@ -193,14 +211,7 @@ out:
 int
 cmd_snap(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "spool", required_argument, NULL, 's' },
-		{ "powercap", required_argument, NULL, 'P' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct cmdopt_parser op = { .doc = &cmd_snap_doc };
 	const char *out = NULL, *root = PATH_PROC, *spool = ctx->cfg->spool_dir;
 	const char *powercap = ctx->cfg->powercap_dir;
 	char host[256], path[4096];
@@ -208,7 +219,7 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 	uint64_t n;
 	int ch, rc, cpu = ctx->cfg->snap_cpu;
 
-	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
 		case 'o':	/* the snapshot log to append to */
 			out = optarg;
@@ -225,14 +236,13 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 				    "is not auto, ticks or runtime", optarg);
 			break;
 		case 'h':
-			puts(usage_snap);
-			return EXR_OK;
+			return cmdopt_help(&cmd_snap_doc);
 		default:
-			return complain(EXR_USAGE, "%s", usage_snap);
+			return cmdopt_bad(&cmd_snap_doc);
 		}
 	}
 	if (optind != argc)
-		return complain(EXR_USAGE, "%s", usage_snap);
+		return cmdopt_bad(&cmd_snap_doc);
 	if (out == NULL) {
 		/* The spool's live snapshot log, or a new one (spool.h). */
 		if ((rc = spool_check(spool, &err)) != EXR_OK)

@@ -11,12 +11,27 @@
 
 #include "../parsers/records.h"
 #include "../reports/text.h"
+#include "cmdopt.h"
 #include "extracct.h"
 #include "walk.h"
 
-static const char usage_text[] =
-    "usage: extracct text [-H] [-k proc|task|flow] [--provider NAME] "
-    "FILE...";
+static const struct cmdopt text_options[] = {
+	{ 'H', "no-header", NULL, CO_SHORT | CO_SHOW_SHORT,
+	    "no header lines (default: a line naming the columns before the "
+	    "first record of each kind)" },
+	{ 'k', "kind", "proc|task|flow", CO_SHORT | CO_SHOW_SHORT,
+	    "only records of this kind, and no stream samples (default: "
+	    "every kind)" },
+	{ 'P', "provider", "NAME", 0,
+	    "what the metric-provider streams among the files hold (default: "
+	    "from each file's name, PROVIDER.log)" },
+	{ 0, NULL, NULL, 0, NULL }
+};
+
+const struct cmddoc cmd_text_doc = { "text", "FILE...",
+    "Print one line per process, task or flow record, in the column "
+    "layouts of the original extracct, and one per sample of a "
+    "metric-provider stream.", text_options };
 
 struct text_state {
 	enum rec_kind	 only;		/* REC_OTHER: every kind */
@@ -95,13 +110,7 @@ text_sample_line(void *arg, const struct stream_provider *p,
 int
 cmd_text(int argc, char **argv, struct ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "kind", required_argument, NULL, 'k' },
-		{ "no-header", no_argument, NULL, 'H' },
-		{ "provider", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct cmdopt_parser op = { .doc = &cmd_text_doc };
 	static struct text_state s;	/* large: keep it off the stack */
 	struct walk_ops ops = { text_object, text_pacct, NULL,
 	    text_sample_line, NULL, NULL };
@@ -110,7 +119,7 @@ cmd_text(int argc, char **argv, struct ctx *ctx)
 	(void)ctx;
 	memset(&s, 0, sizeof(s));
 	s.headers = 1;
-	while ((ch = getopt_long(argc, argv, "Hhk:", longopts, NULL)) != -1) {
+	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
 		case 'H':	/* no header lines */
 			s.headers = 0;
@@ -130,16 +139,15 @@ cmd_text(int argc, char **argv, struct ctx *ctx)
 			ops.provider = optarg;
 			break;
 		case 'h':
-			puts(usage_text);
-			return EXR_OK;
+			return cmdopt_help(&cmd_text_doc);
 		default:
-			return complain(EXR_USAGE, "%s", usage_text);
+			return cmdopt_bad(&cmd_text_doc);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc == 0)
-		return complain(EXR_USAGE, "%s", usage_text);
+		return cmdopt_bad(&cmd_text_doc);
 	for (i = 0; i < argc; i++) {
 		status = worst(status, walk_file(argv[i], &ops, &s, NULL));
 		if (ferror(stdout))	/* output failed: stop; others go on */

@@ -28,7 +28,8 @@
 #include "snapcpu.h"
 
 enum ktype {
-	K_STR, K_UINT, K_IDLE, K_WRAP, K_RAPL_WRAP, K_INTENSITY, K_SNAP_CPU
+	K_STR, K_UINT, K_IDLE, K_WRAP, K_RAPL_WRAP, K_INTENSITY, K_SNAP_CPU,
+	K_PACCT
 };
 
 /* What a K_STR value must be, beyond fitting. */
@@ -59,6 +60,7 @@ static const struct key keys[] = {
 	STR("database", database, C_NONEMPTY),
 	STR("output_dir", output_dir, C_ANY),
 	STR("pacct_file", pacct_file, C_ANY),
+	WORD("pacct", K_PACCT),
 	STR("host", host, C_ANY),
 	STR("timezone", timezone, C_ZONE),
 	UINT("retention_days", retention_days, 0, 36500),
@@ -251,6 +253,15 @@ set(struct config *c, const struct key *k, const yaml_event_t *v,
 			return at(err, v, path, "%s: \"%s\" is not unwrap or "
 			    "drop", k->name, s);
 		c->rapl_drop_wrapped = strcmp(s, "drop") == 0;
+		return EXR_OK;
+	case K_PACCT:
+		/* Who keeps process accounting on: the admin (leave: run
+		 * says when it went off), or run (manage: switches it back
+		 * on into the spool and records the gap). */
+		if (strcmp(s, "leave") != 0 && strcmp(s, "manage") != 0)
+			return at(err, v, path, "%s: \"%s\" is not leave or "
+			    "manage", k->name, s);
+		c->pacct_manage = strcmp(s, "manage") == 0;
 		return EXR_OK;
 	case K_SNAP_CPU:
 		/* Which CPU time snap records: snapcpu.h. */
@@ -490,6 +501,7 @@ config_print(FILE *fp, const struct config *c)
 	yaml_kv(fp, "database", c->database);
 	yaml_kv(fp, "output_dir", c->output_dir);
 	yaml_kv(fp, "pacct_file", c->pacct_file);
+	fprintf(fp, "pacct: %s\n", c->pacct_manage ? "manage" : "leave");
 	yaml_kv(fp, "host", c->host);
 	yaml_kv(fp, "timezone", c->timezone);
 	fprintf(fp, "retention_days: %llu\n",

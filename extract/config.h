@@ -22,6 +22,7 @@ struct config {
 	char		 database[CONFIG_STR];
 	char		 output_dir[CONFIG_STR];	/* "" : none */
 	char		 pacct_file[CONFIG_STR];
+	int		 pacct_manage;			/* pacct: manage */
 	char		 host[CONFIG_STR];		/* "" : gethostname */
 	char		 timezone[CONFIG_STR];		/* "local" or a zone */
 	uint64_t	 retention_days;

@@ -15,8 +15,7 @@
 
 #include "../parsers/exerr.h"
 
-#define EXTRACCT_VERSION_STRING	"0.1"
-
+struct cmddoc;
 struct config;
 struct ingest_opts;
 
@@ -38,16 +37,23 @@ int	cmd_run(int argc, char **argv, struct ctx *ctx);
 int	cmd_config(int argc, char **argv, struct ctx *ctx);
 int	cmd_acctd(int argc, char **argv, struct ctx *ctx);
 
+/* Each command's options, usage line and --help (cmdopt.h), beside it. */
+extern const struct cmddoc cmd_dump_doc, cmd_text_doc, cmd_check_doc,
+    cmd_gen_doc, cmd_ingest_doc, cmd_report_doc, cmd_snap_doc,
+    cmd_rotate_doc, cmd_run_doc, cmd_config_doc, cmd_acctd_doc;
+
 /*
  * Ingest paths[0..npaths) into db, writing each one's .txt and .csv into
  * outdir unless it is NULL, and print what each added (cmd_ingest.c).
  * io starts from ingest_opts_config(); wait_s bounds the wait for
- * another writer of db (EXR_BUSY after it).  Returns the worst EXR_*
- * code.
+ * another writer of db (EXR_BUSY after it).  The first nclosed paths
+ * are closed logs (run's spool: ingest_opts.closed).  Returns the
+ * worst EXR_* code.
  */
 void	ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx);
 int	ingest_logs(const char *db, uint64_t wait_s, const char *outdir,
-	    const struct ingest_opts *io, char *const *paths, int npaths);
+	    const struct ingest_opts *io, char *const *paths, int npaths,
+	    int nclosed);
 
 /* How long ingest and run wait for another writer of the database. */
 #define DB_WAIT_DEFAULT_S	600
@@ -68,12 +74,21 @@ struct rotate_kernel {
 /*
  * Switch accounting (if on), the snapshot log and acctd (if it runs) to
  * new files in spool, named for the time now, and record them as the
- * live logs (cmd_rotate.c, spool.h).  k is NULL but in tests.  Messages
- * printed; EXR_OK, EXR_USAGE or EXR_IO.
+ * live logs (cmd_rotate.c, spool.h).  k is NULL but in tests.  manage:
+ * 0, or ROTATE_MANAGE (pacct: manage) to switch accounting back on into
+ * the spool when it went off since the last rotate, with
+ * ROTATE_START (rotate --start, the boot unit) also when it never was.
+ * Messages printed; EXR_OK, EXR_USAGE or EXR_IO (accounting found off
+ * and left so, among others).
  */
+#define ROTATE_MANAGE	1
+#define ROTATE_START	2
 int	rotate_logs(const char *spool, const char *pacct, const char *host,
 	    const char *acctadm_conf, const char *acctd_pidfile, time_t now,
-	    const struct rotate_kernel *k);
+	    const struct rotate_kernel *k, int manage);
+
+/* The stand-in kernel run's rotate uses (extracct-test); NULL: acct(2). */
+extern const struct rotate_kernel *run_kernel;
 
 /*
  * Is acctd running (it holds pidfile locked)?  Then *pid and current
@@ -116,6 +131,15 @@ int	write_record(int fd, const struct exw *w);
  * holds the log's lock).  EXR_OK or EXR_IO (errno set).
  */
 int	append_record(int fd, const struct exw *w, uint64_t *end);
+
+/*
+ * Before ingest or run creates a database: the default is the same
+ * everywhere (the configuration's database), so where its directory is
+ * missing, say how to choose another (report's db_open_readonly says
+ * so of a missing database).  EXR_OK, or EXR_DB after a message naming
+ * the path.
+ */
+int	db_locate(const char *db);
 
 /* Worse of two EXR_* codes for the exit status (EXR_EOF counts as OK). */
 int	worst(int a, int b);

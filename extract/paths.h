@@ -4,14 +4,14 @@
 #ifndef PATHS_H
 #define PATHS_H
 
-#define PATH_DEFAULT_DB		"extracct.db"	/* in the current directory */
 #define PATH_PROC		"/proc"
 #define PATH_POWERCAP		"/sys/class/powercap"	/* RAPL zones */
 #define PATH_SPOOL		"/var/spool/extracct"	/* rotating logs */
-#define PATH_DB			"/var/lib/extracct/extracct.db"	/* run's */
+/* The one default database of ingest, report and run (configurable). */
+#define PATH_DB			"/var/lib/extracct/extracct.db"
 #define PATH_PACCT		"/var/log/account/pacct"	/* Debian's */
 #define PATH_CONFIG		"/etc/extracct.yml"
-#define PATH_ACCTD_PID		"/run/extracct-acctd.pid"
+#define PATH_ACCTD_PID		"/run/extracct/acctd.pid"
 #define PATH_ACCTADM_CONF	"/etc/acctadm.conf"	/* Solaris, pre-SMF */
 #if defined(__sun)
 #define PATH_ZONEINFO		"/usr/share/lib/zoneinfo"

@@ -280,3 +280,123 @@ spool_snap_live(const char *dir, const char *host, time_t now, char *path,
 	snprintf(path, n, "%.3800s/%.255s", dir, name);
 	return EXR_OK;
 }
+
+/* fsync dir, so a rename or unlink in it survives a crash. */
+static int
+sync_dir(const char *dir, struct ex_err *err)
+{
+	int dfd, e;
+
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    fsync(dfd) == -1) {
+		e = errno;
+		if (dfd != -1)
+			close(dfd);
+		return ex_fail(err, EXR_IO, 0, "%s: %s", dir, strerror(e));
+	}
+	close(dfd);
+	return EXR_OK;
+}
+
+int
+spool_live_clear(const char *dir, const char *kind, const char *host,
+    struct ex_err *err)
+{
+	char path[4096];
+
+	if (state_path(path, sizeof(path), dir, kind, host) != 0)
+		return ex_fail(err, EXR_IO, 0, "%s: spool path too long", dir);
+	if (unlink(path) == -1 && errno != ENOENT)
+		return ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(errno));
+	return sync_dir(dir, err);
+}
+
+/* DIR/.gaps-pacct-HOST */
+static int
+gaps_path(char *buf, size_t n, const char *dir, const char *host)
+{
+	return (size_t)snprintf(buf, n, "%s/.gaps-pacct-%s", dir, host) < n ?
+	    0 : -1;
+}
+
+int
+spool_gap_add(const char *dir, const char *host, const struct spool_gap *g,
+    struct ex_err *err)
+{
+	char path[4096], line[600];
+	int fd, len, ok, e;
+
+	if (gaps_path(path, sizeof(path), dir, host) != 0)
+		return ex_fail(err, EXR_IO, 0, "%s: spool path too long", dir);
+	len = snprintf(line, sizeof(line), "%lld %lld %.500s\n",
+	    (long long)g->t0_ns, (long long)g->t1_ns, g->reason);
+	if (len < 0 || (size_t)len >= sizeof(line))
+		return ex_fail(err, EXR_IO, 0, "%s: line too long", path);
+	/* One write of a whole line with O_APPEND: a crash leaves the
+	 * lines before it, and at worst a torn last one (skipped). */
+	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) == -1)
+		return ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(errno));
+	ok = write(fd, line, (size_t)len) == len && fsync(fd) == 0;
+	e = errno;
+	if (close(fd) == -1 && ok) {
+		ok = 0;
+		e = errno;
+	}
+	if (!ok)
+		return ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(e));
+	return sync_dir(dir, err);
+}
+
+int
+spool_gaps_read(const char *dir, const char *host, struct spool_gap *g,
+    int max, struct ex_err *err)
+{
+	char path[4096], line[600];
+	FILE *fp;
+	int fd, n = 0;
+
+	if (gaps_path(path, sizeof(path), dir, host) != 0) {
+		ex_fail(err, EXR_IO, 0, "%s: spool path too long", dir);
+		return -1;
+	}
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			return 0;
+		ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if ((fp = fdopen(fd, "r")) == NULL) {
+		close(fd);
+		ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (n < max && fgets(line, sizeof(line), fp) != NULL) {
+		long long t0, t1;
+		int at;
+
+		if (line[strlen(line) - 1] != '\n' ||
+		    sscanf(line, "%lld %lld %n", &t0, &t1, &at) != 2)
+			continue;	/* torn by a crash: not a gap */
+		line[strcspn(line, "\n")] = '\0';
+		g[n].t0_ns = t0;
+		g[n].t1_ns = t1;
+		snprintf(g[n].reason, sizeof(g[n].reason), "%s", line + at);
+		n++;
+	}
+	fclose(fp);
+	return n;
+}
+
+int
+spool_gaps_done(const char *dir, const char *host, struct ex_err *err)
+{
+	char path[4096];
+
+	if (gaps_path(path, sizeof(path), dir, host) != 0)
+		return ex_fail(err, EXR_IO, 0, "%s: spool path too long", dir);
+	if (unlink(path) == -1 && errno != ENOENT)
+		return ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(errno));
+	return sync_dir(dir, err);
+}

@@ -98,4 +98,32 @@ int	spool_live_set(const char *dir, const char *kind, const char *host,
 int	spool_snap_live(const char *dir, const char *host, time_t now,
 	    char *path, size_t n, struct ex_err *err);
 
+/* Forget kind's live log for host: the log it named is closed (rotate,
+ * when process accounting is found off).  EXR_OK or EXR_IO. */
+int	spool_live_clear(const char *dir, const char *kind, const char *host,
+	    struct ex_err *err);
+
+/*
+ * A stretch process accounting was off, found by rotate and waiting in
+ * the spool (.gaps-pacct-HOST, a line each) for run to store it in the
+ * database (table pacct_gaps).  Kept in the spool because rotate has no
+ * database, and so a run that cannot write the database loses none.
+ */
+struct spool_gap {
+	int64_t		 t0_ns;		/* last record before; -1: none */
+	int64_t		 t1_ns;		/* switched back on */
+	char		 reason[512];	/* "off", "writing to PATH" */
+};
+
+#define SPOOL_MAX_GAPS	256
+
+int	spool_gap_add(const char *dir, const char *host,
+	    const struct spool_gap *g, struct ex_err *err);
+/* Up to max gaps into g: the count, or -1 with err. */
+int	spool_gaps_read(const char *dir, const char *host,
+	    struct spool_gap *g, int max, struct ex_err *err);
+/* The gaps read are stored: remove them.  EXR_OK or EXR_IO. */
+int	spool_gaps_done(const char *dir, const char *host,
+	    struct ex_err *err);
+
 #endif

@@ -6,6 +6,8 @@
  * configuration values and reasons quoting input can hold terminal
  * escapes, and no byte of them reaches a terminal or a log raw.
  */
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -170,4 +172,26 @@ write_record(int fd, const struct exw *w)
 	if (n >= 0 && n < (ssize_t)w->len)
 		errno = ENOSPC;	/* short: the disk, or the size limit, is full */
 	return n == (ssize_t)w->len ? EXR_OK : EXR_IO;
+}
+
+int
+db_locate(const char *db)
+{
+	char dir[4096], *slash;
+	struct stat st;
+
+	if (stat(db, &st) == 0 || errno != ENOENT)
+		return EXR_OK;	/* there, or the open tells what is amiss */
+	snprintf(dir, sizeof(dir), "%s", db);
+	if ((slash = strrchr(dir, '/')) == NULL)
+		return EXR_OK;	/* the current directory */
+	if (slash == dir)
+		slash[1] = '\0';	/* "/x.db": in "/" */
+	else
+		*slash = '\0';
+	if (stat(dir, &st) == -1 && errno == ENOENT)
+		return complain(EXR_DB, "%s: directory %s does not exist "
+		    "(create it, or name another database with --db FILE, or "
+		    "database: in the configuration)", db, dir);
+	return EXR_OK;
 }

@@ -242,6 +242,47 @@ alt_sum(struct alt *tot, int *ntot, const struct alt *alt, int nalt)
 	}
 }
 
+/*
+ * The stretches process accounting was found off (v_pacct_gaps, issue
+ * 15) that overlap the report's window, a comment line each: exits in
+ * them were never written, whatever the ratio says.
+ */
+static int
+capture_gaps(sqlite3 *db, FILE *fp, const struct report_opts *o,
+    struct ex_err *err)
+{
+	static const char sql[] =
+	    "SELECT host, t0_ns, t1_ns, reason FROM v_pacct_gaps"
+	    " WHERE t1_ns > ?1 AND coalesce(t0_ns, 0) <= ?2"
+	    " ORDER BY host, t1_ns";
+	char host[128], t0[40], t1[40], why[600];
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, o->from_ns);
+	sqlite3_bind_int64(st, 2, o->to_ns);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		fmt_escape(host, sizeof(host), (const char *)
+		    sqlite3_column_text(st, 0), ESC_SPACE);
+		fmt_escape(why, sizeof(why), (const char *)
+		    sqlite3_column_text(st, 3), 0);
+		if (sqlite3_column_type(st, 1) == SQLITE_NULL)
+			snprintf(t0, sizeof(t0), "an unknown time");
+		else
+			fmt_datetime(t0, sizeof(t0),
+			    sqlite3_column_int64(st, 1) / 1000000000);
+		fmt_datetime(t1, sizeof(t1), sqlite3_column_int64(st, 2) /
+		    1000000000);
+		fprintf(fp, "# %s: accounting was off from %s to %s (%s): "
+		    "exits then were not recorded\n", host, t0, t1, why);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? EXR_OK :
+	    ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+}
+
 int
 report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
@@ -293,6 +334,11 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 		    1 + o->tolerance, CAPTURE_TOP, "host", "from", "to",
 		    "proc_cpu_s", "busy_cpu_s", "ratio", "exits", "lost",
 		    "other");
+	if (!csv && capture_gaps(db, fp, o, err) != EXR_OK) {
+		sqlite3_finalize(st);
+		sqlite3_finalize(q);
+		return EXR_DB;
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		char host[128];
 		const unsigned char *src = sqlite3_column_text(st, 5);

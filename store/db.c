@@ -525,6 +525,26 @@ static const char *const migrations[] = {
 	"    p.pid, p.start_ns, p.uid, p.command, i.*"
 	"  FROM energy_intervals i JOIN energy_procs p USING (eproc_id)"
 	"  JOIN hosts h USING (host_id);",
+
+	/*
+	 * 9 -> 10: the pacct lifecycle (issue 15).  files.closed: a log
+	 * run read to its end once nothing wrote it any more; damage at
+	 * its end was stored, not left for a next run that never comes,
+	 * so it is done and retention may delete it.  pacct_gaps: the
+	 * stretches process accounting was off (a reboot, the acct
+	 * package's restart) that rotate found and switched back on, from
+	 * the last record before (NULL: none) to the switch.
+	 */
+	"ALTER TABLE files ADD COLUMN closed INTEGER NOT NULL DEFAULT 0;"
+	"CREATE TABLE pacct_gaps ("
+	"  host_id INTEGER NOT NULL REFERENCES hosts,"
+	"  t0_ns INTEGER,"
+	"  t1_ns INTEGER NOT NULL,"
+	"  reason TEXT NOT NULL,"
+	"  UNIQUE (host_id, t1_ns, t0_ns));"
+	"CREATE VIEW v_pacct_gaps AS"
+	"  SELECT h.name AS host, g.host_id, g.t0_ns, g.t1_ns, g.reason"
+	"  FROM pacct_gaps g JOIN hosts h USING (host_id);",
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

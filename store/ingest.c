@@ -116,6 +116,7 @@ const char *const stmt_sql[S_NSTMTS] = {
 	    "damaged_bytes = damaged_bytes + ?, last_ingest_ns = ? "
 	    /* Only from where this ingest found it: see commit_chunk. */
 	    "WHERE file_id = ? AND ingested_to = ?",
+	[S_CLOSE_FILE] = "UPDATE files SET closed = 1 WHERE file_id = ?",
 	[S_INS_DAMAGE] = "INSERT INTO damage (file_id, off_from, off_to, "
 	    "off_bad, reason) VALUES (?,?,?,?,?)",
 	[S_INS_SYSLOAD] = "INSERT OR IGNORE INTO sysload (host_id, t_ns, "
@@ -363,6 +364,16 @@ damage_stored(struct run *r, uint64_t from, uint64_t to)
 	found = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return found;
+}
+
+/* The file is a closed log read to its end (ingest_opts.closed). */
+static int
+store_mark_closed(struct run *r)
+{
+	sqlite3_stmt *st = r->s->st[S_CLOSE_FILE];
+
+	sqlite3_bind_int64(st, 1, r->file_id);
+	return store_step(r->s, S_CLOSE_FILE, r->err);
 }
 
 /* A system record from snap: kept as it is, for the capture ratio. */
@@ -729,7 +740,8 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		status = EXR_DAMAGED;
 		/* (A stream's complete line is never still being written.) */
 		if (in.skip_to >= upto && in.skip_to > in.skip_from &&
-		    (in.kind != INPUT_STREAM || in.torn) && !in.zeros) {
+		    (in.kind != INPUT_STREAM || in.torn) && !in.zeros &&
+		    !o->closed) {
 			/*
 			 * Damage that runs to the end of the file may be a
 			 * record still being written: do not move past it;
@@ -753,6 +765,11 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		    EXR_OK)
 			goto rollback;
 	}
+	/* Read to its end with nothing left for later: done, whatever
+	 * the damage (issue 15). */
+	if (o->closed && upto == (uint64_t)sb.st_size &&
+	    (rc = store_mark_closed(&r)) != EXR_OK)
+		goto rollback;
 	if ((rc = commit_chunk(&r, upto, (uint64_t)sb.st_size, 0)) != EXR_OK)
 		goto rollback;
 	rc = status;
@@ -800,5 +817,36 @@ store_fully_ingested(struct store *s, const char *path, int *yes,
 	close(fd);
 	if (rc == EXR_OK)
 		*yes = le.file_id != 0 && le.ingested_to == (uint64_t)sb.st_size;
+	return rc;
+}
+
+int
+store_pacct_gap(struct store *s, const char *host, int64_t t0_ns,
+    int64_t t1_ns, const char *reason, struct ex_err *err)
+{
+	/*
+	 * Once per switch (t1 and t0 together): a run that stored it but
+	 * could not then remove it from the spool stores it again as
+	 * nothing.
+	 */
+	static const char sql[] =
+	    "INSERT OR IGNORE INTO pacct_gaps (host_id, t0_ns, t1_ns, reason) "
+	    "SELECT host_id, ?, ?, ? FROM hosts WHERE name = ?";
+	sqlite3_stmt *st;
+	int rc;
+
+	sqlite3_bind_text(s->st[S_INS_HOST], 1, host, -1, SQLITE_STATIC);
+	if ((rc = store_step(s, S_INS_HOST, err)) != EXR_OK)
+		return rc;
+	if (db_prepare(s->db, sql, &st, err) != EXR_OK)
+		return EXR_DB;
+	if (t0_ns >= 0)
+		sqlite3_bind_int64(st, 1, t0_ns);
+	sqlite3_bind_int64(st, 2, t1_ns);
+	sqlite3_bind_text(st, 3, reason, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, host, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st) == SQLITE_DONE ? EXR_OK :
+	    db_fail(s->db, err, "pacct_gaps");
+	sqlite3_finalize(st);
 	return rc;
 }

@@ -53,6 +53,11 @@ struct ingest_opts {
 	 * not configured), and where the figure comes from. */
 	double		 carbon_intensity;
 	const char	*carbon_source;
+	/* The log is closed (nothing writes it any more, run): damage at
+	 * its end is not a record still being written but final, stored
+	 * as damage like any other, and the ledger marks the file done
+	 * (files.closed), so it is reported once and may be retired. */
+	int		 closed;
 	void		*arg;
 };
 
@@ -118,5 +123,13 @@ void	store_forget(struct store *s);
 int	ingest_file(struct store *s, const char *path,
 	    const struct ingest_opts *o, struct ingest_stats *st,
 	    struct ex_err *err);
+
+/*
+ * Record that process accounting on host was off from t0_ns (the last
+ * record before; < 0: not known) until t1_ns, when rotate switched it
+ * back on (table pacct_gaps).  EXR_OK or EXR_DB.
+ */
+int	store_pacct_gap(struct store *s, const char *host, int64_t t0_ns,
+	    int64_t t1_ns, const char *reason, struct ex_err *err);
 
 #endif

@@ -17,12 +17,15 @@
  *   extracct-test spin S              alive S seconds, busy a quarter
  *   extracct-test hold-db DB S        take DB's writer lock, say "held",
  *                                     keep it S seconds
- *   extracct-test rotate KERNEL EPOCH SPOOL PACCT
+ *   extracct-test rotate KERNEL EPOCH SPOOL PACCT [leave|manage|start]
  *                                     rotate's Linux path at time EPOCH,
  *                                     with a stand-in kernel: KERNEL holds
  *                                     the file accounting writes to (acct
- *                                     puts it there), and each exit
- *                                     appends a pacct v3 record to it
+ *                                     puts it there; empty: off), and each
+ *                                     exit appends a pacct v3 record to it;
+ *                                     manage: pacct: manage, start: --start
+ *   extracct-test run KERNEL CONFIG|- [OPTION...]
+ *                                     extracct run with that kernel
  *
  * Spec lines (one object each; '#' starts a comment):
  *   header kernel|library CREATOR HOSTNAME   (rest of the line; \xNN)
@@ -42,6 +45,7 @@
 
 #include "../../parsers/exacct.h"
 #include "../../parsers/records.h"
+#include "../../extract/config.h"
 #include "../../extract/extracct.h"
 #include "../../extract/spool.h"
 #include "../../store/dblock.h"
@@ -460,18 +464,51 @@ fake_exited(pid_t pid)
 	}
 }
 
+static const struct rotate_kernel fake_k = { fake_acct, fake_exited };
+
+/* MODE: absent or "leave", "manage" (pacct: manage), "start" (--start). */
 static int
-cmd_rotate_fake(char *argv[])
+cmd_rotate_fake(char *argv[], const char *mode)
 {
-	static const struct rotate_kernel k = { fake_acct, fake_exited };
 	char host[256];
+	int manage = 0;
 
 	fake_kernel = argv[2];
 	fake_now = (time_t)strtoll(argv[3], NULL, 10);
+	if (mode != NULL && strcmp(mode, "manage") == 0)
+		manage = ROTATE_MANAGE;
+	else if (mode != NULL && strcmp(mode, "start") == 0)
+		manage = ROTATE_MANAGE | ROTATE_START;
+	else if (mode != NULL && strcmp(mode, "leave") != 0)
+		return 2;
 	local_hostname(host, sizeof(host));
 	return ex_exit_status(rotate_logs(argv[4], argv[5], host,
 	    "/nonexistent/acctadm.conf", "/nonexistent/acctd.pid", fake_now,
-	    &k));
+	    &fake_k, manage));
+}
+
+/*
+ * extracct run, configured by CONFIG ("-": the defaults), with rotate's
+ * kernel the stand-in: the whole hourly job, no real accounting touched.
+ */
+static int
+cmd_run_fake(int argc, char *argv[])
+{
+	static struct config cfg;
+	struct ctx ctx = { "extracct", &cfg };
+	struct ex_err err = { 0 };
+
+	fake_kernel = argv[2];
+	fake_now = time(NULL);
+	config_defaults(&cfg);
+	if (strcmp(argv[3], "-") != 0 &&
+	    config_load(&cfg, argv[3], &err) != EXR_OK) {
+		fprintf(stderr, "extracct-test: %s\n", err.reason);
+		return ex_exit_status(err.code);
+	}
+	run_kernel = &fake_k;
+	argv[3] = (char *)"run";
+	return ex_exit_status(cmd_run(argc - 3, argv + 3, &ctx));
 }
 
 int
@@ -499,8 +536,10 @@ main(int argc, char *argv[])
 	}
 	if (argc == 3 && strcmp(argv[1], "finals") == 0)
 		return each_object(argv[2], final_one, NULL);
-	if (argc == 6 && strcmp(argv[1], "rotate") == 0)
-		return cmd_rotate_fake(argv);
+	if ((argc == 6 || argc == 7) && strcmp(argv[1], "rotate") == 0)
+		return cmd_rotate_fake(argv, argc == 7 ? argv[6] : NULL);
+	if (argc >= 4 && strcmp(argv[1], "run") == 0)
+		return cmd_run_fake(argc, argv);
 	if (argc == 4 && strcmp(argv[1], "hold-db") == 0) {
 		struct ex_err err = { 0 };
 		int fd;
@@ -521,7 +560,9 @@ main(int argc, char *argv[])
 	    "       extracct-test split IN N PREFIX\n"
 	    "       extracct-test finals IN\n"
 	    "       extracct-test hold-db DB S\n"
-	    "       extracct-test rotate KERNEL EPOCH SPOOL PACCT\n"
+	    "       extracct-test rotate KERNEL EPOCH SPOOL PACCT "
+	    "[leave|manage|start]\n"
+	    "       extracct-test run KERNEL CONFIG|- [RUN-OPTION...]\n"
 	    "       extracct-test fields FILE | threads N MS [MS] | spin S\n"
 	    "       extracct-test switches N K S\n");
 	return 2;

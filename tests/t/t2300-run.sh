@@ -70,19 +70,27 @@ test_expect_success 'FILE operands are ingested after the spool, exactly once' '
 	test "$(sqlite3 o.db "$q")" = "$before"
 '
 
-test_expect_success 'retention: old ingested logs go, a half-ingested one stays' '
+# A closed log whose last record is torn is done once its damage is
+# stored (issue 15, point 2): it goes with the rest.  The live one stays,
+# however old.
+test_expect_success 'retention: old ingested logs go, torn or not; the live one stays' '
 	mkdir -m 700 sp3 &&
 	extracct gen --kind pacct --records 40 --seed 2 -o sp3/pacct-$HOST-20000101-0000 &&
 	extracct gen --kind pacct --records 40 --seed 3 -o sp3/pacct-$HOST-20000102-0000 &&
 	printf "a torn record" >>sp3/pacct-$HOST-20000102-0000 &&
+	extracct gen --kind pacct --records 40 --seed 6 -o sp3/pacct-$HOST-20000103-0000 &&
+	echo pacct-$HOST-20000103-0000 >sp3/.live-pacct-$HOST &&
 	: >sp3/pacct-$HOST-20990101-0000 &&
-	touch -d "30 days ago" sp3/pacct-$HOST-20000101-0000 sp3/pacct-$HOST-20000102-0000 &&
+	touch -d "30 days ago" sp3/pacct-$HOST-20000101-0000 sp3/pacct-$HOST-20000102-0000 \
+	    sp3/pacct-$HOST-20000103-0000 &&
 	test_expect_code 1 extracct run --spool sp3 --db t.db --no-rotate --no-snap --retention-days 7 >out.log 2>err &&
-	grep "incomplete tail, left for the next run" err &&
+	grep "pacct-$HOST-20000102-0000: offset 2560: torn tail: 13 bytes .*(skipped bytes 2560-2572)$" err &&
 	grep "retention: removed sp3/pacct-$HOST-20000101-0000" out.log &&
-	grep "retention: keeping sp3/pacct-$HOST-20000102-0000: not fully ingested" out.log &&
+	grep "retention: removed sp3/pacct-$HOST-20000102-0000" out.log &&
+	! grep "20000103" out.log &&
 	test ! -e sp3/pacct-$HOST-20000101-0000 &&
-	test -e sp3/pacct-$HOST-20000102-0000 &&
+	test ! -e sp3/pacct-$HOST-20000102-0000 &&
+	test -e sp3/pacct-$HOST-20000103-0000 &&
 	test -e sp3/pacct-$HOST-20990101-0000
 '
 

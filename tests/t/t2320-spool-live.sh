@@ -74,8 +74,14 @@ test_expect_success 'accounting moved by hand: found in the spool, state or not'
 	grep "moved from $TRASH/sp/pacct-$HOST-20240101-1030 to $TRASH/sp/pacct-$HOST-20240101-1100$" out
 '
 
+# It was on in the live log: going off is an error, said once (issue 15;
+# t2330 has the rest of the lifecycle).
 test_expect_success 'accounting off: left alone, named by the live log' '
 	: >kernel.off && mv kernel.off kernel &&
+	test_expect_code 3 rotate_at $((T0 + 7200)) >out 2>err &&
+	grep "^extracct: process accounting was on in $TRASH/sp/pacct-$HOST-20240101-1100 at the last run and is now off " err &&
+	test ! -e sp/pacct-$HOST-20240101-1200 &&
+	test ! -e sp/.live-pacct-$HOST &&
 	rotate_at $((T0 + 7200)) >out &&
 	grep "^rotate: process accounting is not writing to $TRASH/sp/pacct-$HOST-20240101-1100; left alone (rotate never starts it)$" out &&
 	test ! -e sp/pacct-$HOST-20240101-1200

@@ -31,5 +31,6 @@ void	suite_energy(void);
 void	suite_stream(void);
 void	suite_procfs(void);
 void	suite_inputs(void);
+void	suite_cmdopt(void);
 
 #endif

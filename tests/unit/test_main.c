@@ -19,6 +19,7 @@ main(void)
 	suite_stream();
 	suite_procfs();
 	suite_inputs();
+	suite_cmdopt();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }
