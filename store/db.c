@@ -545,6 +545,30 @@ static const char *const migrations[] = {
 	"CREATE VIEW v_pacct_gaps AS"
 	"  SELECT h.name AS host, g.host_id, g.t0_ns, g.t1_ns, g.reason"
 	"  FROM pacct_gaps g JOIN hosts h USING (host_id);",
+
+	/*
+	 * 10 -> 11: an estimate never shares out more energy than the host
+	 * used.  Process CPU in a window can exceed the CPUs' capacity by
+	 * the time snap takes to read every process (each is read a little
+	 * later than the snapshot's time), more so on a loaded host: the
+	 * shares are then of the processes' total, not of the capacity.
+	 */
+	"DROP VIEW v_energy_estimate;"
+	"CREATE VIEW v_energy_estimate AS"
+	"  SELECT host_id, t0_ns, t1_ns, proc_id, uid, command, cpu_ns,"
+	"    energy_uj * 1000.0 * cpu_ns / max(capacity_ns, total_ns)"
+	"      AS energy_nj"
+	"  FROM (SELECT r.host_id, r.t0_ns, r.t1_ns, p.proc_id, p.uid,"
+	"      p.command, pi.cpu_user_ns + pi.cpu_sys_ns AS cpu_ns,"
+	"      r.energy_uj, s.ncpu * (r.t1_ns - r.t0_ns) AS capacity_ns,"
+	"      sum(pi.cpu_user_ns + pi.cpu_sys_ns) OVER"
+	"        (PARTITION BY r.host_id, r.t1_ns) AS total_ns"
+	"    FROM v_rapl_host r"
+	"    JOIN sysload s ON s.host_id = r.host_id AND s.t_ns = r.t1_ns"
+	"    JOIN proc_intervals pi ON pi.t1_ns > r.t0_ns"
+	"      AND pi.t1_ns <= r.t1_ns"
+	"    JOIN procs p ON p.proc_id = pi.proc_id AND p.host_id = r.host_id"
+	"    WHERE s.ncpu > 0 AND r.t1_ns > r.t0_ns);",
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))
