@@ -215,12 +215,29 @@ spool_live_get(const char *dir, const char *kind, const char *host,
 	return -1;
 }
 
+/* fsync dir, so a rename or unlink in it survives a crash. */
+static int
+sync_dir(const char *dir, struct ex_err *err)
+{
+	int dfd, e;
+
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    fsync(dfd) == -1) {
+		e = errno;
+		if (dfd != -1)
+			close(dfd);
+		return ex_fail(err, EXR_IO, 0, "%s: %s", dir, strerror(e));
+	}
+	close(dfd);
+	return EXR_OK;
+}
+
 int
 spool_live_set(const char *dir, const char *kind, const char *host,
     const char *name, struct ex_err *err)
 {
 	char path[4096], tmp[4200], line[300];
-	int fd, dfd, e, len, ok;
+	int fd, e, len, ok;
 
 	if (state_path(path, sizeof(path), dir, kind, host) != 0)
 		return ex_fail(err, EXR_IO, 0, "%s: spool path too long", dir);
@@ -250,15 +267,7 @@ spool_live_set(const char *dir, const char *kind, const char *host,
 		(void)unlink(tmp);
 		return ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(e));
 	}
-	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
-	    fsync(dfd) == -1) {
-		e = errno;
-		if (dfd != -1)
-			close(dfd);
-		return ex_fail(err, EXR_IO, 0, "%s: %s", dir, strerror(e));
-	}
-	close(dfd);
-	return EXR_OK;
+	return sync_dir(dir, err);
 }
 
 int
@@ -278,23 +287,6 @@ spool_snap_live(const char *dir, const char *host, time_t now, char *path,
 			return rc;
 	}
 	snprintf(path, n, "%.3800s/%.255s", dir, name);
-	return EXR_OK;
-}
-
-/* fsync dir, so a rename or unlink in it survives a crash. */
-static int
-sync_dir(const char *dir, struct ex_err *err)
-{
-	int dfd, e;
-
-	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
-	    fsync(dfd) == -1) {
-		e = errno;
-		if (dfd != -1)
-			close(dfd);
-		return ex_fail(err, EXR_IO, 0, "%s: %s", dir, strerror(e));
-	}
-	close(dfd);
 	return EXR_OK;
 }
 
