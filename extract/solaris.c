@@ -252,12 +252,13 @@ write_partials(const long *pids, size_t n, size_t *nw, size_t *nfail)
 	char ids[WRACCT_BATCH * 12], err[4096];
 	char *argv[] = { "wracct", "-t", "partial", "-i", ids, "process",
 	    NULL };
-	size_t at = 0, k, m, o;
-	int rc, one_at_a_time = 0;
+	size_t at = 0, alone_to = 0, k, m, o;
+	int rc;
 
 	*nw = *nfail = 0;
 	while (at < n) {
-		m = one_at_a_time ? 1 : n - at < WRACCT_BATCH ? n - at :
+		/* Below alone_to, each pid is asked alone (see below). */
+		m = at < alone_to ? 1 : n - at < WRACCT_BATCH ? n - at :
 		    WRACCT_BATCH;
 		for (o = 0, k = 0; k < m; k++)
 			o += (size_t)snprintf(ids + o, sizeof(ids) - o, "%s%ld",
@@ -266,7 +267,6 @@ write_partials(const long *pids, size_t n, size_t *nw, size_t *nfail)
 		if (rc == 0) {
 			*nw += m;
 			at += m;
-			one_at_a_time = 0;
 			continue;
 		}
 		if (rc != 1)
@@ -275,15 +275,14 @@ write_partials(const long *pids, size_t n, size_t *nw, size_t *nfail)
 		if (m == 1) {
 			(*nfail)++;
 			at++;
-			one_at_a_time = 0;
 			continue;
 		}
 		/* The pids before the one that failed were written. */
 		for (k = 0; k < m && pids[at + k] != failed_pid(err); k++)
 			;
 		if (k == m) {
-			/* It did not say which: ask each alone. */
-			one_at_a_time = 1;
+			/* It did not say which: ask each of this call alone. */
+			alone_to = at + m;
 			continue;
 		}
 		*nw += k;

@@ -157,6 +157,27 @@ acctd_start() {
 	APID=$(sed -n 1p "$pf")
 }
 
+# Wait (up to 20 s) until process $1 has used no CPU for half a second:
+# acctd has written (or counted) every exit the kernel had queued for it,
+# which on a loaded machine can take a while after a burst.
+acctd_idle() {
+	last=-1 still=0 i=0
+	while [ $i -lt 100 ]; do
+		now=$(awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null) ||
+		    return 1
+		if [ "$now" = "$last" ]; then
+			still=$((still + 1))
+			[ $still -lt 2 ] || return 0
+		else
+			still=0
+		fi
+		last=$now
+		i=$((i + 1))
+		sleep 0.25
+	done
+	return 1
+}
+
 # SIGTERM acctd (pidfile $1) and wait for it; its exit status.
 acctd_stop() {
 	kill -TERM "$APID" || return 1

@@ -87,6 +87,31 @@ test_expect_success 'the spool lists Solaris logs; run ingests the closed ones' 
 	test "$(sqlite3 s.db "SELECT count(*) FROM procs")" -gt 10
 '
 
+# A wracct that fails without naming the pid: the pids of that call are
+# each asked alone, the refused one is left out, and the calls stay few.
+test_expect_success 'a wracct failure that names no pid: that call, pid by pid' '
+	sleep 60 &
+	s4=$!
+	mkdir bin4 && cp bin/acctadm bin4/ &&
+	sed "s/echo \"wracct: operation failed on pid \\\$id: No such process\" >&2/:/" \
+	    bin/wracct >bin4/wracct && chmod +x bin4/wracct &&
+	! grep "operation failed" bin4/wracct &&
+	echo $s4 >refuse &&
+	: >wracct.log && : >wracct.calls &&
+	"$EXTRACCT" gen --kind proc --records 20 -o old.proc &&
+	PATH="$TRASH/bin4:$PATH" extracct rotate --spool "$TRASH/spool" \
+	    --acctadm-conf acctadm.conf >out &&
+	kill $s4 &&
+	cat out &&
+	! grep -qx $s4 wracct.log &&
+	w=$(sed -n "s/^rotate: wracct wrote \([0-9]*\) partial records (\([0-9]*\) processes gone or refused)$/\1 \2/p" out) &&
+	echo "written, failed: $w; calls $(line_count wracct.calls); unique $(sort -u wracct.log | wc -l)" &&
+	test "${w#* }" -ge 1 &&
+	test "$(sort -u wracct.log | wc -l)" -ge "${w% *}" &&
+	n=$(( ${w% *} + ${w#* } )) &&
+	test "$(line_count wracct.calls)" -le $(( n / 256 + 2 + n ))
+'
+
 # Since SMF there is no acctadm.conf: acctadm itself says what is active.
 test_expect_success 'no acctadm.conf: the active files from acctadm' '
 	mkdir bin2 sp2 && chmod 700 sp2 &&

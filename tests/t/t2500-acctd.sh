@@ -158,6 +158,7 @@ test_expect_success 'a log that cannot be written: exits counted, then a loss re
 	sleep 0.3 &&
 	grep "No space left on device; counting the exit records not written" \
 	    c.pid.err &&
+	acctd_idle "$APID" &&
 	new=acctd-$HOST-29991231-2359 &&
 	: >"spool3/$new" && chmod 640 "spool3/$new" &&
 	kill -HUP "$APID" &&
