@@ -28,9 +28,7 @@
 #include "paths.h"
 
 static const struct cmdopt ingest_options[] = {
-	{ 'd', "db", "FILE", 0,
-	    "the database, created if it does not exist (default: the "
-	    "configuration's database, " PATH_DB ")" },
+	CMDOPT_DB_WRITE,
 	{ 'o', "outdir", "DIR", 0,
 	    "also write each log's records to DIR/BASE.txt and DIR/BASE.csv "
 	    "(default: none)" },
@@ -50,9 +48,7 @@ static const struct cmdopt ingest_options[] = {
 	{ 'P', "provider", "NAME", 0,
 	    "what the metric-provider streams among the files hold (default: "
 	    "from each file's name, PROVIDER.log)" },
-	{ 'W', "wait", "SECONDS", 0,
-	    "how long to wait for another writer of the database, 0 to 86400 "
-	    "seconds (default: " CMDOPT_STR(DB_WAIT_DEFAULT_S) ")" },
+	CMDOPT_WAIT,
 	{ 0, NULL, NULL, 0, NULL }
 };
 

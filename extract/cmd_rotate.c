@@ -36,11 +36,8 @@
 #include "spool.h"
 
 static const struct cmdopt rotate_options[] = {
-	{ 's', "spool", "DIR", 0,
-	    "the spool (default: spool_dir, " PATH_SPOOL ")" },
-	{ 'p', "pacct", "FILE", 0,
-	    "where process accounting goes until the spool holds a pacct log "
-	    "(default: pacct_file, " PATH_PACCT ")" },
+	CMDOPT_SPOOL,
+	CMDOPT_PACCT,
 	{ 'a', "acctadm-conf", "FILE", 0,
 	    "Solaris and illumos: the active exacct types and files, as "
 	    "before SMF (default: " PATH_ACCTADM_CONF "; without it, what "

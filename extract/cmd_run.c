@@ -40,17 +40,12 @@
 const struct rotate_kernel *run_kernel;
 
 static const struct cmdopt run_options[] = {
-	{ 's', "spool", "DIR", 0,
-	    "the spool (default: spool_dir, " PATH_SPOOL ")" },
-	{ 'd', "db", "FILE", 0,
-	    "the database, created if it does not exist (default: the "
-	    "configuration's database, " PATH_DB ")" },
+	CMDOPT_SPOOL,
+	CMDOPT_DB_WRITE,
 	{ 'o', "outdir", "DIR", 0,
 	    "write the .txt and .csv of each log stored to DIR (default: "
 	    "output_dir; none)" },
-	{ 'p', "pacct", "FILE", 0,
-	    "where process accounting goes until the spool holds a pacct log "
-	    "(default: pacct_file, " PATH_PACCT ")" },
+	CMDOPT_PACCT,
 	{ 'R', "retention-days", "N", 0,
 	    "delete a closed log N days old once the database holds all of "
 	    "it; 0 to 36500 days (default: retention_days, 14)" },
@@ -61,9 +56,7 @@ static const struct cmdopt run_options[] = {
 	    "take no snapshot (default: take one)" },
 	{ 'N', "no-rotate", NULL, 0,
 	    "do not rotate (default: rotate)" },
-	{ 'W', "wait", "SECONDS", 0,
-	    "how long to wait for another writer of the database, 0 to 86400 "
-	    "seconds (default: " CMDOPT_STR(DB_WAIT_DEFAULT_S) ")" },
+	CMDOPT_WAIT,
 	{ 0, NULL, NULL, 0, NULL }
 };
 

@@ -80,4 +80,21 @@ int	cmdopt_help(const struct cmddoc *doc);
 /* A usage error: "extracct: usage: ..." on stderr; returns EXR_USAGE. */
 int	cmdopt_bad(const struct cmddoc *doc);
 
+/*
+ * Rows that several commands share, word for word (the man page lists
+ * them once per command; t0020 holds the two to each other).  Users of
+ * these include paths.h and extracct.h.
+ */
+#define CMDOPT_SPOOL	{ 's', "spool", "DIR", 0, \
+	"the spool (default: spool_dir, " PATH_SPOOL ")" }
+#define CMDOPT_DB_WRITE	{ 'd', "db", "FILE", 0, \
+	"the database, created if it does not exist (default: the " \
+	"configuration's database, " PATH_DB ")" }
+#define CMDOPT_PACCT	{ 'p', "pacct", "FILE", 0, \
+	"where process accounting goes until the spool holds a pacct log " \
+	"(default: pacct_file, " PATH_PACCT ")" }
+#define CMDOPT_WAIT	{ 'W', "wait", "SECONDS", 0, \
+	"how long to wait for another writer of the database, 0 to 86400 " \
+	"seconds (default: " CMDOPT_STR(DB_WAIT_DEFAULT_S) ")" }
+
 #endif
