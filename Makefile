@@ -1,5 +1,5 @@
-# extracct: see README.md.  Targets: all check run bench fuzz install
-# uninstall clean.
+# extracct: see README.md.  Targets: all check run bench fuzz portable
+# install uninstall clean.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -50,14 +50,23 @@ STORE = store/db.c store/dblock.c store/diff.c store/flows.c store/ledger.c stor
 REPORTS = reports/fmt.c reports/idnames.c reports/dump.c reports/text.c \
 	reports/csv.c reports/report.c reports/summary.c reports/energy.c \
 	reports/capture_top.c
-EXTRACT = extract/util.c extract/walk.c extract/gen.c \
+PORTABLE_EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_dump.c extract/cmd_text.c extract/cmd_check.c \
 	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c \
-	extract/cmd_snap.c extract/procfs.c extract/cmd_rotate.c \
-	extract/cmd_run.c extract/spool.c extract/config.c extract/solaris.c \
-	extract/cmd_config.c extract/cmd_acctd.c extract/taskstats.c \
-	extract/tgroups.c extract/gen_energy.c extract/powercap.c \
-	extract/snapcpu.c extract/cmdopt.c
+	extract/cmd_rotate.c extract/cmd_run.c extract/spool.c \
+	extract/config.c extract/solaris.c extract/cmd_config.c \
+	extract/gen_energy.c extract/cmdopt.c
+# The collectors that read what only Linux has (/proc, taskstats over
+# netlink, powercap): snap and acctd.  Elsewhere extract/nolinux.c
+# stands in for them, and "make portable" builds that way here.
+LINUX_EXTRACT = extract/cmd_snap.c extract/procfs.c extract/cmd_acctd.c \
+	extract/taskstats.c extract/tgroups.c extract/powercap.c \
+	extract/snapcpu.c
+ifeq ($(shell uname -s),Linux)
+EXTRACT = $(PORTABLE_EXTRACT) $(LINUX_EXTRACT)
+else
+EXTRACT = $(PORTABLE_EXTRACT) extract/nolinux.c
+endif
 LIB_SRC = $(PARSERS) $(STORE) $(REPORTS) $(EXTRACT)
 MAIN_SRC = extract/main.c
 HELPER_SRC = tests/helper/extracct-test.c tests/helper/workload.c
@@ -161,6 +170,36 @@ bench: $(B)/extracct
 	@echo
 	@sh bench/energy.sh $(B)/extracct
 
+# make portable: extracct as a system that is not Linux builds it
+# (illumos, a BSD): without the Linux collectors, with a strict feature
+# set, POSIX.1-2008 and its XSI option (_XOPEN_SOURCE=700; no
+# _GNU_SOURCE or _DEFAULT_SOURCE, so nothing glibc adds is declared), __linux__ undefined, and no source or header that
+# includes a Linux-only header.  It then decodes, ingests and reports
+# the sample data.  CI runs it, so that an illumos build breaks no one
+# by surprise (README, "Other systems").
+P = build/portable
+PORTABLE_SRC = $(PARSERS) $(STORE) $(REPORTS) $(PORTABLE_EXTRACT) \
+	extract/nolinux.c extract/main.c
+PORTABLE_CFLAGS = -std=c11 -D_XOPEN_SOURCE=700 -U__linux__ \
+	-U__linux -Ulinux -U__gnu_linux__ $(WARN) $(PKG_CFLAGS) -O2
+LINUX_HEADERS = '^\#include <(linux/|asm/|sys/(prctl|sysinfo|syscall|vfs|sysmacros|epoll|inotify|signalfd|timerfd|eventfd)\.h)'
+
+$(P)/%.o: %.c $(HEADERS)
+	@mkdir -p $(@D)
+	@echo "  PORTCC  $@"
+	@$(CC) $(PORTABLE_CFLAGS) $(DEFS) -c -o $@ $<
+$(P)/extract/main.o: $(B)/VERSION-FILE
+$(P)/extract/main.o: DEFS = -DEXTRACCT_VERSION='"$(VERSION)"'
+
+$(P)/extracct: $(PORTABLE_SRC:%.c=$(P)/%.o)
+	$(CC) -o $@ $^ $(LDLIBS)
+
+portable: $(P)/extracct $(B)/extracct
+	@! grep -En $(LINUX_HEADERS) $(PORTABLE_SRC) \
+	    $(filter-out tests/%,$(HEADERS)) || \
+	    { echo "portable: a Linux header above" >&2; exit 1; }
+	@sh tests/portable.sh $(P)/extracct $(B)/extracct
+
 # Fuzzing: clang's libFuzzer with ASan + UBSan, one target per input
 # surface (tests/fuzz/README.md).  "make fuzz" builds them all and runs
 # each for FUZZ_SECONDS from its seeds (sample-data/, tests/fixtures/),
@@ -172,21 +211,37 @@ FUZZ_CC ?= clang
 F = build/fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(filter-out -Werror,$(WARN)) \
-	$(PKG_CFLAGS) -g -O1 \
-	-Wno-sign-compare $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+	$(PKG_CFLAGS) -g -O2 \
+	-Wno-sign-compare $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+	-fsanitize-coverage-ignorelist=tests/fuzz/nocoverage.txt
 FUZZ_OBJ = $(LIB_SRC:%.c=$(F)/%.o)
+# No comparison tracing (which steers mutations towards the constants
+# the code compares input against) where the comparisons are of
+# offsets, sizes and rows: the store, the writers and the read window.
+$(F)/store/%.o $(F)/reports/%.o $(F)/parsers/source.o: \
+	FUZZ_CFLAGS += -fno-sanitize-coverage=trace-cmp
 
-$(F)/%.o: %.c $(HEADERS)
+$(F)/%.o: %.c $(HEADERS) tests/fuzz/nocoverage.txt
 	@mkdir -p $(@D)
 	@echo "  FUZZCC  $@"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
-$(F)/fuzz_%: $(F)/tests/fuzz/fuzz_%.o $(FUZZ_OBJ)
+# Linked from an archive, so each target holds only the objects it
+# calls: libFuzzer scans every coverage counter after every input.
+$(F)/libextracct.a: $(FUZZ_OBJ)
+	@rm -f $@
+	@ar rcs $@ $^
+
+$(F)/fuzz_%: $(F)/tests/fuzz/fuzz_%.o $(F)/libextracct.a
 	@echo "  FUZZLD  $@"
 	@$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
+# SQLite's allocations go to a pool of the target's own (sqlite_pool.c).
+$(F)/fuzz_ingest: $(F)/tests/fuzz/sqlite_pool.o
+
 fuzz-build: $(FUZZ_TARGETS:%=$(F)/fuzz_%)
-.SECONDARY: $(FUZZ_OBJ) $(FUZZ_TARGETS:%=$(F)/tests/fuzz/fuzz_%.o)
+.SECONDARY: $(FUZZ_OBJ) $(FUZZ_TARGETS:%=$(F)/tests/fuzz/fuzz_%.o) \
+	$(F)/tests/fuzz/sqlite_pool.o
 
 fuzz: fuzz-build
 	@for t in $(FUZZ_TARGETS); do \
@@ -254,4 +309,5 @@ uninstall:
 clean:
 	rm -rf $(B) out
 
-.PHONY: all check run bench fuzz fuzz-build install uninstall clean FORCE
+.PHONY: all check run bench fuzz fuzz-build portable install uninstall clean \
+	FORCE

@@ -35,6 +35,10 @@
 #include "solaris.h"
 #include "spool.h"
 
+/* acct(2) is in no standard: Linux, illumos and the BSDs all declare it
+ * in <unistd.h>, which hides it from a strict POSIX build. */
+int	acct(const char *);
+
 static const struct cmdopt rotate_options[] = {
 	CMDOPT_SPOOL,
 	CMDOPT_PACCT,
@@ -179,7 +183,7 @@ rotate_acctd(const char *spool, const char *host, const char *pidfile,
 			printf("rotate: acctd moved to %s/%s\n", spool, name);
 			return EXR_OK;
 		}
-		usleep(10000);
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 	}
 	return complain(EXR_IO, "acctd (pid %ld) did not move to %s/%s "
 	    "within 5 s; its old log stays open", (long)pid, spool, name);

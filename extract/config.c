@@ -27,6 +27,25 @@
 #include "paths.h"
 #include "snapcpu.h"
 
+static const char *const snapcpu_names[] = { "auto", "ticks", "runtime" };
+
+int
+snapcpu_parse(const char *s)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(s, snapcpu_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *
+snapcpu_name(int measure)
+{
+	return measure >= 0 && measure < 3 ? snapcpu_names[measure] : "?";
+}
+
 enum ktype {
 	K_STR, K_UINT, K_IDLE, K_WRAP, K_RAPL_WRAP, K_INTENSITY, K_SNAP_CPU,
 	K_PACCT

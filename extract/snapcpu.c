@@ -20,25 +20,6 @@
 /* A process's answer comes in microseconds; a second is no answer. */
 #define QUERY_TIMEOUT_S	1
 
-static const char *const names[] = { "auto", "ticks", "runtime" };
-
-int
-snapcpu_parse(const char *s)
-{
-	int i;
-
-	for (i = 0; i < 3; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i;
-	return -1;
-}
-
-const char *
-snapcpu_name(int measure)
-{
-	return measure >= 0 && measure < 3 ? names[measure] : "?";
-}
-
 int
 snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
     struct ex_err *err)

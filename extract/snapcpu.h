@@ -42,7 +42,8 @@ struct snapcpu {
 					   switches are taken, either measure */
 };
 
-/* "auto", "ticks", "runtime": the measure, or -1. */
+/* "auto", "ticks", "runtime": the measure, or -1.  Words of the
+ * configuration (snap_cpu), so in config.c, built on every system. */
 int	snapcpu_parse(const char *s);
 const char *snapcpu_name(int measure);
 

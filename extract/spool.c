@@ -250,7 +250,9 @@ spool_live_set(const char *dir, const char *kind, const char *host,
 	 */
 	if (len < 0 || (size_t)len >= sizeof(line))
 		return ex_fail(err, EXR_IO, 0, "%s: name too long", path);
-	if ((fd = mkostemp(tmp, O_CLOEXEC)) == -1)
+	/* mkstemp, not mkostemp: POSIX.1-2008 has only the one (nothing
+	 * runs another program while the descriptor is open). */
+	if ((fd = mkstemp(tmp)) == -1)
 		return ex_fail(err, EXR_IO, 0, "%s: %s", tmp, strerror(errno));
 	ok = write(fd, line, (size_t)len) == len && fsync(fd) == 0;
 	e = errno;

@@ -222,6 +222,13 @@ resync(struct exacct_reader *r, uint64_t at, uint64_t *out,
 		/* Offsets with the 24 bytes of a group's start behind them. */
 		lim = avail - 23;
 		for (i = 0; i < lim; i++) {
+			/* A zero alone (records are full of them) is no run
+			 * to look for the end of; i + 1 < avail here. */
+			if (p[i] == 0 && p[i + 1] != 0) {
+				if (zfrom == NO_ZEROS)
+					zfrom = scan + i;
+				continue;
+			}
 			if (p[i] == 0 || ((p[i] == 0xF0 || p[i] == 0xF1) &&
 			    plausible_record_start(p + i, avail - i)))
 				break;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parsers/compat.h"
 #include "idnames.h"
 
 #define PATH_PROJECT	"/etc/project"
@@ -173,7 +174,7 @@ add(struct idnames *m, enum idkind k, uint32_t id, const char *name)
 		size_t ncap = m->cap[k] == 0 ? 32 : m->cap[k] * 2;
 		struct idname_entry *ne;
 
-		ne = reallocarray(m->e[k], ncap, sizeof(*ne));
+		ne = ex_reallocarray(m->e[k], ncap, sizeof(*ne));
 		if (ne == NULL) {
 			free(copy);
 			return EXR_NOMEM;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../parsers/compat.h"
 #include "csv.h"
 #include "fmt.h"
 #include "report.h"
@@ -509,7 +510,7 @@ report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,
 
 		if (n == cap) {
 			cap = cap == 0 ? 64 : cap * 2;
-			if ((nr = reallocarray(rows, cap, sizeof(*rows))) ==
+			if ((nr = ex_reallocarray(rows, cap, sizeof(*rows))) ==
 			    NULL) {
 				free(rows);
 				sqlite3_finalize(st);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../parsers/compat.h"
 #include "summary.h"
 
 
@@ -80,7 +81,7 @@ row_for(struct summary *s, const char *key, int64_t hour)
 			return &s->rows[s->slots[k]];
 	if (s->n == s->cap) {
 		size_t ncap = s->cap == 0 ? 64 : s->cap * 2;
-		struct report_row *r = reallocarray(s->rows, ncap,
+		struct report_row *r = ex_reallocarray(s->rows, ncap,
 		    sizeof(*r));
 
 		if (r == NULL)

@@ -194,6 +194,7 @@ store_close(struct store *s)
 	for (i = 0; i < S_NSTMTS; i++)
 		sqlite3_finalize(s->st[i]);
 	sqlite3_finalize(s->pint_batch);
+	sqlite3_finalize(s->ledger_lookup);
 	if (s->db != NULL)
 		db_close(s->db);
 	dblock_release(s->lockfd);	/* after the close's checkpoint */
@@ -680,8 +681,8 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		stats->empty = 1;
 		return ex_fail(err, EXR_DAMAGED, 0, "empty file");
 	}
-	if ((rc = ledger_lookup(s->db, r.fd, (uint64_t)sb.st_size, &le,
-	    err)) != EXR_OK)
+	if ((rc = ledger_lookup(s->db, &s->ledger_lookup, r.fd,
+	    (uint64_t)sb.st_size, &le, err)) != EXR_OK)
 		goto out;
 	stats->from = stats->to = le.ingested_to;
 	if (le.file_id != 0 && le.ingested_to == (uint64_t)sb.st_size) {
@@ -813,7 +814,8 @@ store_fully_ingested(struct store *s, const char *path, int *yes,
 		*yes = 1;		/* empty: nothing in it to lose */
 		return EXR_OK;
 	}
-	rc = ledger_lookup(s->db, fd, (uint64_t)sb.st_size, &le, err);
+	rc = ledger_lookup(s->db, &s->ledger_lookup, fd, (uint64_t)sb.st_size,
+	    &le, err);
 	close(fd);
 	if (rc == EXR_OK)
 		*yes = le.file_id != 0 && le.ingested_to == (uint64_t)sb.st_size;

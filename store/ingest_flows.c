@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parsers/compat.h"
 #include "ingest_int.h"
 
 static void
@@ -30,7 +31,7 @@ touch_flow_key(struct store *s, int64_t host, const char *ckey)
 {
 	if (s->nfkeys == s->capfkeys) {
 		size_t ncap = s->capfkeys == 0 ? 256 : s->capfkeys * 2;
-		struct flow_key *k = reallocarray(s->fkeys, ncap, sizeof(*k));
+		struct flow_key *k = ex_reallocarray(s->fkeys, ncap, sizeof(*k));
 
 		if (k == NULL)
 			return EXR_NOMEM;
@@ -133,10 +134,10 @@ flows_rebuild(struct run *r)
 
 			if (n == s->caphalves) {
 				size_t ncap = n == 0 ? 64 : 2 * n;
-				void *a = reallocarray(s->halves, ncap,
+				void *a = ex_reallocarray(s->halves, ncap,
 				    sizeof(*s->halves));
 				void *b = a == NULL ? NULL :
-				    reallocarray(s->convs, ncap,
+				    ex_reallocarray(s->convs, ncap,
 				    sizeof(*s->convs));
 
 				if (a != NULL)

@@ -107,6 +107,7 @@ struct store {
 	int		 lockfd;	/* the writer's lock (dblock.h) */
 	sqlite3_stmt	*st[S_NSTMTS];
 	sqlite3_stmt	*pint_batch;	/* PINT_BATCH rows at once */
+	sqlite3_stmt	*ledger_lookup;	/* ledger_lookup()'s, once prepared */
 	struct pint_row	 pending[PINT_BATCH];
 	size_t		 npending;
 	struct live	 procs;		/* struct proc_state, key host|pid */

@@ -40,8 +40,8 @@ ledger_hash(int fd, uint64_t off, uint64_t len, uint64_t *hash,
 }
 
 int
-ledger_lookup(sqlite3 *db, int fd, uint64_t size, struct ledger_entry *e,
-    struct ex_err *err)
+ledger_lookup(sqlite3 *db, sqlite3_stmt **stp, int fd, uint64_t size,
+    struct ledger_entry *e, struct ex_err *err)
 {
 	static const char sql[] =
 	    "SELECT file_id, head_len, head_hash, tail_hash, ingested_to "
@@ -57,8 +57,9 @@ ledger_lookup(sqlite3 *db, int fd, uint64_t size, struct ledger_entry *e,
 	if ((rc = ledger_hash(fd, 0, e->head_len, &head, err)) != EXR_OK)
 		return rc;
 	e->head_hash = head;
-	if (db_prepare(db, sql, &st, err) != EXR_OK)
+	if (*stp == NULL && db_prepare(db, sql, stp, err) != EXR_OK)
 		return EXR_DB;
+	st = *stp;
 	sqlite3_bind_int64(st, 1, (int64_t)head);
 	sqlite3_bind_int64(st, 2, LEDGER_HASH_SPAN);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -89,9 +90,9 @@ ledger_lookup(sqlite3 *db, int fd, uint64_t size, struct ledger_entry *e,
 		db_fail(db, err, "ledger");
 		goto fail;
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return EXR_OK;
 fail:
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return err != NULL ? err->code : EXR_IO;
 }

@@ -29,9 +29,11 @@ struct ledger_entry {
 /*
  * Identify the open file fd (size bytes) against the ledger.  On return
  * e->file_id is the matching row (0 if none) and e->ingested_to where to
- * resume: 0 for a new file, e->size when nothing is new.
+ * resume: 0 for a new file, e->size when nothing is new.  The query is
+ * prepared on the first call and kept in *st, for the caller to
+ * finalize with the database.
  */
-int	ledger_lookup(sqlite3 *db, int fd, uint64_t size,
+int	ledger_lookup(sqlite3 *db, sqlite3_stmt **st, int fd, uint64_t size,
 	    struct ledger_entry *e, struct ex_err *err);
 
 /* Hash of len bytes of fd at off (FNV-1a, 64 bits). */

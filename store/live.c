@@ -49,10 +49,9 @@ live_release(struct live *t)
 void
 live_clear(struct live *t)
 {
-	size_t i;
-
-	for (i = 0; i < t->nbuckets; i++)
-		t->buckets[i] = -1;
+	/* -1 in every bucket: all bits set. */
+	if (t->nbuckets > 0)
+		memset(t->buckets, 0xff, t->nbuckets * sizeof(*t->buckets));
 	t->nslots = 0;
 	t->count = 0;
 	t->free_head = -1;
