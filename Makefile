@@ -169,12 +169,15 @@ bench: $(B)/extracct
 	@sh bench/acctd.sh $(B)/extracct
 	@echo
 	@sh bench/energy.sh $(B)/extracct
+	@if [ -n "$(BASELINE)" ]; then echo; \
+		sh bench/compare.sh "$(BASELINE)" $(B)/extracct; fi
 
 # make portable: extracct as a system that is not Linux builds it
 # (illumos, a BSD): without the Linux collectors, with a strict feature
 # set, POSIX.1-2008 and its XSI option (_XOPEN_SOURCE=700; no
-# _GNU_SOURCE or _DEFAULT_SOURCE, so nothing glibc adds is declared), __linux__ undefined, and no source or header that
-# includes a Linux-only header.  It then decodes, ingests and reports
+# _GNU_SOURCE or _DEFAULT_SOURCE, so nothing glibc adds is declared),
+# __linux__ undefined, and no source or header that includes a
+# Linux-only header.  It then decodes, ingests and reports
 # the sample data.  CI runs it, so that an illumos build breaks no one
 # by surprise (README, "Other systems").
 P = build/portable
