@@ -104,6 +104,13 @@ $(B)/extract/main.o $(S)/extract/main.o: \
 $(B)/extracct: $(LIB_OBJ) $(B)/extract/main.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# bench/ingest.sh's peer (the same rows into the same schema) and
+# bench/acctd.sh's load (processes exiting as fast as they can).
+$(B)/bench-loader: bench/loader.c
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/loader.c $(LDLIBS)
+$(B)/bench-forkloop: bench/forkloop.c
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/forkloop.c
+
 $(B)/extracct-test: $(LIB_OBJ) $(HELPER_SRC:%.c=$(B)/%.o)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -pthread
 
@@ -159,14 +166,14 @@ run: $(B)/extracct
 	@echo
 	@TZ=UTC $(B)/extracct report --db out/extracct.db --energy --by command
 
-bench: $(B)/extracct
+bench: $(B)/extracct $(B)/bench-loader $(B)/bench-forkloop
 	@sh bench/run.sh $(B)/extracct
 	@echo
-	@sh bench/ingest.sh $(B)/extracct
+	@sh bench/ingest.sh $(B)/extracct $(B)/bench-loader
 	@echo
 	@sh bench/pacct.sh $(B)/extracct
 	@echo
-	@sh bench/acctd.sh $(B)/extracct
+	@sh bench/acctd.sh $(B)/extracct $(B)/bench-forkloop
 	@echo
 	@sh bench/energy.sh $(B)/extracct
 	@if [ -n "$(BASELINE)" ]; then echo; \

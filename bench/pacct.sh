@@ -21,7 +21,12 @@ timeit() {
 	out=$1
 	shift
 	t0=$(now)
-	"$@" >/dev/null 2>&1 || true
+	# A peer that fails must not pass for a fast one.
+	"$@" >/dev/null 2>"$DIR/err" || {
+		echo "bench pacct: $* failed:" >&2
+		cat "$DIR/err" >&2
+		exit 1
+	}
 	t1=$(now)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }' >>"$DIR/$out"
 }
@@ -40,9 +45,12 @@ while [ "$i" -lt "$REPS" ]; do
 	fi
 done
 
-# snap: wall and CPU time per process snapshotted, 20 snaps a round, the
-# two CPU measures (extract/snapcpu.h) taking turns, REPS rounds; medians.
-snap_round() {
+# snap: wall and CPU time per snapshot, 20 snaps a round, the two CPU
+# measures (extract/snapcpu.h) taking turns, REPS rounds; medians.  With
+# the machine's own processes, then with 1,000 and 5,000 more (sleepers):
+# the difference over the processes added is the marginal cost of one,
+# which the fixed cost (starting, /proc/stat, powercap) does not blur.
+snap_round() {	# measure, tag
 	t0=$(now)
 	c0=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
 	j=0
@@ -54,17 +62,52 @@ snap_round() {
 	t1=$(now)
 	c1=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", (b - a) / 20 }' \
-	    >>"$DIR/snapwall.$1"
+	    >>"$DIR/snapwall.$1$2"
 	echo "$c0 $c1 $(getconf CLK_TCK)" |
-	    awk '{ printf "%.6f\n", ($2 - $1) / $3 / 20 }' >>"$DIR/snapcpu.$1"
+	    awk '{ printf "%.6f\n", ($2 - $1) / $3 / 20 }' >>"$DIR/snapcpu.$1$2"
 }
-n=$(ls -d /proc/[0-9]* | wc -l)
-i=0
-while [ "$i" -lt "$REPS" ]; do
-	i=$((i + 1))
-	snap_round runtime
-	snap_round ticks
-done
+# The peer: ps reading about as much of /proc for every process.
+ps_round() {	# tag
+	t0=$(now)
+	j=0
+	while [ $j -lt 20 ]; do
+		ps -eo pid,ppid,uid,gid,rss,vsz,time,etimes,nlwp,comm >/dev/null
+		j=$((j + 1))
+	done
+	t1=$(now)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", (b - a) / 20 }' \
+	    >>"$DIR/pswall$1"
+}
+snap_rounds() {	# tag
+	i=0
+	while [ "$i" -lt "$REPS" ]; do
+		i=$((i + 1))
+		snap_round runtime "$1"
+		snap_round ticks "$1"
+		ps_round "$1"
+	done
+}
+nprocs() { ls -d /proc/[0-9]* | wc -l; }
+sleepers=
+stop_sleepers() { [ -z "$sleepers" ] || kill $sleepers 2>/dev/null || :; }
+trap 'stop_sleepers; rm -rf "$DIR"' EXIT
+add_sleepers() {	# how many
+	k=0
+	while [ $k -lt "$1" ]; do
+		sleep 3600 &
+		sleepers="$sleepers $!"
+		k=$((k + 1))
+	done
+}
+n=$(nprocs)
+snap_rounds ""
+add_sleepers 1000
+n1000=$(nprocs)
+snap_rounds .1000
+add_sleepers 4000
+n5000=$(nprocs)
+snap_rounds .5000
+stop_sleepers
 
 echo "extracct pacct bench: $RECORDS records ($(wc -c <"$DIR/p" | tr -d ' ') bytes), $REPS reps, medians"
 if [ $have_acct -eq 1 ]; then
@@ -94,6 +137,20 @@ for m in runtime ticks; do
 		printf "\n  snap --cpu %-7s %d processes; per snapshot %.1f ms wall, %.1f ms CPU; per process %.1f us wall, %.1f us CPU",
 		    m, n, w * 1000, c * 1000, w / n * 1e6, c / n * 1e6 }'
 done
+for m in runtime ticks; do
+	[ -s "$DIR/snapwall.$m.5000" ] || continue
+	awk -v m="$m" -v w0="$(median "$DIR/snapwall.$m")" \
+	    -v w1="$(median "$DIR/snapwall.$m.1000")" \
+	    -v w5="$(median "$DIR/snapwall.$m.5000")" \
+	    -v n0="$n" -v n1="$n1000" -v n5="$n5000" 'BEGIN {
+		printf "\n  snap --cpu %-7s marginal per process: %.1f us wall at %d processes, %.1f us at %d (goal <= 15 us; ps -eo for comparison below)",
+		    m, (w1 - w0) / (n1 - n0) * 1e6, n1, (w5 - w0) / (n5 - n0) * 1e6, n5 }'
+done
+awk -v w0="$(median "$DIR/pswall")" -v w1="$(median "$DIR/pswall.1000")" \
+    -v w5="$(median "$DIR/pswall.5000")" -v n0="$n" -v n1="$n1000" \
+    -v n5="$n5000" 'BEGIN {
+	printf "\n  ps -eo (10 fields)     marginal per process: %.1f us wall at %d processes, %.1f us at %d",
+	    (w1 - w0) / (n1 - n0) * 1e6, n1, (w5 - w0) / (n5 - n0) * 1e6, n5 }'
 if [ -s "$DIR/snapwall.ticks" ] && [ -s "$DIR/snapwall.runtime" ]; then
 	awk -v t="$(median "$DIR/snapwall.ticks")" \
 	    -v r="$(median "$DIR/snapwall.runtime")" \
