@@ -29,12 +29,22 @@ slurp(const char *root, const char *rel, char *buf, size_t n)
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return -1;
 	while ((size_t)total < n - 1) {
-		got = read(fd, buf + total, n - 1 - (size_t)total);
+		size_t want = n - 1 - (size_t)total;
+
+		got = read(fd, buf + total, want);
 		if (got == -1 && errno == EINTR)
 			continue;
 		if (got <= 0)
 			break;
 		total += got;
+		/*
+		 * Less than asked for is the end: /proc fills the whole
+		 * buffer while it has text, as a regular file does.  Not
+		 * asking again saves a read that would find end-of-file,
+		 * three a process.
+		 */
+		if ((size_t)got < want)
+			break;
 	}
 	close(fd);
 	buf[total] = '\0';
