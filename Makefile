@@ -55,13 +55,15 @@ PORTABLE_EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c \
 	extract/cmd_rotate.c extract/cmd_run.c extract/spool.c \
 	extract/config.c extract/solaris.c extract/cmd_config.c \
-	extract/gen_energy.c extract/cmdopt.c
+	extract/gen_energy.c extract/cmdopt.c extract/acctd_pidfile.c \
+	extract/rotate.c extract/hourly.c extract/retention.c \
+	extract/ingest_logs.c
 # The collectors that read what only Linux has (/proc, taskstats over
 # netlink, powercap): snap and acctd.  Elsewhere extract/nolinux.c
 # stands in for them, and "make portable" builds that way here.
 LINUX_EXTRACT = extract/cmd_snap.c extract/procfs.c extract/cmd_acctd.c \
 	extract/taskstats.c extract/tgroups.c extract/powercap.c \
-	extract/snapcpu.c
+	extract/snapcpu.c extract/snapshot.c extract/acctd.c
 ifeq ($(shell uname -s),Linux)
 EXTRACT = $(PORTABLE_EXTRACT) $(LINUX_EXTRACT)
 else

@@ -5,26 +5,20 @@
  *
  * Decode, difference, pair and store each log (store/ingest.c), exactly
  * once.  One writer of a database at a time: another waits up to
- * --wait seconds for it (store/dblock.h), then exits 4.  With --outdir, also write each input's one-line text table
- * (BASE.txt) and CSV (BASE.csv).
+ * --wait seconds for it (store/dblock.h), then exits 4.  With --outdir,
+ * also write each input's one-line text table (BASE.txt) and CSV
+ * (BASE.csv).  The options only: the work is ingest_logs.c's.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <inttypes.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "../reports/csv.h"
-#include "../reports/fmt.h"
-#include "../reports/text.h"
 #include "../store/ingest.h"
 #include "../store/outfile.h"
 #include "cmdopt.h"
 #include "config.h"
 #include "extracct.h"
+#include "ingest_logs.h"
 #include "paths.h"
 
 static const struct cmdopt ingest_options[] = {
@@ -57,268 +51,6 @@ const struct cmddoc cmd_ingest_doc = { "ingest", "FILE...",
     "per process and interval, tasks, conversations, snapshots and "
     "energy.", ingest_options };
 
-struct outputs {
-	const char	*outdir;	/* NULL: no .txt/.csv */
-	const char	*input;		/* the log being read */
-	const struct ingest_stats *stats;
-	FILE		*txt;
-	FILE		*csv;
-	enum rec_kind	 csv_kind;	/* the kind BASE.csv holds */
-	int		 header_done[REC_FLOW + 1];
-	int		 fresh;		/* new files: headers still due */
-	int		 failed;
-};
-
-/*
- * Open DIR/BASE.EXT to write: created 0640, or an existing regular file
- * of ours with one link (outfile.h), emptied unless appending.  Never
- * through a symbolic link, into a hard link or a file another user
- * made, and never waiting on a FIFO.
- */
-static FILE *
-open_output(const struct outputs *out, const char *ext, int append)
-{
-	char path[4096], base[4096];
-	struct ex_err err = { 0 };
-	int fd;
-	FILE *fp;
-
-	snprintf(base, sizeof(base), "%s", out->input);
-	snprintf(path, sizeof(path), "%s/%s.%s", out->outdir, basename(base),
-	    ext);
-	if ((fd = outfile_open(path, O_APPEND, NULL, &err)) == -1) {
-		complain(EXR_IO, "%s: %s", path, err.reason);
-		return NULL;
-	}
-	if ((!append && ftruncate(fd, 0) == -1) ||
-	    (fp = fdopen(fd, "a")) == NULL) {
-		complain(EXR_IO, "%s: %s", path, strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	return fp;
-}
-
-/*
- * BASE.txt and BASE.csv, at the first record of an input: new (headers
- * to write) when the input is read from its start, else appended to.
- */
-static int
-open_outputs(struct outputs *o)
-{
-	int append = o->stats->from > 0;
-
-	o->fresh = !append;
-	if ((o->txt = open_output(o, "txt", append)) == NULL ||
-	    (o->csv = open_output(o, "csv", append)) == NULL) {
-		o->failed = 1;
-		return EXR_IO;
-	}
-	return EXR_OK;
-}
-
-static int
-output_record(void *arg, const char *host, enum rec_kind kind,
-    const void *rec)
-{
-	struct outputs *o = arg;
-
-	if (o->outdir == NULL)
-		return EXR_OK;
-	if (o->txt == NULL) {
-		if (open_outputs(o) != EXR_OK)
-			return EXR_IO;
-		o->csv_kind = kind;
-		if (o->fresh)
-			csv_header(o->csv, kind);
-	}
-	if (!o->header_done[kind] && o->fresh) {
-		text_header(o->txt, kind);
-		o->header_done[kind] = 1;
-	}
-	switch (kind) {
-	case REC_PROC:
-		text_proc(o->txt, rec);
-		if (kind == o->csv_kind)
-			csv_proc(o->csv, host, rec);
-		break;
-	case REC_TASK:
-		text_task(o->txt, rec);
-		if (kind == o->csv_kind)
-			csv_task(o->csv, host, rec);
-		break;
-	default:
-		text_flow(o->txt, rec);
-		if (kind == o->csv_kind)
-			csv_flow(o->csv, host, rec);
-		break;
-	}
-	return ferror(o->txt) || ferror(o->csv) ? EXR_IO : EXR_OK;
-}
-
-/* A stream's sample into BASE.txt and BASE.csv, as text does. */
-static int
-output_sample(void *arg, const char *host, const struct stream_provider *p,
-    const struct stream_line *ln, const struct stream_sample *x)
-{
-	struct outputs *o = arg;
-
-	if (o->outdir == NULL)
-		return EXR_OK;
-	if (o->txt == NULL && open_outputs(o) != EXR_OK)
-		return EXR_IO;
-	if (o->fresh) {
-		text_sample_header(o->txt);
-		csv_sample_header(o->csv);
-		o->fresh = 0;
-	}
-	text_sample(o->txt, p, ln, x);
-	csv_sample(o->csv, host, p, ln, x);
-	return ferror(o->txt) || ferror(o->csv) ? EXR_IO : EXR_OK;
-}
-
-static void
-report_damage(void *arg, const char *path, uint64_t from, uint64_t to,
-    const struct ex_err *err, int tail)
-{
-	(void)arg;
-	say(stderr, "extracct: %s: offset %" PRIu64 ": %s (%s %" PRIu64
-	    "-%" PRIu64 ")", path, err->off, err->reason, tail ?
-	    "incomplete tail, left for the next run: bytes" : "skipped bytes",
-	    from, to > from ? to - 1 : to);
-}
-
-static void
-report_note(void *arg, const char *path, uint64_t off, const char *msg)
-{
-	(void)arg;
-	say(stderr, "extracct: %s: offset %" PRIu64 ": %s", path, off, msg);
-}
-
-static int
-close_outputs(struct outputs *o)
-{
-	int rc = EXR_OK;
-
-	if (o->txt != NULL && fclose(o->txt) != 0)
-		rc = EXR_IO;
-	if (o->csv != NULL && fclose(o->csv) != 0)
-		rc = EXR_IO;
-	o->txt = o->csv = NULL;
-	memset(o->header_done, 0, sizeof(o->header_done));
-	return rc;
-}
-
-/* Ingest options as the configuration sets them. */
-void
-ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx)
-{
-	memset(io, 0, sizeof(*io));
-	io->idle_always = ctx->cfg->idle_always;
-	io->heartbeat_ns = ctx->cfg->heartbeat_hours * 3600 * 1000000000ull;
-	io->chunk_records = 50000;
-	io->on_damage = report_damage;
-	io->on_note = report_note;
-	io->rapl_drop_wrapped = ctx->cfg->rapl_drop_wrapped;
-	io->carbon_intensity = ctx->cfg->carbon_intensity;
-	io->carbon_source = ctx->cfg->carbon_source;
-}
-
-int
-parse_wait(const char *arg, uint64_t *wait_s)
-{
-	return parse_u64("--wait", arg, 0, 86400, wait_s);
-}
-
-int
-ingest_logs(const char *db, uint64_t wait_s, const char *outdir,
-    const struct ingest_opts *opts, char *const *paths, int npaths,
-    int nclosed)
-{
-	struct ingest_opts o = *opts, *io = &o;	/* out lives only here */
-	struct outputs out;
-	struct ingest_stats st;
-	struct ex_err err;
-	struct store *s;
-	int i, rc, status = EXR_OK;
-
-	memset(&out, 0, sizeof(out));
-	out.outdir = outdir;
-	out.stats = &st;
-	io->on_record = output_record;
-	io->on_sample = output_sample;
-	io->arg = &out;
-	memset(&err, 0, sizeof(err));
-	if (outdir != NULL && (rc = outfile_dir_check("output directory",
-	    outdir, &err)) != EXR_OK)
-		return complain(rc, "%s", err.reason);
-	if ((rc = db_locate(db)) != EXR_OK)
-		return rc;
-	if ((rc = store_open(&s, db, wait_s * 1000, &err)) != EXR_OK)
-		return complain(rc, "%s: %s", db, err.reason);
-	for (i = 0; i < npaths; i++) {
-		memset(&err, 0, sizeof(err));
-		err.path = paths[i];
-		out.input = paths[i];
-		io->closed = i < nclosed;
-		rc = ingest_file(s, paths[i], io, &st, &err);
-		if (close_outputs(&out) != EXR_OK && rc == EXR_OK)
-			rc = complain(EXR_IO, "%s: writing outputs failed",
-			    paths[i]);
-		/*
-		 * Damaged ranges were reported as found; the rest here.  A
-		 * database failure is the database's, not at an offset of
-		 * the input: what was not committed is read again next time.
-		 */
-		if (rc == EXR_DB)
-			complain(rc, "%s: %s; %s: what was not stored is read "
-			    "again by the next ingest", db, err.reason,
-			    paths[i]);
-		else if ((rc != EXR_OK && rc != EXR_DAMAGED) || st.empty)
-			report_err(&err);
-		status = worst(status, rc);
-		if (st.empty)
-			continue;
-		if (st.already) {
-			say(stdout, "%s: already ingested (%" PRIu64
-			    " bytes)", paths[i], st.from);
-			continue;
-		}
-		if (rc != EXR_OK && rc != EXR_DAMAGED)
-			continue;
-		/* The name as messages print it (say()); then numbers. */
-		fmt_escape_fp(stdout, paths[i], 0);
-		printf(": bytes %" PRIu64 "-%" PRIu64 ": %" PRIu64
-		    " records, %" PRIu64 " rows, %" PRIu64 " duplicates, %"
-		    PRIu64 " late, %" PRIu64 " idle, %" PRIu64 " flows, %"
-		    PRIu64 " damaged ranges, %" PRIu64 " without pid or "
-		    "time", st.from, st.to, st.records, st.rows,
-		    st.duplicates, st.late, st.idle, st.flows, st.damaged,
-		    st.untimed);
-		/* Only where acctd and pacct both ran, or acctd lost some. */
-		if (st.alt_exits > 0)
-			printf(", %" PRIu64 " exits another source had",
-			    st.alt_exits);
-		if (st.lost > 0)
-			printf(", %" PRIu64 " exits lost",
-			    st.lost);
-		/* Streams only. */
-		if (st.gaps > 0)
-			printf(", %" PRIu64 " gaps", st.gaps);
-		if (st.excluded > 0)
-			printf(", %" PRIu64 " since-boot lines excluded",
-			    st.excluded);
-		if (st.underflows > 0)
-			printf(", %" PRIu64 " readings of at most 1 uJ",
-			    st.underflows);
-		if (st.torn)
-			printf(", 1 partial last line left for the next run");
-		putchar('\n');
-	}
-	store_close(s);
-	return status;
-}
-
 int
 cmd_ingest(int argc, char **argv, struct ctx *ctx)
 {
@@ -329,7 +61,9 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 	const char *db = ctx->cfg->database;
 	const char *outdir = NULL;
 	uint64_t n, wait_s = DB_WAIT_DEFAULT_S;
-	int ch;
+	struct ex_err err = { 0 };
+	struct store *s;
+	int ch, rc;
 
 	ingest_opts_config(&io, ctx);
 	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
@@ -382,5 +116,12 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		config_hostname(ctx, hostname, sizeof(hostname));
 		io.host = hostname;
 	}
-	return ingest_logs(db, wait_s, outdir, &io, argv, argc, 0);
+	if (outdir != NULL && (rc = outfile_dir_check("output directory",
+	    outdir, &err)) != EXR_OK)
+		return complain(rc, "%s", err.reason);
+	if ((rc = ingest_open(&s, db, wait_s)) != EXR_OK)
+		return rc;
+	rc = ingest_logs(s, db, outdir, &io, argv, argc, 0);
+	store_close(s);
+	return rc;
 }

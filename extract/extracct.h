@@ -14,10 +14,10 @@
 #include <stdio.h>
 
 #include "../parsers/exerr.h"
+#include "rotate.h"		/* for the test helper, which drives it */
 
 struct cmddoc;
 struct config;
-struct ingest_opts;
 
 /* Shared state handed to every command. */
 struct ctx {
@@ -42,77 +42,18 @@ extern const struct cmddoc cmd_dump_doc, cmd_text_doc, cmd_check_doc,
     cmd_gen_doc, cmd_ingest_doc, cmd_report_doc, cmd_snap_doc,
     cmd_rotate_doc, cmd_run_doc, cmd_config_doc, cmd_acctd_doc;
 
-/*
- * Ingest paths[0..npaths) into db, writing each one's .txt and .csv into
- * outdir unless it is NULL, and print what each added (cmd_ingest.c).
- * io starts from ingest_opts_config(); wait_s bounds the wait for
- * another writer of db (EXR_BUSY after it).  The first nclosed paths
- * are closed logs (run's spool: ingest_opts.closed).  Returns the
- * worst EXR_* code.
- */
-void	ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx);
-int	ingest_logs(const char *db, uint64_t wait_s, const char *outdir,
-	    const struct ingest_opts *io, char *const *paths, int npaths,
-	    int nclosed);
-
 /* How long ingest and run wait for another writer of the database. */
 #define DB_WAIT_DEFAULT_S	600
 
-/* --wait SECONDS: into *wait_s (ingest, run); EXR_OK or EXR_USAGE. */
+/* --wait SECONDS: into *wait_s (ingest, run; in ingest_logs.c); EXR_OK
+ * or EXR_USAGE. */
 int	parse_wait(const char *arg, uint64_t *wait_s);
-
-/*
- * The kernel's part in rotate, for the test helper to stand in for:
- * switching process accounting to a file (acct(2): 0 or -1), and
- * writing the exit record of a process that exited (the probe's).
- */
-struct rotate_kernel {
-	int	(*acct)(const char *path);
-	void	(*exited)(pid_t pid);
-};
-
-/*
- * Switch accounting (if on), the snapshot log and acctd (if it runs) to
- * new files in spool, named for the time now, and record them as the
- * live logs (cmd_rotate.c, spool.h).  k is NULL but in tests.  manage:
- * 0, or ROTATE_MANAGE (pacct: manage) to switch accounting back on into
- * the spool when it went off since the last rotate, with
- * ROTATE_START (rotate --start, the boot unit) also when it never was.
- * Messages printed; EXR_OK, EXR_USAGE or EXR_IO (accounting found off
- * and left so, among others).
- */
-#define ROTATE_MANAGE	1
-#define ROTATE_START	2
-int	rotate_logs(const char *spool, const char *pacct, const char *host,
-	    const char *acctadm_conf, const char *acctd_pidfile, time_t now,
-	    const struct rotate_kernel *k, int manage);
-
-/* The stand-in kernel run's rotate uses (extracct-test); NULL: acct(2). */
-extern const struct rotate_kernel *run_kernel;
-
-/*
- * Is acctd running (it holds pidfile locked)?  Then *pid and current
- * (the log it writes) are set (cmd_rotate.c).
- */
-int	acctd_running(const char *pidfile, pid_t *pid, char *current,
-	    size_t n);
 
 /* This machine's name (gethostname), or "unknown". */
 void	local_hostname(char *buf, size_t n);
 
 /* The configured host name, else this machine's. */
 void	config_hostname(const struct ctx *ctx, char *buf, size_t n);
-
-/*
- * Append one snapshot (a system record, a RAPL record for every zone
- * under powercap_dir, then a partial record for every process under
- * proc_root) to path; *nprocs gets the count.  cpu is the CPU measure
- * asked for (snapcpu.h; acctd_pidfile tells whether acctd runs).
- * Messages are printed; returns EXR_OK or EXR_IO.
- */
-int	snap_write(const char *path, const char *proc_root,
-	    const char *powercap_dir, int cpu, const char *acctd_pidfile,
-	    uint64_t *nprocs);
 
 /*
  * Append one encoded record with one write(2) (retried only for EINTR),

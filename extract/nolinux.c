@@ -1,6 +1,7 @@
 /*
- * snap and acctd where there is no Linux: built in their place by
- * "make portable" and on illumos, the BSDs and macOS.  Both read what
+ * snap and acctd, and the snapshot run takes (snapshot.c's snap_write),
+ * where there is no Linux: built in their place by "make portable" and
+ * on illumos, the BSDs and macOS.  They read what
  * only Linux has (/proc/PID/stat and its siblings, taskstats over
  * netlink, powercap), so there they say so instead of failing to
  * build.  Everything else (decoding, ingest, reports, rotate, which on
@@ -11,6 +12,7 @@
 
 #include "cmdopt.h"
 #include "extracct.h"
+#include "snapshot.h"
 
 static const struct cmdopt no_options[] = { { 0 } };
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "acctd_pidfile.h"
 #include "extracct.h"
 #include "snapcpu.h"
 
@@ -35,7 +36,8 @@ snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
 	sc->ts.fd = -1;
 	sc->measure = SNAPCPU_RUNTIME;
 	ticks = want == SNAPCPU_TICKS || (want == SNAPCPU_AUTO &&
-	    !acctd_running(acctd_pidfile, &pid, current, sizeof(current)));
+	    !acctd_pidfile_running(acctd_pidfile, &pid, current,
+	    sizeof(current)));
 	/* With the runtime, taskstats is asked for context switches only:
 	 * not being able to is no error. */
 	if (!ticks)

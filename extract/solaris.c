@@ -41,10 +41,11 @@ static const struct {
 	const char	*shown;		/* acctadm's "<shown> accounting" */
 	const char	*kind;		/* the spool's kind */
 	const char	*type;		/* acctadm -f's type */
+	enum spool_kind	 k;		/* kind, as a number */
 } types[NTYPES] = {
-	{ "PROC", "Process", "proc", "process" },
-	{ "TASK", "Task", "task", "task" },
-	{ "FLOW", "Flow", "flow", "flow" },
+	{ "PROC", "Process", "proc", "process", SPOOL_PROC },
+	{ "TASK", "Task", "task", "task", SPOOL_TASK },
+	{ "FLOW", "Flow", "flow", "flow", SPOOL_FLOW },
 };
 
 /* One type's state: active, and its file ("" when none). */
@@ -294,8 +295,7 @@ write_partials(const long *pids, size_t n, size_t *nw, size_t *nfail)
 }
 
 int
-solaris_rotate(const char *spool, const char *conf, const char *host,
-    time_t now)
+solaris_rotate(struct spool *sp, const char *conf, time_t now)
 {
 	struct acct_type t[NTYPES];
 	char name[256], path[4096], out[4096];
@@ -334,8 +334,8 @@ solaris_rotate(const char *spool, const char *conf, const char *host,
 	for (i = 0; i < NTYPES; i++) {
 		if (!t[i].active || t[i].file[0] != '/')
 			continue;
-		spool_name(name, sizeof(name), types[i].kind, host, now);
-		snprintf(path, sizeof(path), "%.3800s/%.255s", spool, name);
+		spool_name(name, sizeof(name), types[i].kind, sp->host, now);
+		spool_path(sp, name, path, sizeof(path));
 		if (strcmp(path, t[i].file) == 0)
 			continue;	/* already this minute's file */
 		argv[0] = "acctadm";
@@ -351,9 +351,12 @@ solaris_rotate(const char *spool, const char *conf, const char *host,
 		}
 		printf("rotate: %s accounting moved from %s to %s\n",
 		    types[i].type, t[i].file, path);
-		/* run takes every other log of the kind as closed. */
-		if ((rc = spool_live_set(spool, types[i].kind, host, name,
-		    &err)) != EXR_OK)
+		/* run takes every other log of the kind as closed; acctadm
+		 * created this one. */
+		if (spool_add(sp, name) != EXR_OK)
+			status = complain(EXR_NOMEM, "no memory");
+		if ((rc = spool_live_set(sp, types[i].k, name, &err)) !=
+		    EXR_OK)
 			status = complain(rc, "%s", err.reason);
 	}
 	return status;

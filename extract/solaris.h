@@ -7,16 +7,17 @@
 
 #include <time.h>
 
+struct spool;
+
 /* Are both acctadm and wracct on PATH? */
 int	solaris_tools_present(void);
 
 /*
  * wracct a partial record for every process, then acctadm -f a new
  * spool file, named for now, for every type acctadm.conf enables, and
- * record it as the live log of its kind.  Messages printed; EXR_OK or
- * EXR_IO.
+ * record it as the live log of its kind (in sp too).  Messages printed;
+ * EXR_OK or EXR_IO.
  */
-int	solaris_rotate(const char *spool, const char *conf, const char *host,
-	    time_t now);
+int	solaris_rotate(struct spool *sp, const char *conf, time_t now);
 
 #endif

@@ -1,5 +1,10 @@
 /*
- * The spool directory (see spool.h).
+ * The spool directory (see spool.h): names, the listing of one host's
+ * logs, the state files saying which is live, and rotate's gaps.
+ *
+ * A run lists the spool once; hundreds of logs are usual (two weeks of
+ * hourly pacct and snapshot logs), so the listing grows an array by
+ * doubling and sorts it once, and a log added later is put in place.
  */
 #include <sys/stat.h>
 
@@ -14,6 +19,12 @@
 #include "../store/outfile.h"
 #include "extracct.h"
 #include "spool.h"
+
+const char *const spool_kind_names[SPOOL_NKINDS] = { "snap", "acctd",
+    "pacct", "proc", "task", "flow" };
+
+static int	state_read(const char *dir, const char *kind,
+		    const char *host, char *name, size_t n, struct ex_err *err);
 
 int
 spool_check(const char *dir, struct ex_err *err)
@@ -37,12 +48,11 @@ spool_name(char *buf, size_t n, const char *kind, const char *host,
 }
 
 static int
-kind_rank(const char *kind)
+kind_rank(enum spool_kind k)
 {
 	/* Snapshots first; acctd's exits before pacct's, so acctd closes
 	 * the processes both recorded (pacct's become alternates). */
-	return strcmp(kind, "snap") == 0 ? 0 : strcmp(kind, "acctd") == 0 ?
-	    1 : 2;
+	return k == SPOOL_SNAP ? 0 : k == SPOOL_ACCTD ? 1 : 2;
 }
 
 static int
@@ -53,7 +63,7 @@ log_cmp(const void *a, const void *b)
 
 	if (c != 0)
 		return c;
-	return kind_rank(x->kind) - kind_rank(y->kind);
+	return kind_rank(x->k) - kind_rank(y->k);
 }
 
 /* Is name a log of host (KIND-HOST-YYYYMMDD-HHMM)?  Then fill *l. */
@@ -76,24 +86,51 @@ log_parse(const char *name, const char *host, struct spool_log *l)
 	snprintf(l->name, sizeof(l->name), "%s", name);
 	snprintf(l->kind, sizeof(l->kind), "%.*s", (int)(dash - name), name);
 	snprintf(l->stamp, sizeof(l->stamp), "%s", stamp);
-	return strcmp(l->kind, "snap") == 0 || strcmp(l->kind, "acctd") == 0 ||
-	    strcmp(l->kind, "pacct") == 0 || strcmp(l->kind, "proc") == 0 ||
-	    strcmp(l->kind, "task") == 0 || strcmp(l->kind, "flow") == 0;
+	for (l->k = 0; l->k < SPOOL_NKINDS; l->k++)
+		if (strcmp(l->kind, spool_kind_names[l->k]) == 0)
+			return 1;
+	return 0;
 }
 
+/*
+ * v, an array of *alloc items of size, with room for item n: v itself,
+ * or a new pointer (the old one is dead), or NULL with v unchanged.
+ */
+static void *
+grow(void *v, size_t n, size_t *alloc, size_t size)
+{
+	size_t want;
+
+	if (n < *alloc)
+		return v;
+	want = *alloc > 0 ? *alloc : 64;
+	if (*alloc > 0 && __builtin_mul_overflow(*alloc, 2, &want))
+		return NULL;
+	if (want > SIZE_MAX / size || (v = realloc(v, want * size)) == NULL)
+		return NULL;
+	*alloc = want;
+	return v;
+}
+
+/* The logs of sp->host in sp->dir into sp->logs, sorted. */
 static int
-list_logs(const char *dir, const char *host, struct spool_log *logs,
-    int max, int *skipped)
+list_logs(struct spool *sp, struct ex_err *err)
 {
 	DIR *d;
 	struct dirent *de;
 	struct stat st;
-	int n = 0;
+	struct spool_log l;
+	void *nv;
+	int e;
 
-	if ((d = opendir(dir)) == NULL)
-		return -1;
-	while ((de = readdir(d)) != NULL && n < max) {
-		if (!log_parse(de->d_name, host, &logs[n]))
+	if ((d = opendir(sp->dir)) == NULL)
+		return ex_fail(err, EXR_IO, 0, "%s: %s", sp->dir,
+		    strerror(errno));
+	for (;;) {
+		errno = 0;
+		if ((de = readdir(d)) == NULL)
+			break;
+		if (!log_parse(de->d_name, sp->host, &l))
 			continue;
 		/*
 		 * A log is a regular file: a link planted here would make
@@ -103,43 +140,131 @@ list_logs(const char *dir, const char *host, struct spool_log *logs,
 		    -1)
 			continue;	/* gone since readdir */
 		if (!S_ISREG(st.st_mode)) {
-			if (skipped != NULL) {
-				(*skipped)++;
-				say(stderr, "extracct: %s/%s: %s, not a "
-				    "log; skipped", dir, de->d_name,
-				    outfile_kind(st.st_mode));
-			}
+			if ((nv = grow(sp->odd, sp->nodd, &sp->oddalloc,
+			    sizeof(*sp->odd))) == NULL)
+				goto nomem;
+			sp->odd = nv;
+			snprintf(sp->odd[sp->nodd].name,
+			    sizeof(sp->odd[0].name), "%s", l.name);
+			sp->odd[sp->nodd++].what = outfile_kind(st.st_mode);
 			continue;
 		}
-		n++;
+		if ((nv = grow(sp->logs, sp->nlogs, &sp->alloc,
+		    sizeof(*sp->logs))) == NULL)
+			goto nomem;
+		sp->logs = nv;
+		sp->logs[sp->nlogs++] = l;
+	}
+	/* A listing cut short would pass for a spool with fewer logs. */
+	if ((e = errno) != 0) {
+		closedir(d);
+		return ex_fail(err, EXR_IO, 0, "%s: %s", sp->dir,
+		    strerror(e));
 	}
 	closedir(d);
-	qsort(logs, (size_t)n, sizeof(*logs), log_cmp);
-	return n;
+	if (sp->nlogs > 0)
+		qsort(sp->logs, sp->nlogs, sizeof(*sp->logs), log_cmp);
+	return EXR_OK;
+nomem:
+	closedir(d);
+	return ex_fail(err, EXR_NOMEM, 0, "%s: no memory for its list of "
+	    "logs", sp->dir);
 }
 
 int
-spool_list(const char *dir, const char *host, struct spool_log *logs,
-    int max)
+spool_open(struct spool *sp, const char *dir, const char *host, int flags,
+    struct ex_err *err)
 {
-	return list_logs(dir, host, logs, max, NULL);
+	int k, rc;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->dir = dir;
+	sp->host = host;
+	for (k = 0; k < SPOOL_NKINDS; k++)
+		if (state_read(dir, spool_kind_names[k], host, sp->live[k],
+		    sizeof(sp->live[k]), &sp->live_err[k]) < 0)
+			sp->live[k][0] = '\0';
+	if ((flags & SPOOL_LIST) == 0)
+		return EXR_OK;
+	sp->listed = 1;
+	if ((rc = list_logs(sp, err)) != EXR_OK)
+		spool_close(sp);
+	return rc;
 }
 
-int
-spool_list_warn(const char *dir, const char *host, struct spool_log *logs,
-    int max, int *skipped)
+void
+spool_close(struct spool *sp)
 {
-	*skipped = 0;
-	return list_logs(dir, host, logs, max, skipped);
+	free(sp->logs);
+	free(sp->odd);
+	sp->logs = NULL;
+	sp->odd = NULL;
+	sp->nlogs = sp->alloc = sp->nodd = sp->oddalloc = 0;
+}
+
+void
+spool_path(const struct spool *sp, const char *name, char *buf, size_t n)
+{
+	snprintf(buf, n, "%.3800s/%.255s", sp->dir, name);
 }
 
 int
-spool_create(const char *dir, const char *name, struct ex_err *err)
+spool_is_live(const struct spool *sp, const struct spool_log *l)
+{
+	return strcmp(sp->live[l->k], l->name) == 0;
+}
+
+const char *
+spool_newest(const struct spool *sp, enum spool_kind k, time_t now)
+{
+	size_t i;
+
+	for (i = sp->nlogs; i-- > 0;)
+		if (sp->logs[i].k == k && (now == 0 ||
+		    !spool_in_future(sp->logs[i].stamp, now)))
+			return sp->logs[i].name;
+	return NULL;
+}
+
+int
+spool_add(struct spool *sp, const char *name)
+{
+	struct spool_log l;
+	struct stat st;
+	char path[4096];
+	size_t i, at;
+	void *nv;
+
+	if (!sp->listed || !log_parse(name, sp->host, &l))
+		return EXR_OK;
+	spool_path(sp, name, path, sizeof(path));
+	if (lstat(path, &st) == -1 || !S_ISREG(st.st_mode))
+		return EXR_OK;
+	for (i = 0; i < sp->nlogs; i++)
+		if (strcmp(sp->logs[i].name, name) == 0)
+			return EXR_OK;
+	if ((nv = grow(sp->logs, sp->nlogs, &sp->alloc,
+	    sizeof(*sp->logs))) == NULL)
+		return EXR_NOMEM;
+	sp->logs = nv;
+	/* After every log it does not sort before, as qsort put them. */
+	for (at = sp->nlogs; at > 0 && log_cmp(&sp->logs[at - 1], &l) > 0;
+	    at--)
+		;
+	memmove(&sp->logs[at + 1], &sp->logs[at],
+	    (sp->nlogs - at) * sizeof(*sp->logs));
+	sp->logs[at] = l;
+	sp->nlogs++;
+	return EXR_OK;
+}
+
+int
+spool_create(struct spool *sp, const char *name, struct ex_err *err)
 {
 	char path[4096];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", sp->dir, name);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 	    0640);
 	if (fd == -1) {
@@ -153,6 +278,9 @@ spool_create(const char *dir, const char *name, struct ex_err *err)
 	/* Accounting writes as root; the group (adm) may read. */
 	(void)fchmod(fd, 0640);
 	close(fd);
+	if (spool_add(sp, name) != EXR_OK)
+		return ex_fail(err, EXR_NOMEM, 0, "%s: no memory for its list "
+		    "of logs", sp->dir);
 	return EXR_OK;
 }
 
@@ -175,9 +303,13 @@ state_path(char *buf, size_t n, const char *dir, const char *kind,
 	    n ? 0 : -1;
 }
 
-int
-spool_live_get(const char *dir, const char *kind, const char *host,
-    char *name, size_t n, struct ex_err *err)
+/*
+ * DIR/.live-KIND-HOST's log name into name: 1, 0 if there is no such
+ * file, -1 with err when it is unreadable or holds no log's name.
+ */
+static int
+state_read(const char *dir, const char *kind, const char *host, char *name,
+    size_t n, struct ex_err *err)
 {
 	char path[4096], buf[512];
 	struct spool_log l;
@@ -233,13 +365,35 @@ sync_dir(const char *dir, struct ex_err *err)
 }
 
 int
-spool_live_set(const char *dir, const char *kind, const char *host,
-    const char *name, struct ex_err *err)
+spool_live_get(const struct spool *sp, enum spool_kind k, char *name,
+    size_t n, struct ex_err *err)
 {
+	snprintf(name, n, "%s", sp->live[k]);
+	if (sp->live_err[k].code != EXR_OK) {
+		if (err != NULL)
+			*err = sp->live_err[k];
+		return -1;
+	}
+	return name[0] != '\0';
+}
+
+void
+spool_live_note(struct spool *sp, enum spool_kind k, const char *name)
+{
+	snprintf(sp->live[k], sizeof(sp->live[k]), "%s", name);
+	memset(&sp->live_err[k], 0, sizeof(sp->live_err[k]));
+}
+
+int
+spool_live_set(struct spool *sp, enum spool_kind k, const char *name,
+    struct ex_err *err)
+{
+	const char *dir = sp->dir;
 	char path[4096], tmp[4200], line[300];
 	int fd, e, len, ok;
 
-	if (state_path(path, sizeof(path), dir, kind, host) != 0)
+	if (state_path(path, sizeof(path), dir, spool_kind_names[k],
+	    sp->host) != 0)
 		return ex_fail(err, EXR_IO, 0, "%s: spool path too long", dir);
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
 	len = snprintf(line, sizeof(line), "%s\n", name);
@@ -269,40 +423,43 @@ spool_live_set(const char *dir, const char *kind, const char *host,
 		(void)unlink(tmp);
 		return ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(e));
 	}
+	/* Renamed: the state is the new one, whatever the sync says. */
+	spool_live_note(sp, k, name);
 	return sync_dir(dir, err);
 }
 
 int
-spool_snap_live(const char *dir, const char *host, time_t now, char *path,
-    size_t n, struct ex_err *err)
+spool_snap_live(struct spool *sp, time_t now, char *path, size_t n,
+    struct ex_err *err)
 {
 	char name[256];
 	int rc;
 
-	if ((rc = spool_live_get(dir, "snap", host, name, sizeof(name),
-	    err)) < 0)
+	if ((rc = spool_live_get(sp, SPOOL_SNAP, name, sizeof(name), err)) <
+	    0)
 		return err != NULL ? err->code : EXR_IO;
 	if (rc == 0) {
-		spool_name(name, sizeof(name), "snap", host, now);
-		if ((rc = spool_live_set(dir, "snap", host, name, err)) !=
-		    EXR_OK)
+		spool_name(name, sizeof(name), "snap", sp->host, now);
+		if ((rc = spool_live_set(sp, SPOOL_SNAP, name, err)) != EXR_OK)
 			return rc;
 	}
-	snprintf(path, n, "%.3800s/%.255s", dir, name);
+	snprintf(path, n, "%.3800s/%.255s", sp->dir, name);
 	return EXR_OK;
 }
 
 int
-spool_live_clear(const char *dir, const char *kind, const char *host,
-    struct ex_err *err)
+spool_live_clear(struct spool *sp, enum spool_kind k, struct ex_err *err)
 {
 	char path[4096];
 
-	if (state_path(path, sizeof(path), dir, kind, host) != 0)
-		return ex_fail(err, EXR_IO, 0, "%s: spool path too long", dir);
+	if (state_path(path, sizeof(path), sp->dir, spool_kind_names[k],
+	    sp->host) != 0)
+		return ex_fail(err, EXR_IO, 0, "%s: spool path too long",
+		    sp->dir);
 	if (unlink(path) == -1 && errno != ENOENT)
 		return ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(errno));
-	return sync_dir(dir, err);
+	spool_live_note(sp, k, "");
+	return sync_dir(sp->dir, err);
 }
 
 /* DIR/.gaps-pacct-HOST */

@@ -9,6 +9,13 @@
  * the first snapshot log.  Never the newest name: a clock that was
  * once wrong leaves a log named in the future, which would be "newest"
  * for good (issue 12).  Every other log is closed.
+ *
+ * A struct spool is that, read once: each run lists the spool one time,
+ * and rotate and snap change it through the struct, so that what run
+ * then ingests and retires is what they left (a log rotate closed is
+ * ingested in the same run).  No limit on the number of logs: a spool
+ * of thousands is listed whole, and one that cannot be listed is an
+ * error.
  */
 #ifndef SPOOL_H
 #define SPOOL_H
@@ -19,14 +26,78 @@
 
 #include "../parsers/exerr.h"
 
-#define SPOOL_MAX_LOGS	4096
+/* The kinds of log, in the order a minute's logs are read (spool.c). */
+enum spool_kind { SPOOL_SNAP, SPOOL_ACCTD, SPOOL_PACCT, SPOOL_PROC,
+    SPOOL_TASK, SPOOL_FLOW, SPOOL_NKINDS };
 
 struct spool_log {
 	char		 name[256];	/* the file name, in the spool */
 	char		 kind[16];	/* snap, acctd, pacct; Solaris: proc,
 					   task, flow */
 	char		 stamp[16];	/* "YYYYMMDD-HHMM" */
+	enum spool_kind	 k;		/* kind, as a number */
 };
+
+/* A name with a log's form that is no regular file: left out. */
+struct spool_odd {
+	char		 name[256];
+	const char	*what;		/* "a symbolic link", ... (static) */
+};
+
+/*
+ * One host's view of the spool, read once by each run, rotate, snap
+ * and acctd's switch, and kept true by the changes they make through
+ * it (a log created, a live log switched).  Which log of each kind is
+ * live comes from the state files; every other log is closed.
+ */
+struct spool {
+	const char	*dir;		/* not owned */
+	const char	*host;		/* not owned */
+	int		 listed;	/* logs[] was read (SPOOL_LIST) */
+	struct spool_log *logs;		/* sorted as spool_open says */
+	size_t		 nlogs, alloc;
+	struct spool_odd *odd;		/* in the order readdir gave them */
+	size_t		 nodd, oddalloc;
+	/* Per kind, the live log ("": none), and why its state could not
+	 * be read (code EXR_OK: it could; else live is ""). */
+	char		 live[SPOOL_NKINDS][256];
+	struct ex_err	 live_err[SPOOL_NKINDS];
+};
+
+#define SPOOL_LIST	1		/* spool_open: also list the logs */
+
+/* "snap", "acctd", ...: the kind's name in file names. */
+extern const char *const spool_kind_names[SPOOL_NKINDS];
+
+/*
+ * Read the live log of every kind for host from dir's state files (an
+ * unreadable one is kept in live_err, not an error here), and with
+ * SPOOL_LIST the logs of host, sorted oldest first (by stamp, then
+ * snap, acctd, the rest: snapshots must be ingested before the exits
+ * that close their processes, and acctd's exits are preferred to
+ * pacct's), however many.  Only regular files are logs: a symbolic
+ * link, FIFO or directory with a log's name goes into odd[].  dir and
+ * host must outlive sp.  EXR_OK, or EXR_IO / EXR_NOMEM with err when
+ * the spool cannot be listed (sp then holds nothing to release).
+ */
+int	spool_open(struct spool *sp, const char *dir, const char *host,
+	    int flags, struct ex_err *err);
+void	spool_close(struct spool *sp);
+
+/* "DIR/NAME" into buf. */
+void	spool_path(const struct spool *sp, const char *name, char *buf,
+	    size_t n);
+
+/* Is l the live log of its kind, as sp knows it? */
+int	spool_is_live(const struct spool *sp, const struct spool_log *l);
+
+/*
+ * The newest listed log of kind, leaving out those named ahead of the
+ * clock at now (spool_in_future) unless now is 0; NULL if none.  The
+ * pointer is into sp, good until the next change through sp.
+ */
+const char *spool_newest(const struct spool *sp, enum spool_kind k,
+	    time_t now);
 
 /*
  * Refuse a spool that is not a directory, is a symbolic link, is owned
@@ -46,26 +117,16 @@ void	spool_name(char *buf, size_t n, const char *kind, const char *host,
 	    time_t t);
 
 /*
- * The logs of host in dir, sorted oldest first (by stamp, then snap,
- * acctd, the rest: snapshots must be ingested before the exits that
- * close their processes, and acctd's exits are preferred to pacct's).
- * Only regular files: a symbolic link, FIFO or directory with a log's
- * name is left out.  Returns the count, or -1 (errno set).
+ * Create the log name in the spool, empty, never through a link and
+ * never an existing file (O_EXCL | O_NOFOLLOW), mode 0640, and list
+ * it.  Returns EXR_OK or EXR_IO (err->sys_errno says why: EEXIST for a
+ * name taken).
  */
-int	spool_list(const char *dir, const char *host, struct spool_log *logs,
-	    int max);
+int	spool_create(struct spool *sp, const char *name, struct ex_err *err);
 
-/* The same, saying on stderr which names it leaves out and why, and
- * counting them in *skipped (run, before ingesting). */
-int	spool_list_warn(const char *dir, const char *host,
-	    struct spool_log *logs, int max, int *skipped);
-
-/*
- * Create dir/name, empty, never through a link and never an existing
- * file (O_EXCL | O_NOFOLLOW), mode 0640.  Returns EXR_OK or EXR_IO
- * (err->sys_errno says why: EEXIST for a name taken).
- */
-int	spool_create(const char *dir, const char *name, struct ex_err *err);
+/* A log something else created (snap, acctadm): list it, if it is a
+ * regular file and not listed yet.  EXR_OK or EXR_NOMEM. */
+int	spool_add(struct spool *sp, const char *name);
 
 /*
  * Is stamp ("YYYYMMDD-HHMM") ahead of the clock at now, by more than a
@@ -74,33 +135,44 @@ int	spool_create(const char *dir, const char *name, struct ex_err *err);
 int	spool_in_future(const char *stamp, time_t now);
 
 /*
- * The live log of kind for host, from the spool's state: returns 1 with
- * name set, 0 if none is recorded, -1 with err when the state file is
- * unreadable (EXR_IO) or holds no such log's name (EXR_DAMAGED).
+ * The live log of kind, as read and changed since: returns 1 with name
+ * set, 0 if none is recorded, -1 with *err a copy of why the state
+ * could not be read (EXR_IO, or EXR_DAMAGED: it holds no such log's
+ * name).
  */
-int	spool_live_get(const char *dir, const char *kind, const char *host,
-	    char *name, size_t n, struct ex_err *err);
+int	spool_live_get(const struct spool *sp, enum spool_kind k, char *name,
+	    size_t n, struct ex_err *err);
 
 /*
- * Record name as the live log of kind for host, atomically (a new file,
- * fsync, rename over the old one, fsync of the spool).  EXR_OK or
+ * Record name as the live log of kind, atomically (a new file, fsync,
+ * rename over the old one, fsync of the spool), and in sp.  EXR_OK or
  * EXR_IO with err.
  */
-int	spool_live_set(const char *dir, const char *kind, const char *host,
-	    const char *name, struct ex_err *err);
+int	spool_live_set(struct spool *sp, enum spool_kind k, const char *name,
+	    struct ex_err *err);
+
+/* Forget kind's live log: the log it named is closed (rotate, when
+ * process accounting is found off).  EXR_OK or EXR_IO. */
+int	spool_live_clear(struct spool *sp, enum spool_kind k,
+	    struct ex_err *err);
 
 /*
- * The live snapshot log's path (dir/name) in path: the state's, or if
- * none is recorded a new one named for now, recorded as live.  EXR_OK,
- * or an error code with err (a state that holds no log name included:
- * snapshots are not put just anywhere).
+ * Take name ("": none) as the live log of kind in sp only, leaving the
+ * state as it is: run takes acctd's from its pidfile (the log acctd
+ * writes) rather than from the state (the one rotate asked it to move
+ * to).
  */
-int	spool_snap_live(const char *dir, const char *host, time_t now,
-	    char *path, size_t n, struct ex_err *err);
+void	spool_live_note(struct spool *sp, enum spool_kind k,
+	    const char *name);
 
-/* Forget kind's live log for host: the log it named is closed (rotate,
- * when process accounting is found off).  EXR_OK or EXR_IO. */
-int	spool_live_clear(const char *dir, const char *kind, const char *host,
+/*
+ * The live snapshot log's path (DIR/NAME) in path: the state's, or if
+ * none is recorded a new one named for now, recorded as live (the file
+ * is snap's to create).  EXR_OK, or an error code with err (a state
+ * that holds no log name included: snapshots are not put just
+ * anywhere).
+ */
+int	spool_snap_live(struct spool *sp, time_t now, char *path, size_t n,
 	    struct ex_err *err);
 
 /*

@@ -1,0 +1,37 @@
+/*
+ * Ingest of a list of logs into one open store, printing what each
+ * added (ingest_logs.c): ingest's operands, run's closed logs.
+ */
+#ifndef INGEST_LOGS_H
+#define INGEST_LOGS_H
+
+#include <stdint.h>
+
+struct ctx;
+struct ingest_opts;
+struct store;
+
+/* Ingest options as the configuration sets them, messages included. */
+void	ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx);
+
+/*
+ * Open db to write, waiting up to wait_s for another writer (EXR_BUSY
+ * after it); a database whose directory is missing is said so
+ * (db_locate).  EXR_OK with *s to store_close, or the code after a
+ * message, *s NULL.
+ */
+int	ingest_open(struct store **s, const char *db, uint64_t wait_s);
+
+/*
+ * Ingest paths[0..npaths) into s (opened on db, which messages name),
+ * writing each one's .txt and .csv into outdir unless it is NULL (a
+ * directory the caller has checked: outfile_dir_check), and print what
+ * each added.  io starts from ingest_opts_config(); it is copied, never
+ * changed.  The first nclosed paths are closed logs (run's spool:
+ * ingest_opts.closed).  Returns the worst EXR_* code; s stays open.
+ */
+int	ingest_logs(struct store *s, const char *db, const char *outdir,
+	    const struct ingest_opts *io, char *const *paths, int npaths,
+	    int nclosed);
+
+#endif

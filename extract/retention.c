@@ -1,0 +1,79 @@
+/*
+ * Retention (retention.h): run's last step.  A closed log goes only
+ * when it is old enough and the ledger says every byte of it is in the
+ * database (a log kept is never a loss; one deleted unread is); the
+ * text outputs, which the database does not need, by age alone.  The
+ * live logs are never touched, however old.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../store/ingest.h"
+#include "extracct.h"
+#include "retention.h"
+#include "spool.h"
+
+/* Delete dir/name if older than days; only_if_ingested asks the ledger. */
+static int
+retire(struct store *s, const char *dir, const char *name, int days,
+    int only_if_ingested, time_t now)
+{
+	char path[4096];
+	struct ex_err err = { 0 };
+	struct stat st;
+	int done = 1;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (lstat(path, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    now - st.st_mtime < (time_t)days * 86400)
+		return EXR_OK;
+	if (only_if_ingested &&
+	    (store_fully_ingested(s, path, &done, &err) != EXR_OK || !done)) {
+		printf("retention: keeping %s: not fully ingested\n", path);
+		return EXR_OK;
+	}
+	if (unlink(path) == -1)
+		return complain(EXR_IO, "%s: %s", path, strerror(errno));
+	printf("retention: removed %s\n", path);
+	return EXR_OK;
+}
+
+int
+retention_logs(struct store *s, const struct spool *sp, int days,
+    time_t now)
+{
+	size_t i;
+	int status = EXR_OK;
+
+	for (i = 0; i < sp->nlogs; i++)
+		if (!spool_is_live(sp, &sp->logs[i]))
+			status = worst(status, retire(s, sp->dir,
+			    sp->logs[i].name, days, 1, now));
+	return status;
+}
+
+int
+retention_text(const char *outdir, int days, time_t now)
+{
+	DIR *d;
+	struct dirent *de;
+	int status = EXR_OK;
+
+	if (outdir == NULL || (d = opendir(outdir)) == NULL)
+		return EXR_OK;
+	while ((de = readdir(d)) != NULL) {
+		size_t n = strlen(de->d_name);
+
+		if (n > 4 && (strcmp(de->d_name + n - 4, ".txt") == 0 ||
+		    strcmp(de->d_name + n - 4, ".csv") == 0))
+			status = worst(status, retire(NULL, outdir,
+			    de->d_name, days, 0, now));
+	}
+	closedir(d);
+	return status;
+}
