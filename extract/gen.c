@@ -116,11 +116,12 @@ flush_record(struct gen *g)
 		g->left--;
 }
 
+/* A time as its two UINT64 items: seconds at sec_id, ns at the next. */
 static void
-put_time(struct exw *w, uint32_t sec_tag, uint32_t nsec_tag, uint64_t ns)
+put_time(struct exw *w, uint32_t sec_id, uint64_t ns)
 {
-	exw_uint(w, sec_tag, ns / NS);
-	exw_uint(w, nsec_tag, ns % NS);
+	exw_uint(w, EXT_UINT64 | sec_id, ns / NS);
+	exw_uint(w, EXT_UINT64 | (sec_id + 1), ns % NS);
 }
 
 /* One group-proc or group-proc-partial, "extended" resources (§5.3). */
@@ -128,34 +129,36 @@ static void
 put_proc(struct gen *g, const struct sim_proc *p, uint32_t group,
     uint64_t finish_ns)
 {
-	static const uint32_t mstate_ids[12] = { 0x1011, 0x1012, 0x1014,
-	    0x1013, 0x1015, 0x1016, 0x1017, 0x1018, 0x1019, 0x101a, 0x101b,
-	    0x101c };
+	static const uint32_t mstate_ids[12] = { EXD_PROC_FAULTS_MAJOR,
+	    EXD_PROC_FAULTS_MINOR, EXD_PROC_MESSAGES_SND,
+	    EXD_PROC_MESSAGES_RCV, EXD_PROC_BLOCKS_IN, EXD_PROC_BLOCKS_OUT,
+	    EXD_PROC_CHARS_RDWR, EXD_PROC_CONTEXT_VOL, EXD_PROC_CONTEXT_INV,
+	    EXD_PROC_SIGNALS, EXD_PROC_SWAPS, EXD_PROC_SYSCALLS };
 	struct exw *w = &g->w;
 	int i;
 
 	exw_group_begin(w, EXT_GROUP | group);
-	exw_uint(w, EXT_UINT32 | 0x1000, p->pid);
-	exw_uint(w, EXT_UINT32 | 0x1001, p->uid);
-	exw_uint(w, EXT_UINT32 | 0x1002, p->gid);
-	exw_uint(w, EXT_UINT32 | 0x1004, p->projid);
-	exw_uint(w, EXT_UINT32 | 0x1003, p->taskid);
-	put_time(w, EXT_UINT64 | 0x100b, EXT_UINT64 | 0x100c, p->cpu_user_ns);
-	put_time(w, EXT_UINT64 | 0x100d, EXT_UINT64 | 0x100e, p->cpu_sys_ns);
-	put_time(w, EXT_UINT64 | 0x1007, EXT_UINT64 | 0x1008, p->start_ns);
-	put_time(w, EXT_UINT64 | 0x1009, EXT_UINT64 | 0x100a, finish_ns);
-	exw_string(w, EXT_STRING | 0x1006, p->command);
-	exw_uint(w, EXT_UINT32 | 0x100f, p->tty_major);
-	exw_uint(w, EXT_UINT32 | 0x1010, p->tty_minor);
+	exw_uint(w, EXT_UINT32 | EXD_PROC_PID, p->pid);
+	exw_uint(w, EXT_UINT32 | EXD_PROC_UID, p->uid);
+	exw_uint(w, EXT_UINT32 | EXD_PROC_GID, p->gid);
+	exw_uint(w, EXT_UINT32 | EXD_PROC_PROJID, p->projid);
+	exw_uint(w, EXT_UINT32 | EXD_PROC_TASKID, p->taskid);
+	put_time(w, EXD_PROC_CPU_USER_SEC, p->cpu_user_ns);
+	put_time(w, EXD_PROC_CPU_SYS_SEC, p->cpu_sys_ns);
+	put_time(w, EXD_PROC_START_SEC, p->start_ns);
+	put_time(w, EXD_PROC_FINISH_SEC, finish_ns);
+	exw_string(w, EXT_STRING | EXD_PROC_COMMAND, p->command);
+	exw_uint(w, EXT_UINT32 | EXD_PROC_TTY_MAJOR, p->tty_major);
+	exw_uint(w, EXT_UINT32 | EXD_PROC_TTY_MINOR, p->tty_minor);
 	for (i = 0; i < 12; i++)
 		exw_uint(w, EXT_UINT64 | mstate_ids[i], p->mstate[i]);
-	exw_uint(w, EXT_UINT32 | 0x101d, p->acctflags);
-	exw_uint(w, EXT_UINT32 | 0x101f, p->ppid);
-	exw_uint(w, EXT_UINT32 | 0x1020,
+	exw_uint(w, EXT_UINT32 | EXD_PROC_ACCT_FLAGS, p->acctflags);
+	exw_uint(w, EXT_UINT32 | EXD_PROC_ANCPID, p->ppid);
+	exw_uint(w, EXT_UINT32 | EXD_PROC_WAIT_STATUS,
 	    group == EXD_GROUP_PROC ? p->wait_status : 0);
-	exw_string(w, EXT_STRING | 0x1021, p->zone);
-	exw_uint(w, EXT_UINT64 | 0x1022, p->rss_avg_kb);
-	exw_uint(w, EXT_UINT64 | 0x1023, p->rss_max_kb);
+	exw_string(w, EXT_STRING | EXD_PROC_ZONENAME, p->zone);
+	exw_uint(w, EXT_UINT64 | EXD_PROC_MEM_RSS_AVG_K, p->rss_avg_kb);
+	exw_uint(w, EXT_UINT64 | EXD_PROC_MEM_RSS_MAX_K, p->rss_max_kb);
 	exw_group_end(w, 0);
 	flush_record(g);
 }
@@ -344,30 +347,32 @@ struct sim_task {
 static void
 put_task(struct gen *g, struct sim_task *t, uint32_t group, uint64_t now)
 {
-	static const uint32_t mstate_ids[12] = { 0x200b, 0x200c, 0x200e,
-	    0x200d, 0x200f, 0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015,
-	    0x2016 };
+	static const uint32_t mstate_ids[12] = { EXD_TASK_FAULTS_MAJOR,
+	    EXD_TASK_FAULTS_MINOR, EXD_TASK_MESSAGES_SND,
+	    EXD_TASK_MESSAGES_RCV, EXD_TASK_BLOCKS_IN, EXD_TASK_BLOCKS_OUT,
+	    EXD_TASK_CHARS_RDWR, EXD_TASK_CONTEXT_VOL, EXD_TASK_CONTEXT_INV,
+	    EXD_TASK_SIGNALS, EXD_TASK_SWAPS, EXD_TASK_SYSCALLS };
 	struct exw *w = &g->w;
 	int delta = group == EXD_GROUP_TASK_INTERVAL && t->intervals > 0;
 	uint64_t start = delta ? t->last_ns : t->start_ns;
 	int i;
 
 	exw_group_begin(w, EXT_GROUP | group);
-	exw_uint(w, EXT_UINT32 | 0x2000, t->taskid);
-	exw_uint(w, EXT_UINT32 | 0x2001, t->projid);
+	exw_uint(w, EXT_UINT32 | EXD_TASK_TASKID, t->taskid);
+	exw_uint(w, EXT_UINT32 | EXD_TASK_PROJID, t->projid);
 	/* The kernel writes task CPU system-first (§5.4). */
-	put_time(w, EXT_UINT64 | 0x2009, EXT_UINT64 | 0x200a,
+	put_time(w, EXD_TASK_CPU_SYS_SEC,
 	    t->cpu_sys_ns - (delta ? t->base_sys_ns : 0));
-	put_time(w, EXT_UINT64 | 0x2007, EXT_UINT64 | 0x2008,
+	put_time(w, EXD_TASK_CPU_USER_SEC,
 	    t->cpu_user_ns - (delta ? t->base_user_ns : 0));
-	put_time(w, EXT_UINT64 | 0x2003, EXT_UINT64 | 0x2004, start);
-	put_time(w, EXT_UINT64 | 0x2005, EXT_UINT64 | 0x2006, now);
-	exw_string(w, EXT_STRING | 0x2002, g->hostname);
+	put_time(w, EXD_TASK_START_SEC, start);
+	put_time(w, EXD_TASK_FINISH_SEC, now);
+	exw_string(w, EXT_STRING | EXD_TASK_HOSTNAME, g->hostname);
 	for (i = 0; i < 12; i++)
 		exw_uint(w, EXT_UINT64 | mstate_ids[i], t->mstate[i] -
 		    (delta ? t->base_mstate[i] : 0));
-	exw_uint(w, EXT_UINT32 | 0x2018, t->anctaskid);
-	exw_string(w, EXT_STRING | 0x2019, t->zone);
+	exw_uint(w, EXT_UINT32 | EXD_TASK_ANCTASKID, t->anctaskid);
+	exw_string(w, EXT_STRING | EXD_TASK_ZONENAME, t->zone);
 	exw_group_end(w, 0);
 	flush_record(g);
 	if (group == EXD_GROUP_TASK_INTERVAL) {
@@ -445,28 +450,28 @@ put_flow(struct gen *g, int v6, const uint8_t *src, const uint8_t *dst,
 
 	exw_group_begin(w, EXT_GROUP | EXD_GROUP_FLOW);
 	if (v6) {
-		exw_bytes(w, EXT_RAW | 0x3002, src, 16);
-		exw_bytes(w, EXT_RAW | 0x3003, dst, 16);
+		exw_bytes(w, EXT_RAW | EXD_FLOW_V6_SADDR, src, 16);
+		exw_bytes(w, EXT_RAW | EXD_FLOW_V6_DADDR, dst, 16);
 	} else {
-		exw_uint(w, EXT_UINT32 | 0x3000, (uint64_t)src[0] << 24 |
+		exw_uint(w, EXT_UINT32 | EXD_FLOW_V4_SADDR, (uint64_t)src[0] << 24 |
 		    (uint64_t)src[1] << 16 | (uint64_t)src[2] << 8 | src[3]);
-		exw_uint(w, EXT_UINT32 | 0x3001, (uint64_t)dst[0] << 24 |
+		exw_uint(w, EXT_UINT32 | EXD_FLOW_V4_DADDR, (uint64_t)dst[0] << 24 |
 		    (uint64_t)dst[1] << 16 | (uint64_t)dst[2] << 8 | dst[3]);
 	}
-	exw_uint(w, EXT_UINT16 | 0x3004, sport);
-	exw_uint(w, EXT_UINT16 | 0x3005, dport);
-	exw_uint(w, EXT_UINT8 | 0x3006, proto);
-	exw_uint(w, EXT_UINT8 | 0x3007, 0);
-	exw_uint(w, EXT_UINT64 | 0x300a, ctime);
-	exw_uint(w, EXT_UINT64 | 0x300b, lseen);
-	exw_uint(w, EXT_UINT32 | 0x3008, bytes);
-	exw_uint(w, EXT_UINT32 | 0x3009, pkts);
+	exw_uint(w, EXT_UINT16 | EXD_FLOW_SPORT, sport);
+	exw_uint(w, EXT_UINT16 | EXD_FLOW_DPORT, dport);
+	exw_uint(w, EXT_UINT8 | EXD_FLOW_PROTOCOL, proto);
+	exw_uint(w, EXT_UINT8 | EXD_FLOW_DSFIELD, 0);
+	exw_uint(w, EXT_UINT64 | EXD_FLOW_CTIME, ctime);
+	exw_uint(w, EXT_UINT64 | EXD_FLOW_LSEEN, lseen);
+	exw_uint(w, EXT_UINT32 | EXD_FLOW_NBYTES, bytes);
+	exw_uint(w, EXT_UINT32 | EXD_FLOW_NPKTS, pkts);
 	/* Negative project or user: the item is left out (§5.6). */
 	if (projid >= 0)
-		exw_uint(w, EXT_UINT32 | 0x300c, (uint64_t)projid);
+		exw_uint(w, EXT_UINT32 | EXD_FLOW_PROJID, (uint64_t)projid);
 	if (uid >= 0)
-		exw_uint(w, EXT_UINT32 | 0x300d, (uint64_t)uid);
-	exw_string(w, EXT_STRING | 0x300e, "acct");
+		exw_uint(w, EXT_UINT32 | EXD_FLOW_UID, (uint64_t)uid);
+	exw_string(w, EXT_STRING | EXD_FLOW_ANAME, "acct");
 	exw_group_end(w, 0);
 	flush_record(g);
 }

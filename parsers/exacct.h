@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "catalog.h"
 #include "exerr.h"
 #include "source.h"
 
@@ -45,28 +46,7 @@
 #define EXC_DEFAULT		0x00000000u
 #define EXC_LOCAL		0x01000000u
 
-/* Group ids (§5.2). */
-#define EXD_GROUP_HEADER	0x0000ffu
-#define EXD_GROUP_PROC		0x000100u
-#define EXD_GROUP_TASK		0x000101u
-#define EXD_GROUP_LWP		0x000102u
-#define EXD_GROUP_PROC_TAG	0x000103u
-#define EXD_GROUP_TASK_TAG	0x000104u
-#define EXD_GROUP_LWP_TAG	0x000105u
-#define EXD_GROUP_PROC_PARTIAL	0x000106u
-#define EXD_GROUP_TASK_PARTIAL	0x000107u
-#define EXD_GROUP_TASK_INTERVAL	0x000108u
-#define EXD_GROUP_FLOW		0x000109u
-#define EXD_GROUP_RFMA		0x00010au
-#define EXD_GROUP_FMA		0x00010bu
-#define EXD_GROUP_NET_LINK_DESC	0x00010cu
-#define EXD_GROUP_NET_FLOW_STATS 0x00010fu
-
-/* Header ids (§5.1). */
-#define EXD_VERSION		0x000001u
-#define EXD_FILETYPE		0x000002u
-#define EXD_CREATOR		0x000003u
-#define EXD_HOSTNAME		0x000004u
+/* Group and item ids (§5): the EXD_* of catalog.h. */
 
 #define EXACCT_VERSION		1
 #define EXACCT_HEADER_TAG	(EXT_GROUP | EXC_DEFAULT | EXD_GROUP_HEADER)

@@ -91,6 +91,20 @@ pacct_encode_comp2_t(uint64_t v)
 	return exp << 19 | (uint32_t)(v & 0x7ffff);
 }
 
+uint64_t
+pacct_exit_slack(int f, uint64_t v)
+{
+	uint64_t units = v / 10000000u, step = 1;
+
+	if (f != PROC_CPU_USER_NS && f != PROC_CPU_SYS_NS)
+		return 0;
+	while (units > 8191) {
+		units >>= 3;
+		step <<= 3;
+	}
+	return step == 1 ? 0 : step * 10000000u;
+}
+
 /* A version byte we read: 0, 2 or 3, either byte order. */
 static int
 known_version(uint8_t vb)

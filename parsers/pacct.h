@@ -70,6 +70,16 @@ uint64_t pacct_comp2_t(uint32_t c);
 uint16_t pacct_encode_comp_t(uint64_t v);
 uint32_t pacct_encode_comp2_t(uint64_t v);
 
+/*
+ * How far below the truth field f of a pacct record may read, where a
+ * snapshot of the process saw more: the CPU times are comp_t, 13 bits
+ * of 10 ms units and then steps of 80 ms, 640 ms, ..., rounded, so
+ * above 81.92 s the step is the slack.  Below, the record is the tick
+ * samples cut to 10 ms, which a tick snapshot (snapcpu.h) never
+ * exceeds: 0, as for every field read exactly.
+ */
+uint64_t pacct_exit_slack(int f, uint64_t v);
+
 /* Does this look like a pacct file (a plausible first record)? */
 int	pacct_sniff(const uint8_t *p, size_t n);
 

@@ -1,11 +1,14 @@
 /*
  * Fill fixed records (records.h) from decoded exacct groups.
  *
- * One table per record kind maps a data id (offset from the kind's first
+ * One map per record kind takes a data id (offset from the kind's first
  * id) to a field, and says whether the item is a whole value or the
  * seconds or nanoseconds half of a time; the halves are joined into
  * nanoseconds once the whole group has been seen, since members may come
- * in any order.  Ids: ../shared/docs/exacct-format.md §5.3, §5.4, §5.6.
+ * in any order.  The process, task and flow maps, and the fields' names,
+ * are made from the field rows of catalog.h; the local groups' (system,
+ * loss, energy, RAPL) have their ids in field order, one map row each.
+ * Ids: ../shared/docs/exacct-format.md §5.3, §5.4, §5.6.
  */
 #include <string.h>
 
@@ -20,213 +23,58 @@ struct idmap {
 	uint8_t		 part;		/* 0: unknown id */
 };
 
+#define INFO_ROW(m, col, kind, unit, ...)	{ col, kind, unit },
+
+/* Rows in enum order, so each lands on its own field. */
 const struct field_info proc_fields[PROC_NFIELDS] = {
-	[PROC_PID] = { "pid", FK_ID },
-	[PROC_PPID] = { "ppid", FK_ID },
-	[PROC_UID] = { "uid", FK_ID },
-	[PROC_GID] = { "gid", FK_ID },
-	[PROC_PROJID] = { "projid", FK_ID },
-	[PROC_TASKID] = { "taskid", FK_ID },
-	[PROC_START_NS] = { "start_ns", FK_TIME },
-	[PROC_FINISH_NS] = { "finish_ns", FK_TIME },
-	[PROC_CPU_USER_NS] = { "cpu_user_ns", FK_COUNTER },
-	[PROC_CPU_SYS_NS] = { "cpu_sys_ns", FK_COUNTER },
-	[PROC_FAULTS_MAJOR] = { "faults_major", FK_COUNTER },
-	[PROC_FAULTS_MINOR] = { "faults_minor", FK_COUNTER },
-	[PROC_MSGS_SND] = { "msgs_snd", FK_COUNTER },
-	[PROC_MSGS_RCV] = { "msgs_rcv", FK_COUNTER },
-	[PROC_BLOCKS_IN] = { "blocks_in", FK_COUNTER },
-	[PROC_BLOCKS_OUT] = { "blocks_out", FK_COUNTER },
-	[PROC_CHARS_RDWR] = { "chars_rdwr", FK_COUNTER },
-	[PROC_CTXT_VOL] = { "ctxt_vol", FK_COUNTER },
-	[PROC_CTXT_INV] = { "ctxt_inv", FK_COUNTER },
-	[PROC_SIGNALS] = { "signals", FK_COUNTER },
-	[PROC_SWAPS] = { "swaps", FK_COUNTER },
-	[PROC_SYSCALLS] = { "syscalls", FK_COUNTER },
-	[PROC_READ_BYTES] = { "read_bytes", FK_COUNTER },
-	[PROC_WRITE_BYTES] = { "write_bytes", FK_COUNTER },
-	[PROC_SYSCALLS_R] = { "syscalls_r", FK_COUNTER },
-	[PROC_SYSCALLS_W] = { "syscalls_w", FK_COUNTER },
-	[PROC_RSS_AVG_KB] = { "rss_avg_kb", FK_LEVEL },
-	[PROC_RSS_MAX_KB] = { "rss_max_kb", FK_LEVEL },
-	[PROC_RSS_KB] = { "rss_kb", FK_LEVEL },
-	[PROC_THREADS] = { "threads", FK_LEVEL },
-	[PROC_TTY_MAJOR] = { "tty_major", FK_ID },
-	[PROC_TTY_MINOR] = { "tty_minor", FK_ID },
-	[PROC_ACCTFLAGS] = { "acctflags", FK_ID },
-	[PROC_WAIT_STATUS] = { "wait_status", FK_ID },
-	[PROC_COMMAND] = { "command", FK_STRING },
-	[PROC_HOSTNAME] = { "hostname", FK_STRING },
-	[PROC_ZONE] = { "zone", FK_STRING },
-	[PROC_DELAY_CPU_NS] = { "delay_cpu_ns", FK_COUNTER },
-	[PROC_DELAY_BLKIO_NS] = { "delay_blkio_ns", FK_COUNTER },
-	[PROC_DELAY_SWAPIN_NS] = { "delay_swapin_ns", FK_COUNTER },
-	[PROC_DELAY_FREEPAGES_NS] = { "delay_freepages_ns", FK_COUNTER },
-	[PROC_DELAY_THRASHING_NS] = { "delay_thrashing_ns", FK_COUNTER },
-	[PROC_DELAY_COMPACT_NS] = { "delay_compact_ns", FK_COUNTER },
-	[PROC_DELAY_WPCOPY_NS] = { "delay_wpcopy_ns", FK_COUNTER },
-	[PROC_DELAY_IRQ_NS] = { "delay_irq_ns", FK_COUNTER },
-	[PROC_CPU_RUN_NS] = { "cpu_run_ns", FK_COUNTER },
-	[PROC_CPU_SOURCE] = { "cpu_source", FK_ID },
+	PROC_FIELD_ROWS(INFO_ROW)
 };
 
 const struct field_info task_fields[TASK_NFIELDS] = {
-	[TASK_TASKID] = { "taskid", FK_ID },
-	[TASK_PROJID] = { "projid", FK_ID },
-	[TASK_ANCTASKID] = { "anctaskid", FK_ID },
-	[TASK_START_NS] = { "start_ns", FK_TIME },
-	[TASK_FINISH_NS] = { "finish_ns", FK_TIME },
-	[TASK_CPU_USER_NS] = { "cpu_user_ns", FK_COUNTER },
-	[TASK_CPU_SYS_NS] = { "cpu_sys_ns", FK_COUNTER },
-	[TASK_FAULTS_MAJOR] = { "faults_major", FK_COUNTER },
-	[TASK_FAULTS_MINOR] = { "faults_minor", FK_COUNTER },
-	[TASK_MSGS_SND] = { "msgs_snd", FK_COUNTER },
-	[TASK_MSGS_RCV] = { "msgs_rcv", FK_COUNTER },
-	[TASK_BLOCKS_IN] = { "blocks_in", FK_COUNTER },
-	[TASK_BLOCKS_OUT] = { "blocks_out", FK_COUNTER },
-	[TASK_CHARS_RDWR] = { "chars_rdwr", FK_COUNTER },
-	[TASK_CTXT_VOL] = { "ctxt_vol", FK_COUNTER },
-	[TASK_CTXT_INV] = { "ctxt_inv", FK_COUNTER },
-	[TASK_SIGNALS] = { "signals", FK_COUNTER },
-	[TASK_SWAPS] = { "swaps", FK_COUNTER },
-	[TASK_SYSCALLS] = { "syscalls", FK_COUNTER },
-	[TASK_HOSTNAME] = { "hostname", FK_STRING },
-	[TASK_ZONE] = { "zone", FK_STRING },
+	TASK_FIELD_ROWS(INFO_ROW)
 };
 
 const struct field_info flow_fields[FLOW_NFIELDS] = {
-	[FLOW_SADDR] = { "src_addr", FK_STRING },
-	[FLOW_DADDR] = { "dst_addr", FK_STRING },
-	[FLOW_SPORT] = { "src_port", FK_ID },
-	[FLOW_DPORT] = { "dst_port", FK_ID },
-	[FLOW_PROTOCOL] = { "protocol", FK_ID },
-	[FLOW_DSFIELD] = { "dsfield", FK_ID },
-	[FLOW_CTIME_S] = { "ctime_s", FK_TIME },
-	[FLOW_LSEEN_S] = { "lseen_s", FK_TIME },
-	[FLOW_NBYTES] = { "bytes", FK_COUNTER },
-	[FLOW_NPKTS] = { "packets", FK_COUNTER },
-	[FLOW_PROJID] = { "projid", FK_ID },
-	[FLOW_UID] = { "uid", FK_ID },
-	[FLOW_ACTION] = { "action", FK_STRING },
+	FLOW_FIELD_ROWS(INFO_ROW)
 };
 
-/* Process ids 0x1000..0x1023 (§5.3). */
-static const struct idmap proc_map[] = {
-	[0x00] = { PROC_PID, WHOLE },
-	[0x01] = { PROC_UID, WHOLE },
-	[0x02] = { PROC_GID, WHOLE },
-	[0x03] = { PROC_TASKID, WHOLE },
-	[0x04] = { PROC_PROJID, WHOLE },
-	[0x05] = { PROC_HOSTNAME, STR },
-	[0x06] = { PROC_COMMAND, STR },
-	[0x07] = { PROC_START_NS, SEC },
-	[0x08] = { PROC_START_NS, NSEC },
-	[0x09] = { PROC_FINISH_NS, SEC },
-	[0x0a] = { PROC_FINISH_NS, NSEC },
-	[0x0b] = { PROC_CPU_USER_NS, SEC },
-	[0x0c] = { PROC_CPU_USER_NS, NSEC },
-	[0x0d] = { PROC_CPU_SYS_NS, SEC },
-	[0x0e] = { PROC_CPU_SYS_NS, NSEC },
-	[0x0f] = { PROC_TTY_MAJOR, WHOLE },
-	[0x10] = { PROC_TTY_MINOR, WHOLE },
-	[0x11] = { PROC_FAULTS_MAJOR, WHOLE },
-	[0x12] = { PROC_FAULTS_MINOR, WHOLE },
-	[0x13] = { PROC_MSGS_RCV, WHOLE },
-	[0x14] = { PROC_MSGS_SND, WHOLE },
-	[0x15] = { PROC_BLOCKS_IN, WHOLE },
-	[0x16] = { PROC_BLOCKS_OUT, WHOLE },
-	[0x17] = { PROC_CHARS_RDWR, WHOLE },
-	[0x18] = { PROC_CTXT_VOL, WHOLE },
-	[0x19] = { PROC_CTXT_INV, WHOLE },
-	[0x1a] = { PROC_SIGNALS, WHOLE },
-	[0x1b] = { PROC_SWAPS, WHOLE },
-	[0x1c] = { PROC_SYSCALLS, WHOLE },
-	[0x1d] = { PROC_ACCTFLAGS, WHOLE },
-	[0x1f] = { PROC_PPID, WHOLE },
-	[0x20] = { PROC_WAIT_STATUS, WHOLE },
-	[0x21] = { PROC_ZONE, STR },
-	[0x22] = { PROC_RSS_AVG_KB, WHOLE },
-	[0x23] = { PROC_RSS_MAX_KB, WHOLE },
-};
+/*
+ * The maps, indexed by data id less the kind's first id: each row puts
+ * its item (and a time's nanoseconds, an address's IPv6 form) where the
+ * filler looks it up.  A row lands in the map of its catalog only.  An
+ * id given twice is a duplicate initialiser, which the build rejects
+ * (-Woverride-init).
+ */
+#define PART_WHOLE(f, i)	[i] = { f, WHOLE },
+#define PART_STR(f, i)		[i] = { f, STR },
+#define PART_SEC(f, i)		[i] = { f, SEC }, [(i) + 1] = { f, NSEC },
+#define PART_ADDR(f, i)		[i] = { f, ADDR4 }, [(i) + 2] = { f, ADDR6 },
+#define IN_D_D(f, part, id, base)	PART_##part(f, (id) - (base))
+#define IN_D_L(f, part, id, base)
+#define IN_L_D(f, part, id, base)
+#define IN_L_L(f, part, id, base)	PART_##part(f, (id) - (base))
 
-/* Task ids 0x2000..0x2019 (§5.4). */
-static const struct idmap task_map[] = {
-	[0x00] = { TASK_TASKID, WHOLE },
-	[0x01] = { TASK_PROJID, WHOLE },
-	[0x02] = { TASK_HOSTNAME, STR },
-	[0x03] = { TASK_START_NS, SEC },
-	[0x04] = { TASK_START_NS, NSEC },
-	[0x05] = { TASK_FINISH_NS, SEC },
-	[0x06] = { TASK_FINISH_NS, NSEC },
-	[0x07] = { TASK_CPU_USER_NS, SEC },
-	[0x08] = { TASK_CPU_USER_NS, NSEC },
-	[0x09] = { TASK_CPU_SYS_NS, SEC },
-	[0x0a] = { TASK_CPU_SYS_NS, NSEC },
-	[0x0b] = { TASK_FAULTS_MAJOR, WHOLE },
-	[0x0c] = { TASK_FAULTS_MINOR, WHOLE },
-	[0x0d] = { TASK_MSGS_RCV, WHOLE },
-	[0x0e] = { TASK_MSGS_SND, WHOLE },
-	[0x0f] = { TASK_BLOCKS_IN, WHOLE },
-	[0x10] = { TASK_BLOCKS_OUT, WHOLE },
-	[0x11] = { TASK_CHARS_RDWR, WHOLE },
-	[0x12] = { TASK_CTXT_VOL, WHOLE },
-	[0x13] = { TASK_CTXT_INV, WHOLE },
-	[0x14] = { TASK_SIGNALS, WHOLE },
-	[0x15] = { TASK_SWAPS, WHOLE },
-	[0x16] = { TASK_SYSCALLS, WHOLE },
-	[0x18] = { TASK_ANCTASKID, WHOLE },
-	[0x19] = { TASK_ZONE, STR },
-};
+#define PROC_MAP_ROW(m, col, kind, unit, type, part, cat, id) \
+	IN_D_##cat(PROC_##m, part, id, PROC_BASE)
+#define PROC_LMAP_ROW(m, col, kind, unit, type, part, cat, id) \
+	IN_L_##cat(PROC_##m, part, id, PROC_LBASE)
+#define TASK_MAP_ROW(m, col, kind, unit, type, part, cat, id) \
+	IN_D_##cat(TASK_##m, part, id, TASK_BASE)
+#define FLOW_MAP_ROW(m, col, kind, unit, type, part, cat, id) \
+	IN_D_##cat(FLOW_##m, part, id, FLOW_BASE)
 
-/* Flow ids 0x3000..0x300e (§5.6). */
-static const struct idmap flow_map[] = {
-	[0x00] = { FLOW_SADDR, ADDR4 },
-	[0x01] = { FLOW_DADDR, ADDR4 },
-	[0x02] = { FLOW_SADDR, ADDR6 },
-	[0x03] = { FLOW_DADDR, ADDR6 },
-	[0x04] = { FLOW_SPORT, WHOLE },
-	[0x05] = { FLOW_DPORT, WHOLE },
-	[0x06] = { FLOW_PROTOCOL, WHOLE },
-	[0x07] = { FLOW_DSFIELD, WHOLE },
-	[0x08] = { FLOW_NBYTES, WHOLE },
-	[0x09] = { FLOW_NPKTS, WHOLE },
-	[0x0a] = { FLOW_CTIME_S, WHOLE },
-	[0x0b] = { FLOW_LSEEN_S, WHOLE },
-	[0x0c] = { FLOW_PROJID, WHOLE },
-	[0x0d] = { FLOW_UID, WHOLE },
-	[0x0e] = { FLOW_ACTION, STR },
-};
+/* The first id of each kind (§5.3, §5.4, §5.6; local.h). */
+#define PROC_BASE	EXD_PROC_PID
+#define PROC_LBASE	EXL_PROC_READ_BYTES
+#define TASK_BASE	EXD_TASK_TASKID
+#define FLOW_BASE	EXD_FLOW_V4_SADDR
 
-/* extracct's local items inside process groups (local.h). */
+static const struct idmap proc_map[] = { PROC_FIELD_ROWS(PROC_MAP_ROW) };
 static const struct idmap proc_local_map[] = {
-	[EXL_PROC_READ_BYTES - EXL_PROC_READ_BYTES] = { PROC_READ_BYTES, WHOLE },
-	[EXL_PROC_WRITE_BYTES - EXL_PROC_READ_BYTES] = { PROC_WRITE_BYTES,
-	    WHOLE },
-	[EXL_PROC_SYSCALLS_R - EXL_PROC_READ_BYTES] = { PROC_SYSCALLS_R, WHOLE },
-	[EXL_PROC_SYSCALLS_W - EXL_PROC_READ_BYTES] = { PROC_SYSCALLS_W, WHOLE },
-	[EXL_PROC_THREADS - EXL_PROC_READ_BYTES] = { PROC_THREADS, WHOLE },
-	[EXL_PROC_RSS_K - EXL_PROC_READ_BYTES] = { PROC_RSS_KB, WHOLE },
-	[EXL_PROC_DELAY_CPU - EXL_PROC_READ_BYTES] = { PROC_DELAY_CPU_NS,
-	    WHOLE },
-	[EXL_PROC_DELAY_BLKIO - EXL_PROC_READ_BYTES] = { PROC_DELAY_BLKIO_NS,
-	    WHOLE },
-	[EXL_PROC_DELAY_SWAPIN - EXL_PROC_READ_BYTES] = {
-	    PROC_DELAY_SWAPIN_NS, WHOLE },
-	[EXL_PROC_DELAY_FREEPAGES - EXL_PROC_READ_BYTES] = {
-	    PROC_DELAY_FREEPAGES_NS, WHOLE },
-	[EXL_PROC_DELAY_THRASHING - EXL_PROC_READ_BYTES] = {
-	    PROC_DELAY_THRASHING_NS, WHOLE },
-	[EXL_PROC_DELAY_COMPACT - EXL_PROC_READ_BYTES] = {
-	    PROC_DELAY_COMPACT_NS, WHOLE },
-	[EXL_PROC_DELAY_WPCOPY - EXL_PROC_READ_BYTES] = {
-	    PROC_DELAY_WPCOPY_NS, WHOLE },
-	[EXL_PROC_DELAY_IRQ - EXL_PROC_READ_BYTES] = { PROC_DELAY_IRQ_NS,
-	    WHOLE },
-	[EXL_PROC_CPU_RUN_NS - EXL_PROC_READ_BYTES] = { PROC_CPU_RUN_NS,
-	    WHOLE },
-	[EXL_PROC_CPU_SOURCE - EXL_PROC_READ_BYTES] = { PROC_CPU_SOURCE,
-	    WHOLE },
+	PROC_FIELD_ROWS(PROC_LMAP_ROW)
 };
+static const struct idmap task_map[] = { TASK_FIELD_ROWS(TASK_MAP_ROW) };
+static const struct idmap flow_map[] = { FLOW_FIELD_ROWS(FLOW_MAP_ROW) };
 
 /* The energy snapshot's items (local catalog), in enum order. */
 static const struct idmap energy_map[] = {
@@ -337,8 +185,8 @@ proc_fill(struct ex_proc *p, const struct ex_rec *rec, struct rec_counts *c)
 		[PROC_HOSTNAME] = { p->hostname, sizeof(p->hostname) },
 		[PROC_ZONE] = { p->zone, sizeof(p->zone) },
 	};
-	struct fillspec s = { EXC_DEFAULT, 0x1000, proc_map,
-	    sizeof(proc_map) / sizeof(proc_map[0]), EXL_PROC_READ_BYTES,
+	struct fillspec s = { EXC_DEFAULT, PROC_BASE, proc_map,
+	    sizeof(proc_map) / sizeof(proc_map[0]), PROC_LBASE,
 	    proc_local_map, sizeof(proc_local_map) / sizeof(proc_local_map[0]),
 	    p->v, &p->present, str, NULL };
 
@@ -355,7 +203,7 @@ task_fill(struct ex_task *t, const struct ex_rec *rec, struct rec_counts *c)
 		[TASK_HOSTNAME] = { t->hostname, sizeof(t->hostname) },
 		[TASK_ZONE] = { t->zone, sizeof(t->zone) },
 	};
-	struct fillspec s = { EXC_DEFAULT, 0x2000, task_map,
+	struct fillspec s = { EXC_DEFAULT, TASK_BASE, task_map,
 	    sizeof(task_map) / sizeof(task_map[0]), 0, NULL, 0, t->v,
 	    &t->present, str, NULL };
 
@@ -372,7 +220,7 @@ flow_fill(struct ex_flow *f, const struct ex_rec *rec, struct rec_counts *c)
 		[FLOW_ACTION] = { f->action, sizeof(f->action) },
 	};
 	struct addrdst addr = { { f->saddr, f->daddr }, &f->family };
-	struct fillspec s = { EXC_DEFAULT, 0x3000, flow_map,
+	struct fillspec s = { EXC_DEFAULT, FLOW_BASE, flow_map,
 	    sizeof(flow_map) / sizeof(flow_map[0]), 0, NULL, 0, f->v,
 	    &f->present, str, &addr };
 

@@ -5,7 +5,9 @@
  * Each record keeps its numbers in an array indexed by a field enum, plus
  * a bitmask of the fields that were present in the input: absent is not
  * zero.  The array form lets later stages (differencing, CSV, SQL) walk
- * every counter with one loop driven by the field tables below.
+ * every counter with one loop driven by the field tables below, which
+ * (with the enums) are made from the rows of catalog.h: a field's id,
+ * name, kind and unit are written there once.
  *
  * Members are matched by data id, never by position: real files differ
  * in order (the 2005 task record lists CPU user-first, the kernel source
@@ -46,48 +48,17 @@ enum field_kind {
 struct field_info {
 	const char	*name;		/* column name, with its unit */
 	enum field_kind	 kind;
+	const char	*unit;		/* of the value: "ns", "" for a count */
 };
 
-enum proc_field {
-	PROC_PID, PROC_PPID, PROC_UID, PROC_GID, PROC_PROJID, PROC_TASKID,
-	PROC_START_NS, PROC_FINISH_NS,
-	PROC_CPU_USER_NS, PROC_CPU_SYS_NS,
-	PROC_FAULTS_MAJOR, PROC_FAULTS_MINOR, PROC_MSGS_SND, PROC_MSGS_RCV,
-	PROC_BLOCKS_IN, PROC_BLOCKS_OUT, PROC_CHARS_RDWR, PROC_CTXT_VOL,
-	PROC_CTXT_INV, PROC_SIGNALS, PROC_SWAPS, PROC_SYSCALLS,
-	/* Linux extras (local catalog, docs/formats.md), counters too: */
-	PROC_READ_BYTES, PROC_WRITE_BYTES, PROC_SYSCALLS_R, PROC_SYSCALLS_W,
-	PROC_RSS_AVG_KB, PROC_RSS_MAX_KB,
-	PROC_RSS_KB, PROC_THREADS,	/* levels at the observation */
-	PROC_TTY_MAJOR, PROC_TTY_MINOR, PROC_ACCTFLAGS, PROC_WAIT_STATUS,
-	PROC_COMMAND, PROC_HOSTNAME, PROC_ZONE,
-	/* Delay accounting totals (acctd): exit facts, not differenced. */
-	PROC_DELAY_CPU_NS, PROC_DELAY_BLKIO_NS, PROC_DELAY_SWAPIN_NS,
-	PROC_DELAY_FREEPAGES_NS, PROC_DELAY_THRASHING_NS,
-	PROC_DELAY_COMPACT_NS, PROC_DELAY_WPCOPY_NS, PROC_DELAY_IRQ_NS,
-	PROC_CPU_RUN_NS,	/* the scheduler's runtime: acctd's at exit
-				   (stored); snap's (in the log only) */
-	PROC_CPU_SOURCE,	/* what the CPU times measure: cpu_source */
-	PROC_NFIELDS
-};
+/* The fields, in column order: catalog.h's rows. */
+#define PROC_ENUM_ROW(m, ...)	PROC_##m,
+#define TASK_ENUM_ROW(m, ...)	TASK_##m,
+#define FLOW_ENUM_ROW(m, ...)	FLOW_##m,
 
-enum task_field {
-	TASK_TASKID, TASK_PROJID, TASK_ANCTASKID,
-	TASK_START_NS, TASK_FINISH_NS,
-	TASK_CPU_USER_NS, TASK_CPU_SYS_NS,
-	TASK_FAULTS_MAJOR, TASK_FAULTS_MINOR, TASK_MSGS_SND, TASK_MSGS_RCV,
-	TASK_BLOCKS_IN, TASK_BLOCKS_OUT, TASK_CHARS_RDWR, TASK_CTXT_VOL,
-	TASK_CTXT_INV, TASK_SIGNALS, TASK_SWAPS, TASK_SYSCALLS,
-	TASK_HOSTNAME, TASK_ZONE,
-	TASK_NFIELDS
-};
-
-enum flow_field {
-	FLOW_SADDR, FLOW_DADDR, FLOW_SPORT, FLOW_DPORT, FLOW_PROTOCOL,
-	FLOW_DSFIELD, FLOW_CTIME_S, FLOW_LSEEN_S, FLOW_NBYTES, FLOW_NPKTS,
-	FLOW_PROJID, FLOW_UID, FLOW_ACTION,
-	FLOW_NFIELDS
-};
+enum proc_field { PROC_FIELD_ROWS(PROC_ENUM_ROW) PROC_NFIELDS };
+enum task_field { TASK_FIELD_ROWS(TASK_ENUM_ROW) TASK_NFIELDS };
+enum flow_field { FLOW_FIELD_ROWS(FLOW_ENUM_ROW) FLOW_NFIELDS };
 
 enum sys_field {
 	SYS_TIME_NS, SYS_USER, SYS_NICE, SYS_SYSTEM, SYS_IDLE, SYS_IOWAIT,

@@ -1,95 +1,73 @@
 /*
- * Fixed records to exacct groups (see recwrite.h).
+ * Fixed records to exacct groups (see recwrite.h).  A process record's
+ * tags and types come from the field table (catalog.h); only the order
+ * the kernel writes them in is written down here.
  */
 #include "local.h"
 #include "recwrite.h"
 
+/* Each field's item tag (catalog, type and id) and how it is written. */
+struct item {
+	uint32_t	 tag;
+	uint8_t		 part;		/* PART_SEC: two items, tag's id and
+					   the next */
+};
 
-static void
-u32(struct exw *w, const struct ex_proc *p, int f, uint32_t id)
-{
-	if (REC_HAS(p, f))
-		exw_uint(w, EXT_UINT32 | id, p->v[f]);
-}
+enum { PART_WHOLE, PART_SEC, PART_STR };
 
-static void
-u64(struct exw *w, const struct ex_proc *p, int f, uint32_t tag)
-{
-	if (REC_HAS(p, f))
-		exw_uint(w, EXT_UINT64 | tag, p->v[f]);
-}
+#define CAT_D	EXC_DEFAULT
+#define CAT_L	EXC_LOCAL
+#define ITEM_ROW(m, col, kind, unit, type, part, cat, id) \
+	[PROC_##m] = { EXT_##type | CAT_##cat | (id), PART_##part },
 
-/* A nanosecond field as the seconds and nanoseconds items. */
-static void
-sec_nsec(struct exw *w, const struct ex_proc *p, int f, uint32_t sec_id)
-{
-	if (!REC_HAS(p, f))
-		return;
-	exw_uint(w, EXT_UINT64 | sec_id, p->v[f] / NS);
-	exw_uint(w, EXT_UINT64 | (sec_id + 1), p->v[f] % NS);
-}
+static const struct item proc_items[PROC_NFIELDS] = {
+	PROC_FIELD_ROWS(ITEM_ROW)
+};
 
-static void
-str(struct exw *w, const struct ex_proc *p, int f, uint32_t id,
-    const char *s)
-{
-	if (REC_HAS(p, f))
-		exw_string(w, EXT_STRING | id, s);
-}
+/*
+ * The kernel's order (§5.3: by acctadm resource, not by id), then
+ * extracct's local items in id order.
+ */
+static const uint8_t proc_order[] = {
+	PROC_PID, PROC_UID, PROC_GID, PROC_PROJID, PROC_TASKID,
+	PROC_CPU_USER_NS, PROC_CPU_SYS_NS, PROC_START_NS, PROC_FINISH_NS,
+	PROC_COMMAND, PROC_TTY_MAJOR, PROC_TTY_MINOR, PROC_HOSTNAME,
+	PROC_FAULTS_MAJOR, PROC_FAULTS_MINOR, PROC_MSGS_SND, PROC_MSGS_RCV,
+	PROC_BLOCKS_IN, PROC_BLOCKS_OUT, PROC_CHARS_RDWR, PROC_CTXT_VOL,
+	PROC_CTXT_INV, PROC_SIGNALS, PROC_SWAPS, PROC_SYSCALLS,
+	PROC_ACCTFLAGS, PROC_PPID, PROC_WAIT_STATUS, PROC_ZONE,
+	PROC_RSS_AVG_KB, PROC_RSS_MAX_KB,
+	PROC_READ_BYTES, PROC_WRITE_BYTES, PROC_SYSCALLS_R, PROC_SYSCALLS_W,
+	PROC_THREADS, PROC_RSS_KB, PROC_DELAY_CPU_NS, PROC_DELAY_BLKIO_NS,
+	PROC_DELAY_SWAPIN_NS, PROC_DELAY_FREEPAGES_NS,
+	PROC_DELAY_THRASHING_NS, PROC_DELAY_COMPACT_NS,
+	PROC_DELAY_WPCOPY_NS, PROC_DELAY_IRQ_NS, PROC_CPU_RUN_NS,
+	PROC_CPU_SOURCE
+};
+
+_Static_assert(sizeof(proc_order) == PROC_NFIELDS, "every field written");
 
 void
 proc_write(struct exw *w, const struct ex_proc *p)
 {
+	size_t i;
+
 	exw_group_begin(w, EXT_GROUP | p->group);
-	u32(w, p, PROC_PID, 0x1000);
-	u32(w, p, PROC_UID, 0x1001);
-	u32(w, p, PROC_GID, 0x1002);
-	u32(w, p, PROC_PROJID, 0x1004);
-	u32(w, p, PROC_TASKID, 0x1003);
-	sec_nsec(w, p, PROC_CPU_USER_NS, 0x100b);
-	sec_nsec(w, p, PROC_CPU_SYS_NS, 0x100d);
-	sec_nsec(w, p, PROC_START_NS, 0x1007);
-	sec_nsec(w, p, PROC_FINISH_NS, 0x1009);
-	str(w, p, PROC_COMMAND, 0x1006, p->command);
-	u32(w, p, PROC_TTY_MAJOR, 0x100f);
-	u32(w, p, PROC_TTY_MINOR, 0x1010);
-	str(w, p, PROC_HOSTNAME, 0x1005, p->hostname);
-	u64(w, p, PROC_FAULTS_MAJOR, 0x1011);
-	u64(w, p, PROC_FAULTS_MINOR, 0x1012);
-	u64(w, p, PROC_MSGS_SND, 0x1014);
-	u64(w, p, PROC_MSGS_RCV, 0x1013);
-	u64(w, p, PROC_BLOCKS_IN, 0x1015);
-	u64(w, p, PROC_BLOCKS_OUT, 0x1016);
-	u64(w, p, PROC_CHARS_RDWR, 0x1017);
-	u64(w, p, PROC_CTXT_VOL, 0x1018);
-	u64(w, p, PROC_CTXT_INV, 0x1019);
-	u64(w, p, PROC_SIGNALS, 0x101a);
-	u64(w, p, PROC_SWAPS, 0x101b);
-	u64(w, p, PROC_SYSCALLS, 0x101c);
-	u32(w, p, PROC_ACCTFLAGS, 0x101d);
-	u32(w, p, PROC_PPID, 0x101f);
-	u32(w, p, PROC_WAIT_STATUS, 0x1020);
-	str(w, p, PROC_ZONE, 0x1021, p->zone);
-	u64(w, p, PROC_RSS_AVG_KB, 0x1022);
-	u64(w, p, PROC_RSS_MAX_KB, 0x1023);
-	u64(w, p, PROC_READ_BYTES, EXC_LOCAL | EXL_PROC_READ_BYTES);
-	u64(w, p, PROC_WRITE_BYTES, EXC_LOCAL | EXL_PROC_WRITE_BYTES);
-	u64(w, p, PROC_SYSCALLS_R, EXC_LOCAL | EXL_PROC_SYSCALLS_R);
-	u64(w, p, PROC_SYSCALLS_W, EXC_LOCAL | EXL_PROC_SYSCALLS_W);
-	u32(w, p, PROC_THREADS, EXC_LOCAL | EXL_PROC_THREADS);
-	u64(w, p, PROC_RSS_KB, EXC_LOCAL | EXL_PROC_RSS_K);
-	u64(w, p, PROC_DELAY_CPU_NS, EXC_LOCAL | EXL_PROC_DELAY_CPU);
-	u64(w, p, PROC_DELAY_BLKIO_NS, EXC_LOCAL | EXL_PROC_DELAY_BLKIO);
-	u64(w, p, PROC_DELAY_SWAPIN_NS, EXC_LOCAL | EXL_PROC_DELAY_SWAPIN);
-	u64(w, p, PROC_DELAY_FREEPAGES_NS,
-	    EXC_LOCAL | EXL_PROC_DELAY_FREEPAGES);
-	u64(w, p, PROC_DELAY_THRASHING_NS,
-	    EXC_LOCAL | EXL_PROC_DELAY_THRASHING);
-	u64(w, p, PROC_DELAY_COMPACT_NS, EXC_LOCAL | EXL_PROC_DELAY_COMPACT);
-	u64(w, p, PROC_DELAY_WPCOPY_NS, EXC_LOCAL | EXL_PROC_DELAY_WPCOPY);
-	u64(w, p, PROC_DELAY_IRQ_NS, EXC_LOCAL | EXL_PROC_DELAY_IRQ);
-	u64(w, p, PROC_CPU_RUN_NS, EXC_LOCAL | EXL_PROC_CPU_RUN_NS);
-	u32(w, p, PROC_CPU_SOURCE, EXC_LOCAL | EXL_PROC_CPU_SOURCE);
+	for (i = 0; i < sizeof(proc_order); i++) {
+		int f = proc_order[i];
+		const struct item *it = &proc_items[f];
+
+		if (!REC_HAS(p, f))
+			continue;
+		if (it->part == PART_SEC) {
+			exw_uint(w, it->tag, p->v[f] / NS);
+			exw_uint(w, it->tag + 1, p->v[f] % NS);
+		} else if (it->part == PART_STR)
+			exw_string(w, it->tag, f == PROC_COMMAND ? p->command :
+			    f == PROC_HOSTNAME ? p->hostname : p->zone);
+		else
+			exw_uint(w, it->tag, p->v[f]);
+	}
 	exw_group_end(w, 0);
 }
 
@@ -104,13 +82,10 @@ sysload_write(struct exw *w, const struct ex_sysload *s)
 	int f;
 
 	exw_group_begin(w, EXT_GROUP | EXC_LOCAL | EXL_GROUP_SYSLOAD);
-	for (f = 0; f < SYS_NFIELDS; f++) {
-		uint32_t type = f == SYS_CLK_TCK || f == SYS_NCPU ?
-		    EXT_UINT32 : EXT_UINT64;
-
+	for (f = 0; f < SYS_NFIELDS; f++)
 		if (REC_HAS(s, f))
-			exw_uint(w, type | EXC_LOCAL | ids[f], s->v[f]);
-	}
+			exw_uint(w, local_id_type(ids[f]) | EXC_LOCAL | ids[f],
+			    s->v[f]);
 	exw_group_end(w, 0);
 }
 
@@ -121,22 +96,20 @@ energy_write(struct exw *w, const struct ex_energy *e)
 
 	exw_group_begin(w, EXT_GROUP | EXC_LOCAL | EXL_GROUP_ENERGY);
 	for (f = 0; f < EN_NFIELDS; f++) {
-		uint32_t id = EXC_LOCAL | (EXL_EN_FIRST + (uint32_t)f);
-		uint32_t type = f <= EN_UID || f == EN_TB_NUMER ||
-		    f == EN_TB_DENOM ? EXT_UINT32 : f == EN_TRANSLATED ||
-		    f == EN_HAS_ENERGY ? EXT_UINT8 : EXT_UINT64;
+		uint32_t id = EXL_EN_FIRST + (uint32_t)f;
 
 		if (!REC_HAS(e, f))
 			continue;
 		if (f == EN_COMMAND)
-			exw_string(w, EXT_STRING | id, e->command);
+			exw_string(w, EXT_STRING | EXC_LOCAL | id, e->command);
 		else
-			exw_uint(w, type | id, e->v[f]);
+			exw_uint(w, local_id_type(id) | EXC_LOCAL | id,
+			    e->v[f]);
 	}
 	exw_group_end(w, 0);
 }
 
-/* Ids 0x301.. in lost_field order, all UINT64. */
+/* Ids from EXL_LOST_TIME_NS on, in lost_field order, all UINT64. */
 void
 lost_write(struct exw *w, const struct ex_lost *l)
 {
@@ -150,7 +123,7 @@ lost_write(struct exw *w, const struct ex_lost *l)
 	exw_group_end(w, 0);
 }
 
-/* Ids 0x501.. in rapl_field order: the zone and its name are strings. */
+/* Ids from EXL_RAPL_TIME_NS on, in rapl_field order: two strings. */
 void
 rapl_write(struct exw *w, const struct ex_rapl *z)
 {

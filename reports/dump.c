@@ -89,7 +89,8 @@ value_text(char *buf, size_t n, const struct ex_item *it)
 		return;
 	case EXT_UINT32:
 		if (EX_CATALOG(it->tag) == EXC_DEFAULT &&
-		    (EX_ID(it->tag) == 0x3000 || EX_ID(it->tag) == 0x3001)) {
+		    (EX_ID(it->tag) == EXD_FLOW_V4_SADDR ||
+		    EX_ID(it->tag) == EXD_FLOW_V4_DADDR)) {
 			snprintf(buf, n, "%u.%u.%u.%u",
 			    (unsigned)(it->u >> 24) & 0xff,
 			    (unsigned)(it->u >> 16) & 0xff,
@@ -114,7 +115,8 @@ value_text(char *buf, size_t n, const struct ex_item *it)
 		return;
 	case EXT_RAW:
 		if (EX_CATALOG(it->tag) == EXC_DEFAULT && it->n == 16 &&
-		    (EX_ID(it->tag) == 0x3002 || EX_ID(it->tag) == 0x3003) &&
+		    (EX_ID(it->tag) == EXD_FLOW_V6_SADDR ||
+		    EX_ID(it->tag) == EXD_FLOW_V6_DADDR) &&
 		    inet_ntop(AF_INET6, it->p, buf, (socklen_t)n) != NULL)
 			return;
 		break;
@@ -203,34 +205,42 @@ decoded_text(char *buf, size_t n, const struct ex_item *it, int partial,
 	    EX_TYPE(it->tag) == EXT_DOUBLE)
 		return;
 	switch (id) {
-	case 0x1001: case 0x300d:
+	case EXD_PROC_UID:
+	case EXD_FLOW_UID:
 		nm = idnames_get(o->names, ID_USER, (uint32_t)it->u);
 		break;
-	case 0x1002:
+	case EXD_PROC_GID:
 		nm = idnames_get(o->names, ID_GROUP, (uint32_t)it->u);
 		break;
-	case 0x1004: case 0x2001: case 0x300c:
+	case EXD_PROC_PROJID:
+	case EXD_TASK_PROJID:
+	case EXD_FLOW_PROJID:
 		nm = idnames_get(o->names, ID_PROJECT, (uint32_t)it->u);
 		break;
-	case 0x1007: case 0x1009: case 0x2003: case 0x2005:
-	case 0x300a: case 0x300b:
+	case EXD_PROC_START_SEC:
+	case EXD_PROC_FINISH_SEC:
+	case EXD_TASK_START_SEC:
+	case EXD_TASK_FINISH_SEC:
+	case EXD_FLOW_CTIME:
+	case EXD_FLOW_LSEEN:
 		if (it->u <= INT64_MAX)
 			fmt_datetime(buf, n, (int64_t)it->u);
 		return;
-	case 0x100f: case 0x1010:
+	case EXD_PROC_TTY_MAJOR:
+	case EXD_PROC_TTY_MINOR:
 		if (it->u == 0xffffffffu)
 			nm = "none";
 		break;
-	case 0x101d:
+	case EXD_PROC_ACCT_FLAGS:
 		acctflags_text(buf, n, it->u);
 		return;
-	case 0x1020:
+	case EXD_PROC_WAIT_STATUS:
 		if (partial)
 			snprintf(buf, n, "running");
 		else
 			wait_text(buf, n, it->u);
 		return;
-	case 0x3006:
+	case EXD_FLOW_PROTOCOL:
 		nm = dump_proto_name((unsigned)it->u);
 		break;
 	}

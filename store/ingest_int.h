@@ -52,19 +52,17 @@ enum {
 	S_NSTMTS
 };
 
-#define COUNTERS "cpu_user_ns, cpu_sys_ns, faults_major, faults_minor, " \
-	"msgs_snd, msgs_rcv, blocks_in, blocks_out, chars_rdwr, ctxt_vol, " \
-	"ctxt_inv, signals, swaps, syscalls"
-#define Q14 "?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+/* Column lists from the field table (parsers/catalog.h), in enum order. */
+#define COUNTERS \
+	COUNTER_ROWS(FIELD_COL, FIELD_NEXT_COL, FIELD_PROC_ID)
+#define Q14	COUNTER_ROWS(FIELD_Q, FIELD_NEXT_Q, FIELD_PROC_ID)
 /* Process counters and levels, in enum order (PROC_FIRST_COUNTER on). */
-#define PROC_COLUMNS COUNTERS ", read_bytes, write_bytes, syscalls_r, " \
-	"syscalls_w, rss_avg_kb, rss_max_kb, rss_kb, threads"
-#define Q22 Q14 ",?,?,?,?,?,?,?,?"
+#define PROC_COLUMNS \
+	COUNTERS PROC_EXTRA_ROWS(FIELD_NEXT_COL, FIELD_NEXT_COL)
+#define Q22	Q14 PROC_EXTRA_ROWS(FIELD_NEXT_Q, FIELD_NEXT_Q)
 /* The delay totals and runtime of an exit, PROC_DELAY_CPU_NS on. */
-#define EXIT_EXTRAS "delay_cpu_ns, delay_blkio_ns, delay_swapin_ns, " \
-	"delay_freepages_ns, delay_thrashing_ns, delay_compact_ns, " \
-	"delay_wpcopy_ns, delay_irq_ns, cpu_run_ns"
-#define Q9 "?,?,?,?,?,?,?,?,?"
+#define EXIT_EXTRAS	PROC_EXIT_ROWS(FIELD_COL, FIELD_NEXT_COL)
+#define Q9		PROC_EXIT_ROWS(FIELD_Q, FIELD_NEXT_Q)
 
 /*
  * Where exit records come from (hosts.exit_sources is a mask of them):

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parsers/pacct.h"
+#include "../parsers/taskstats_decode.h"
 #include "ingest_int.h"
 
 /* The multi-row form of S_INS_PINT. */
@@ -165,74 +167,28 @@ alt_exit(struct run *r, const struct ex_proc *p, int *taken)
 /*
  * An exit record against the last snapshot of its process: an exit may
  * read a little below what the snapshot already saw, by the record's
- * own imprecision.  Where the snapshot proves more by less than that,
- * its figure stands (the interval is then 0, not an anomaly); a larger
- * gap is left for proc_diff to flag.
- *
- * acctd: the kernel cuts taskstats' I/O counts down to whole KiB, and
- * a thread's CPU time is tick samples below 100 ms of runtime, where the
- * snapshot (/proc, while acctd runs) has the runtime.
+ * own imprecision, which its source's parser states (slack: pacct's
+ * comp_t rounding, acctd's whole-KiB I/O and tick-sampled CPU).  Where
+ * the snapshot proves more by less than that, its figure stands (the
+ * interval is then 0, not an anomaly); a larger gap is left for
+ * proc_diff to flag.
  */
-#define CPU_SLACK_NS	100000000ull	/* tick sampling: 100 ms */
-
 static void
-acctd_floor(const struct proc_state *st, struct ex_proc *p)
+exit_floor(const struct proc_state *st, struct ex_proc *p,
+    uint64_t (*slack)(int, uint64_t))
 {
-	static const struct { int f; uint64_t slack; } floors[] = {
-		{ PROC_CHARS_RDWR, 2048 },	/* read + write, each cut */
-		{ PROC_SYSCALLS_R, 1024 }, { PROC_SYSCALLS_W, 1024 },
-		{ PROC_READ_BYTES, 1024 }, { PROC_WRITE_BYTES, 1024 },
-		{ PROC_CPU_USER_NS, CPU_SLACK_NS },
-		{ PROC_CPU_SYS_NS, CPU_SLACK_NS },
-	};
-	size_t i;
+	int f;
 
-	for (i = 0; i < sizeof(floors) / sizeof(floors[0]); i++) {
-		int f = floors[i].f;
-
+	for (f = 0; f < PROC_NFIELDS; f++)
 		if (REC_HAS(st, f) && REC_HAS(p, f) && p->v[f] < st->v[f] &&
-		    st->v[f] - p->v[f] < floors[i].slack)
+		    st->v[f] - p->v[f] < slack(f, p->v[f]))
 			p->v[f] = st->v[f];
-	}
-}
-
-/*
- * pacct: CPU times are comp_t, 13 bits of 10 ms units and then steps of
- * 80 ms, 640 ms, ..., rounded.  Below 81.92 s the record is the tick
- * samples cut to 10 ms, which a tick snapshot (snapcpu.h) never exceeds;
- * above, the step is the slack.
- */
-static uint64_t
-comp_t_step_ns(uint64_t ns)
-{
-	uint64_t units = ns / 10000000u, step = 1;
-
-	while (units > 8191) {
-		units >>= 3;
-		step <<= 3;
-	}
-	return step == 1 ? 0 : step * 10000000u;
-}
-
-static void
-pacct_floor(const struct proc_state *st, struct ex_proc *p)
-{
-	static const int cpu[] = { PROC_CPU_USER_NS, PROC_CPU_SYS_NS };
-	size_t i;
-
-	for (i = 0; i < 2; i++) {
-		int f = cpu[i];
-
-		if (REC_HAS(st, f) && REC_HAS(p, f) && p->v[f] < st->v[f] &&
-		    st->v[f] - p->v[f] < comp_t_step_ns(p->v[f]))
-			p->v[f] = st->v[f];
-	}
 }
 
 /*
  * What an exit record's CPU measures, where the record does not say:
  * pacct holds the tick samples, acctd the runtime (for threads of
- * 100 ms or more; acctd_floor allows for the rest).  Solaris: unknown.
+ * 100 ms or more; exit_floor allows for the rest).  Solaris: unknown.
  */
 static void
 exit_cpu_source(const struct run *r, struct ex_proc *p)
@@ -308,10 +264,8 @@ ingest_proc(struct run *r, const struct ex_proc *p)
 				shifted = *p;
 				p = &shifted;
 			}
-			if (r->source == EXIT_ACCTD)
-				acctd_floor(st, &shifted);
-			else
-				pacct_floor(st, &shifted);
+			exit_floor(st, &shifted, r->source == EXIT_ACCTD ?
+			    ts_exit_slack : pacct_exit_slack);
 			exit_cpu_source(r, &shifted);
 		}
 		/* The CPU it had when last seen, before the exit moves it. */
