@@ -155,9 +155,13 @@ test_expect_success 'a log that cannot be written: exits counted, then a loss re
 	old=$(acctd_log c.pid) &&
 	sh -c "echo \$\$ >b1.pid; i=0
 	    while [ \$i -lt 600 ]; do /bin/true; i=\$((i + 1)); done" &&
-	sleep 0.3 &&
-	grep "No space left on device; counting the exit records not written" \
-	    c.pid.err &&
+	# acctd says so once it has met the full disk: under load that
+	# takes longer than the 0.3 s this waited.
+	i=0 &&
+	until grep "No space left on device; counting the exit records not written" \
+	    c.pid.err; do
+		i=$((i + 1)); [ $i -lt 1000 ] || return 1; sleep 0.01
+	done &&
 	acctd_idle "$APID" &&
 	new=acctd-$HOST-29991231-2359 &&
 	: >"spool3/$new" && chmod 640 "spool3/$new" &&
