@@ -44,9 +44,11 @@ PARSERS = parsers/exerr.c parsers/source.c parsers/pacct.c parsers/sniff.c parse
 	parsers/exacct_write.c parsers/exacct_names.c parsers/records.c \
 	parsers/recwrite.c parsers/stream.c parsers/taskstats_decode.c
 STORE = store/db.c store/dblock.c store/diff.c store/flows.c store/ledger.c store/live.c \
-	store/ingest.c store/ingest_procs.c store/ingest_flows.c \
+	store/ingest.c store/store.c store/hosts.c \
+	store/ingest_procs.c store/ingest_tasks.c store/ingest_flows.c \
+	store/ingest_sysload.c store/ingest_lost.c \
 	store/ingest_energy.c store/ingest_stream.c \
-	store/ingest_rapl.c store/outfile.c store/ingest_forget.c
+	store/ingest_rapl.c store/outfile.c
 REPORTS = reports/fmt.c reports/idnames.c reports/dump.c reports/text.c \
 	reports/csv.c reports/report.c reports/summary.c reports/energy.c \
 	reports/capture_top.c

@@ -2,8 +2,9 @@
  * Differencing cumulative observations into intervals (design.md §4).
  *
  * Pure logic, no SQL: the state of one live process (or task) and one new
- * observation in; the interval row and the updated state out.  The ingest
- * loop (ingest.c) owns the states and writes the rows.
+ * observation in; the interval row and the updated state out.  The
+ * process and task sinks (ingest_procs.c, ingest_tasks.c) own the
+ * states and write the rows.
  *
  * Rules:
  *   - an observation is a partial (snapshot) or the final (exit) record,

@@ -20,7 +20,8 @@
  *      is counted exactly once;
  *   4. a conversation with no inbound records is one-sided (paired 0),
  *      and one with only inbound records is a row with no owner.
- * Pure logic: ingest.c reads the records of a 5-tuple and stores the rows.
+ * Pure logic: the flow sink (ingest_flows.c) reads the records of a
+ * 5-tuple and stores the rows.
  */
 #ifndef FLOWS_H
 #define FLOWS_H

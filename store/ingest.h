@@ -107,7 +107,7 @@ int	store_open(struct store **sp, const char *path, uint64_t wait_ms,
 void	store_close(struct store *s);
 
 /*
- * For tests and the fuzzer (store/ingest_forget.c): the store's database
+ * For tests and the fuzzer (store/store.c): the store's database
  * (owned by the store), and store_forget, which drops the state the
  * store keeps in memory (live processes and tasks, the next ids) once
  * the caller has emptied every table, outside any ingest.

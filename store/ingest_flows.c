@@ -1,9 +1,9 @@
 /*
- * Flow records and conversations for ingest (see ingest.h, flows.h): each
- * one-way record is upserted (a later record of a flow replaces the
- * earlier), and at each commit every 5-tuple touched is paired again from
- * all its records, so the result never depends on how the records were
- * split into files.
+ * The flow sink (see ingest_int.h, flows.h): flow records into
+ * flow_records and conversations into flows.  Each one-way record is
+ * upserted (a later record of a flow replaces the earlier), and at each
+ * commit every 5-tuple touched is paired again from all its records, so
+ * the result never depends on how the records were split into files.
  */
 #include <arpa/inet.h>
 
@@ -13,6 +13,73 @@
 
 #include "../parsers/compat.h"
 #include "ingest_int.h"
+
+enum { Q_UPS_FLOW, Q_SEL_FLOWS, Q_DEL_FLOWS, Q_INS_FLOWS, Q_N };
+
+static const char *const q_sql[Q_N] = {
+	[Q_UPS_FLOW] = "INSERT INTO flow_records (host_id, protocol, "
+	    "src_addr, src_port, dst_addr, dst_port, ctime_s, uid_key, "
+	    "projid_key, uid, projid, lseen_s, bytes, packets, dsfield, "
+	    "action, ckey) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+	    /* A later record of the same flow holds the totals so far. */
+	    "ON CONFLICT DO UPDATE SET lseen_s = excluded.lseen_s, "
+	    "bytes = excluded.bytes, packets = excluded.packets "
+	    "WHERE excluded.lseen_s > lseen_s OR (excluded.lseen_s = "
+	    "lseen_s AND excluded.bytes > bytes)",
+	[Q_SEL_FLOWS] = "SELECT protocol, src_addr, src_port, dst_addr, "
+	    "dst_port, ctime_s, lseen_s, bytes, packets, uid, projid "
+	    "FROM flow_records WHERE host_id = ? AND ckey = ?",
+	[Q_DEL_FLOWS] = "DELETE FROM flows WHERE host_id = ? AND ckey = ?",
+	[Q_INS_FLOWS] = "INSERT INTO flows (host_id, protocol, local_addr, "
+	    "local_port, remote_addr, remote_port, uid, projid, first_s, "
+	    "last_s, bytes_out, packets_out, bytes_in, packets_in, paired, "
+	    "ckey) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+};
+
+struct flow_key {
+	int64_t		 host_id;
+	char		 ckey[3 * FLOW_ADDRLEN];
+};
+
+struct flow_sink {
+	sqlite3_stmt	*q[Q_N];
+	struct flow_key	*fkeys;		/* 5-tuples touched this chunk */
+	size_t		 nfkeys, capfkeys;
+	struct flow_half *halves;	/* scratch for pairing */
+	struct flow_conv *convs;
+	size_t		 caphalves;
+};
+
+static int
+flows_prepare(struct store *s, struct ex_err *err)
+{
+	if ((s->flows = calloc(1, sizeof(*s->flows))) == NULL)
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	return stmts_prepare(s->db, q_sql, s->flows->q, Q_N, err);
+}
+
+static void
+flows_finalize(struct store *s)
+{
+	struct flow_sink *fs = s->flows;
+
+	if (fs == NULL)
+		return;
+	stmts_finalize(fs->q, Q_N);
+	free(fs->fkeys);
+	free(fs->halves);
+	free(fs->convs);
+	free(fs);
+	s->flows = NULL;
+}
+
+/* The 5-tuples touched since the last commit are the rollback's. */
+static void
+flows_reset(struct store *s, int keep)
+{
+	(void)keep;		/* the memory is scratch: always kept */
+	s->flows->nfkeys = 0;
+}
 
 static void
 addr_text(char *buf, size_t n, int family, const uint8_t *a, int has)
@@ -27,7 +94,7 @@ addr_text(char *buf, size_t n, int family, const uint8_t *a, int has)
 
 /* Remember a 5-tuple whose conversations must be rebuilt. */
 static int
-touch_flow_key(struct store *s, int64_t host, const char *ckey)
+touch_flow_key(struct flow_sink *s, int64_t host, const char *ckey)
 {
 	if (s->nfkeys == s->capfkeys) {
 		size_t ncap = s->capfkeys == 0 ? 256 : s->capfkeys * 2;
@@ -45,15 +112,19 @@ touch_flow_key(struct store *s, int64_t host, const char *ckey)
 	return EXR_OK;
 }
 
-int
-ingest_flow(struct run *r, const struct ex_flow *f)
+static int
+ingest_flow(struct run *r, const char *host, const void *rec)
 {
+	const struct ex_flow *f = rec;
 	struct flow_half h;
-	sqlite3_stmt *st = r->s->st[S_UPS_FLOW];
+	sqlite3_stmt *st = r->s->flows->q[Q_UPS_FLOW];
 	char ckey[3 * FLOW_ADDRLEN];
+	int rc;
 
 	if (!REC_HAS(f, FLOW_CTIME_S))
 		return run_count(r, DIFF_UNTIMED);
+	if ((rc = run_host(r, host)) != EXR_OK)
+		return rc;
 	memset(&h, 0, sizeof(h));
 	h.protocol = REC_HAS(f, FLOW_PROTOCOL) ?
 	    (uint32_t)f->v[FLOW_PROTOCOL] : 0;
@@ -89,10 +160,10 @@ ingest_flow(struct run *r, const struct ex_flow *f)
 	bind_str(st, 16, REC_HAS(f, FLOW_ACTION), f->action);
 	sqlite3_bind_text(st, 17, ckey, -1, SQLITE_STATIC);
 	r->stats->flows++;
-	if (store_step(r->s, S_UPS_FLOW, r->err) != EXR_OK)
+	if (store_step(r->s, st, r->err) != EXR_OK)
 		return EXR_DB;
-	return touch_flow_key(r->s, r->host_id, ckey) == EXR_OK ? EXR_OK :
-	    ex_fail(r->err, EXR_NOMEM, 0, "no memory");
+	return touch_flow_key(r->s->flows, r->host_id, ckey) == EXR_OK ?
+	    EXR_OK : ex_fail(r->err, EXR_NOMEM, 0, "no memory");
 }
 
 static int
@@ -105,11 +176,11 @@ fkey_cmp(const void *a, const void *b)
 	return strcmp(x->ckey, y->ckey);
 }
 
-/* Re-pair every 5-tuple touched this chunk from all its records. */
-int
+/* At a commit: re-pair every 5-tuple touched from all its records. */
+static int
 flows_rebuild(struct run *r)
 {
-	struct store *s = r->s;
+	struct flow_sink *s = r->s->flows;
 	size_t i, n, k, rows;
 	int rc;
 
@@ -118,14 +189,14 @@ flows_rebuild(struct run *r)
 	qsort(s->fkeys, s->nfkeys, sizeof(*s->fkeys), fkey_cmp);
 	for (i = 0; i < s->nfkeys; i++) {
 		const struct flow_key *fk = &s->fkeys[i];
-		sqlite3_stmt *sel = s->st[S_SEL_FLOWS], *ins;
+		sqlite3_stmt *sel = s->q[Q_SEL_FLOWS], *del = s->q[Q_DEL_FLOWS];
+		sqlite3_stmt *ins;
 
 		if (i > 0 && fkey_cmp(fk, fk - 1) == 0)
 			continue;
-		sqlite3_bind_int64(s->st[S_DEL_FLOWS], 1, fk->host_id);
-		sqlite3_bind_text(s->st[S_DEL_FLOWS], 2, fk->ckey, -1,
-		    SQLITE_STATIC);
-		if ((rc = store_step(s, S_DEL_FLOWS, r->err)) != EXR_OK)
+		sqlite3_bind_int64(del, 1, fk->host_id);
+		sqlite3_bind_text(del, 2, fk->ckey, -1, SQLITE_STATIC);
+		if ((rc = store_step(r->s, del, r->err)) != EXR_OK)
 			return rc;
 		sqlite3_bind_int64(sel, 1, fk->host_id);
 		sqlite3_bind_text(sel, 2, fk->ckey, -1, SQLITE_STATIC);
@@ -171,9 +242,9 @@ flows_rebuild(struct run *r)
 		}
 		sqlite3_reset(sel);
 		if (rc != SQLITE_DONE)
-			return db_fail(s->db, r->err, "flow_records");
+			return db_fail(r->s->db, r->err, "flow_records");
 		rows = flow_pair(s->halves, n, s->convs);
-		ins = s->st[S_INS_FLOWS];
+		ins = s->q[Q_INS_FLOWS];
 		for (k = 0; k < rows; k++) {
 			const struct flow_conv *c = &s->convs[k];
 
@@ -195,7 +266,7 @@ flows_rebuild(struct run *r)
 			sqlite3_bind_int(ins, 15, c->paired);
 			sqlite3_bind_text(ins, 16, fk->ckey, -1,
 			    SQLITE_STATIC);
-			if ((rc = store_step(s, S_INS_FLOWS, r->err)) != EXR_OK)
+			if ((rc = store_step(r->s, ins, r->err)) != EXR_OK)
 				return rc;
 		}
 	}
@@ -203,3 +274,11 @@ flows_rebuild(struct run *r)
 	return EXR_OK;
 }
 
+const struct sink flow_sink = {
+	.name = "flows",
+	.prepare = flows_prepare,
+	.write = ingest_flow,
+	.flush = flows_rebuild,
+	.reset = flows_reset,
+	.finalize = flows_finalize,
+};

@@ -1,8 +1,18 @@
 /*
- * The ingest loop's insides, shared by its files: ingest.c (the loop, the
- * store, the ledger rows), ingest_procs.c (process and task intervals,
- * live state), ingest_flows.c (flow records and conversations).  Not an
- * interface: only store/ingest*.c include it.
+ * The ingest module's insides, shared by its files (not an interface:
+ * only store/ includes it).  The shape, top down; no file calls one
+ * above it:
+ *
+ *	ingest.c	the chunk loop: reads a log, hands each record to
+ *			its sink, commits each chunk with the ledger's row
+ *	store.c		the store: open and close, the sink table, the
+ *			reload after a rollback
+ *	ingest_*.c	the sinks, one per record kind, each with its SQL
+ *			beside its binds and its own state
+ *	hosts.c		the hosts table, which every sink's rows name
+ *	ledger.c	the files and damage tables (ledger.h)
+ *
+ * Below them db.c, diff.c, flows.c and live.c, which call none of these.
  */
 #ifndef INGEST_INT_H
 #define INGEST_INT_H
@@ -17,6 +27,7 @@
 #include "diff.h"
 #include "flows.h"
 #include "ingest.h"
+#include "ledger.h"
 #include "live.h"
 
 
@@ -39,18 +50,6 @@
  * side, the closest start first.
  */
 #define ALT_SLACK_NS	(2 * NS)
-
-enum {
-	S_INS_HOST, S_SEL_HOST, S_INS_PROC, S_UPD_PROC, S_INS_PINT,
-	S_PUT_PLAST, S_DEL_PLAST, S_INS_TASK, S_UPD_TASK, S_INS_TINT,
-	S_PUT_TLAST, S_DEL_TLAST, S_UPS_FLOW, S_SEL_FLOWS, S_DEL_FLOWS,
-	S_INS_FLOWS, S_INS_FILE, S_UPD_FILE, S_CLOSE_FILE, S_INS_DAMAGE,
-	S_INS_SYSLOAD,
-	S_UPD_HOSTSRC, S_SEL_CLOSED, S_INS_ALT, S_INS_LOST,
-	S_SEL_EPROC, S_INS_EPROC, S_SEL_ELAST, S_INS_EINT, S_PUT_ELAST,
-	S_SEL_RZONE, S_INS_RZONE, S_UPD_RZONE, S_INS_RINT, S_UPD_CARBON,
-	S_NSTMTS
-};
 
 /* Column lists from the field table (parsers/catalog.h), in enum order. */
 #define COUNTERS \
@@ -77,46 +76,33 @@ exit_source_name(enum exit_source e)
 	    "exacct";
 }
 
-
-struct task_live {
-	struct task_state st;
-	uint64_t	 start_ns;
-};
-
-struct flow_key {
-	int64_t		 host_id;
-	char		 ckey[3 * FLOW_ADDRLEN];
-};
+struct hosts;
+struct proc_sink;
+struct task_sink;
+struct flow_sink;
+struct sysload_sink;
+struct lost_sink;
+struct energy_sink;
+struct rapl_sink;
 
 /*
- * Interval rows go in batches: one INSERT of PINT_BATCH rows costs much
- * less than PINT_BATCH statements (measured: ~15% of ingest time).
+ * The store: the database, the writer's lock, the ledger's and hosts'
+ * statements, and each sink's state (its statements, and for processes,
+ * tasks and flows what they hold in memory between records).  Each
+ * pointer is its sink's own: nothing else reads what it points to.
  */
-#define PINT_BATCH	32
-#define PINT_COLS	28
-
-struct pint_row {
-	int64_t		 proc_id;
-	struct proc_interval iv;
-};
-
 struct store {
 	sqlite3		*db;
 	int		 lockfd;	/* the writer's lock (dblock.h) */
-	sqlite3_stmt	*st[S_NSTMTS];
-	sqlite3_stmt	*pint_batch;	/* PINT_BATCH rows at once */
-	sqlite3_stmt	*ledger_lookup;	/* ledger_lookup()'s, once prepared */
-	struct pint_row	 pending[PINT_BATCH];
-	size_t		 npending;
-	struct live	 procs;		/* struct proc_state, key host|pid */
-	struct live	 tasks;		/* struct task_live, key host|taskid */
-	int64_t		 next_proc_id;
-	int64_t		 next_task_id;
-	struct flow_key	*fkeys;		/* 5-tuples touched this chunk */
-	size_t		 nfkeys, capfkeys;
-	struct flow_half *halves;	/* scratch for pairing */
-	struct flow_conv *convs;
-	size_t		 caphalves;
+	struct ledger	 ledger;	/* files, damage (ledger.h) */
+	struct hosts	*hosts;		/* hosts.c */
+	struct proc_sink *procs;	/* ingest_procs.c */
+	struct task_sink *tasks;	/* ingest_tasks.c */
+	struct flow_sink *flows;	/* ingest_flows.c */
+	struct sysload_sink *sysload;	/* ingest_sysload.c */
+	struct lost_sink *lost;		/* ingest_lost.c */
+	struct energy_sink *energy;	/* ingest_energy.c */
+	struct rapl_sink *rapl;		/* ingest_rapl.c */
 	int		 broken;	/* after a rollback the live states could
 					   not be read back: no more ingests */
 };
@@ -131,17 +117,67 @@ struct run {
 	const char	*path;
 	int		 fd;
 	int64_t		 file_id;
-	int64_t		 host_id;
+	int64_t		 host_id;	/* 0 until the first record names it */
 	const char	*host;
 	unsigned	 host_sources;	/* exit sources the host has had */
 	enum exit_source source;	/* of the records being read; 0 until
 					   the first record says */
 	struct diff_opts dopts;
 	uint64_t	 since_commit;
-	struct stream_run *stream;	/* a metric-provider stream's state */
+	/* A metric-provider stream's provider (NULL: not a stream), whether
+	 * the file is read on from where a run stopped, and the stream
+	 * sink's state for this file (ingest_stream.c). */
+	const struct stream_provider *prov;
+	int		 resumed;
+	struct stream_run *stream;
 };
 
-extern const char *const stmt_sql[S_NSTMTS];
+/*
+ * A sink: what stores one kind of record.  Its SQL, its binds and its
+ * state are in its own file; the rest of the store reaches it only
+ * through its row of sinks[].  Every hook may be NULL (nothing to do).
+ *
+ * prepare	store_open: allocate the state, prepare the statements.
+ * load		store_open, and after a rollback: read back the state the
+ *		last commit left (after reset).
+ * begin, end	each file: begin before its first record (r->prov and
+ *		r->resumed set); end once whatever happened, even if begin
+ *		was not called or failed.
+ * write	one record, rec of the kind's fixed struct (records.h; for
+ *		streams a struct stream_line).  host is the log's name for
+ *		the host of its records ("": it names none); the sink
+ *		resolves it (run_host) before it stores a row, not before it
+ *		drops the record.  EXR_OK, or an error in r->err (EXR_DAMAGED
+ *		from a stream: the line is dropped, the loop reports it).
+ * flush	each commit, before the ledger's row moves: write what the
+ *		sink holds back (batched rows, live states, pairings).
+ * reset	forget what the state holds in memory (a rollback, or the
+ *		tables emptied: store_forget); keep: keep its memory, for a
+ *		table refilled at once.
+ * finalize	store_close (also after a failed prepare: the state may be
+ *		partly built, or NULL).
+ */
+struct sink {
+	const char	*name;
+	int		(*prepare)(struct store *s, struct ex_err *err);
+	int		(*load)(struct store *s, struct ex_err *err);
+	int		(*begin)(struct run *r);
+	int		(*write)(struct run *r, const char *host,
+			    const void *rec);
+	int		(*flush)(struct run *r);
+	void		(*end)(struct run *r);
+	void		(*reset)(struct store *s, int keep);
+	void		(*finalize)(struct store *s);
+};
+
+/* Rows of sinks[]: by enum rec_kind, and the streams'. */
+enum { SINK_STREAM = REC_RAPL + 1, SINK_N };
+
+/* store.c: one row per record kind (REC_OTHER and REC_HEADER: none). */
+extern const struct sink *const sinks[SINK_N];
+
+extern const struct sink proc_sink, task_sink, flow_sink, sysload_sink,
+	lost_sink, energy_sink, rapl_sink, stream_sink;
 
 /* Bind a value, or NULL when absent. */
 static inline void
@@ -173,37 +209,78 @@ bind_counters(sqlite3_stmt *st, int i, int f0, int f1, uint64_t present,
 		bind_opt(st, i++, (present >> f) & 1, v[f]);
 }
 
-/* ingest.c */
-int	store_step(struct store *s, int which, struct ex_err *err);
-int	run_count(struct run *r, enum diff_result d);
-int	run_host(struct run *r, const char *from_log);
+/* Step a statement that returns no rows (or one not read); reset it. */
+static inline int
+store_step(struct store *s, sqlite3_stmt *st, struct ex_err *err)
+{
+	int rc = sqlite3_step(st);
 
-/* ingest_procs.c */
-int	pints_prepare(struct store *s, struct ex_err *err);
-int	pints_flush(struct run *r);
-int	ingest_proc(struct run *r, const struct ex_proc *p);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return db_fail(s->db, err, "store");
+	return EXR_OK;
+}
+
+/* Prepare n statements of sql[] into st[]; EXR_OK or EXR_DB. */
+static inline int
+stmts_prepare(sqlite3 *db, const char *const *sql, sqlite3_stmt **st,
+    int n, struct ex_err *err)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (db_prepare(db, sql[i], &st[i], err) != EXR_OK)
+			return EXR_DB;
+	return EXR_OK;
+}
+
+static inline void
+stmts_finalize(sqlite3_stmt **st, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		sqlite3_finalize(st[i]);
+}
+
+/* Count a record that gave no row, by why. */
+static inline int
+run_count(struct run *r, enum diff_result d)
+{
+	switch (d) {
+	case DIFF_DUP:		r->stats->duplicates++; break;
+	case DIFF_LATE:		r->stats->late++; break;
+	case DIFF_IDLE:		r->stats->idle++; break;
+	case DIFF_UNTIMED:	r->stats->untimed++; break;
+	case DIFF_ROW:		break;
+	}
+	return EXR_OK;
+}
+
+/* store.c: after a rollback, every sink's state read back again; a
+ * failure marks the store broken. */
+void	store_reload(struct store *s);
+
+/* hosts.c */
+int	hosts_prepare(struct store *s, struct ex_err *err);
+void	hosts_finalize(struct store *s);
+/* The host of the run's records, first found (or added) by host_find:
+ * from_log (the log's name for it), else --host, else "unknown".  EXR_OK
+ * or EXR_DB. */
+int	host_find(struct run *r, const char *from_log);
+
+/* Every record asks; the first of a file finds it. */
+static inline int
+run_host(struct run *r, const char *from_log)
+{
+	return r->host_id != 0 ? EXR_OK : host_find(r, from_log);
+}
+/* Remember that the run's host has exits from r->source. */
+int	host_note_source(struct run *r);
 
 /* ingest_energy.c */
 #define ENERGY_COUNTERS "cpu_ns, pcpu_ns, energy_nj, penergy_nj, " \
 	"instructions, cycles, disk_read, disk_written, int_wakeups, " \
 	"idle_wakeups"
-int	ingest_energy(struct run *r, const struct ex_energy *e);
-
-/* ingest_rapl.c */
-int	ingest_rapl(struct run *r, const struct ex_rapl *z);
-int	ingest_task(struct run *r, const struct ex_task *t);
-int	states_load(struct store *s, struct ex_err *err);
-int	states_flush(struct run *r);
-
-/* ingest_stream.c */
-int	series_run_open(struct run *r, const struct stream_provider *p,
-	    int resumed);
-void	series_run_close(struct run *r);
-int	ingest_stream_line(struct run *r, const struct stream_line *ln);
-int	series_flush(struct run *r);
-
-/* ingest_flows.c */
-int	ingest_flow(struct run *r, const struct ex_flow *f);
-int	flows_rebuild(struct run *r);
 
 #endif

@@ -1,7 +1,13 @@
 /*
- * Process and task intervals for ingest (see ingest.h, diff.h): matching
- * records to live processes, differencing, batched interval rows, and the
- * live state kept in proc_last and task_last between runs.
+ * The process sink (see ingest_int.h, diff.h): process records into
+ * procs, proc_intervals and proc_alt_exits, and the live state of every
+ * process kept in memory and in proc_last between runs.
+ *
+ * A record goes through four steps: match (the live process it belongs
+ * to, by host, pid and a start that may move a little), correct (what
+ * its source is known to get wrong against the last snapshot), diff
+ * (the interval since that snapshot) and write (the procs row: first
+ * sight, or the exit that closes it).
  *
  * Hot path: one process record is one live-table lookup, one proc_diff
  * and one row in the batch (plus a procs row for a process seen for the
@@ -15,22 +21,171 @@
 #include "../parsers/taskstats_decode.h"
 #include "ingest_int.h"
 
-/* The multi-row form of S_INS_PINT. */
-int
-pints_prepare(struct store *s, struct ex_err *err)
+enum {
+	Q_INS_PROC, Q_UPD_PROC, Q_SEL_CLOSED, Q_INS_ALT, Q_INS_PINT,
+	Q_PUT_PLAST, Q_DEL_PLAST, Q_N
+};
+
+static const char *const q_sql[Q_N] = {
+	/*
+	 * A process already known is a repeat; a proc_id already taken
+	 * is not, and must fail rather than drop the process: so only
+	 * the identity's conflict is ignored.
+	 */
+	[Q_INS_PROC] = "INSERT INTO procs (proc_id, host_id, pid, "
+	    "start_ns, ppid, uid, gid, projid, taskid, command, zone, "
+	    "finish_ns, wait_status, acctflags, exit_source, base_cpu_ns, "
+	    EXIT_EXTRAS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?," Q9 ") "
+	    "ON CONFLICT (host_id, start_ns, pid) DO NOTHING",
+	[Q_UPD_PROC] = "UPDATE procs SET (finish_ns, wait_status, acctflags, "
+	    "exit_source, base_cpu_ns, " EXIT_EXTRAS ") = (?,?,?,?,?," Q9 ") "
+	    "WHERE proc_id = ?",
+	[Q_SEL_CLOSED] = "SELECT proc_id, exit_source FROM procs "
+	    "WHERE host_id = ?1 AND start_ns BETWEEN ?2 - ?4 AND ?2 + ?4 "
+	    "AND pid = ?3 AND finish_ns IS NOT NULL "
+	    "ORDER BY abs(start_ns - ?2) LIMIT 1",
+	[Q_INS_ALT] = "INSERT OR IGNORE INTO proc_alt_exits (proc_id, source, "
+	    "finish_ns, cpu_user_ns, cpu_sys_ns) VALUES (?,?,?,?,?)",
+	[Q_INS_PINT] = "INSERT INTO proc_intervals (proc_id, t0_ns, t1_ns, "
+	    "final, heartbeat, " PROC_COLUMNS ", anomalies) "
+	    "VALUES (?,?,?,?,?," Q22 ",?)",
+	[Q_PUT_PLAST] = "INSERT OR REPLACE INTO proc_last (proc_id, t_ns, "
+	    "row_t_ns, present, " PROC_COLUMNS ", cpu_source) "
+	    "VALUES (?,?,?,?," Q22 ",?)",
+	[Q_DEL_PLAST] = "DELETE FROM proc_last WHERE proc_id = ?",
+};
+
+/* The columns of Q_UPD_PROC: the exit's facts, then the process. */
+enum { UPD_FINISH = 1, UPD_WAIT, UPD_FLAGS, UPD_EXIT, UPD_PROC_ID = 15 };
+
+/* The columns of Q_INS_PROC from the exit's facts on. */
+enum { INS_FINISH = 12, INS_WAIT, INS_FLAGS, INS_EXIT };
+
+/*
+ * Interval rows go in batches: one INSERT of PINT_BATCH rows costs much
+ * less than PINT_BATCH statements (measured: ~15% of ingest time).
+ */
+#define PINT_BATCH	32
+#define PINT_COLS	28	/* the columns of one Q_INS_PINT row */
+
+struct pint_row {
+	int64_t		 proc_id;
+	struct proc_interval iv;
+};
+
+struct proc_sink {
+	sqlite3_stmt	*q[Q_N];
+	sqlite3_stmt	*pint_batch;	/* PINT_BATCH rows at once */
+	struct pint_row	 pending[PINT_BATCH];
+	size_t		 npending;
+	struct live	 live;		/* struct proc_state, key host|pid */
+	int64_t		 next_id;	/* the next proc_id */
+};
+
+static int
+procs_prepare(struct store *s, struct ex_err *err)
 {
 	static const char head[] = "INSERT INTO proc_intervals (proc_id, "
 	    "t0_ns, t1_ns, final, heartbeat, " PROC_COLUMNS ", anomalies) "
 	    "VALUES ";
 	static const char row[] = "(?,?,?,?,?," Q22 ",?)";
 	char sql[sizeof(head) + PINT_BATCH * sizeof(row)];
+	struct proc_sink *ps;
 	size_t i, o;
+	int rc;
 
+	if ((ps = s->procs = calloc(1, sizeof(*ps))) == NULL)
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	live_init(&ps->live, sizeof(struct proc_state));
+	if ((rc = stmts_prepare(s->db, q_sql, ps->q, Q_N, err)) != EXR_OK)
+		return rc;
+	/* The multi-row form of Q_INS_PINT. */
 	o = (size_t)snprintf(sql, sizeof(sql), "%s", head);
 	for (i = 0; i < PINT_BATCH; i++)
 		o += (size_t)snprintf(sql + o, sizeof(sql) - o, "%s%s",
 		    i > 0 ? "," : "", row);
-	return db_prepare(s->db, sql, &s->pint_batch, err);
+	return db_prepare(s->db, sql, &ps->pint_batch, err);
+}
+
+static void
+procs_finalize(struct store *s)
+{
+	struct proc_sink *ps = s->procs;
+
+	if (ps == NULL)
+		return;
+	stmts_finalize(ps->q, Q_N);
+	sqlite3_finalize(ps->pint_batch);
+	live_release(&ps->live);
+	free(ps);
+	s->procs = NULL;
+}
+
+static void
+procs_reset(struct store *s, int keep)
+{
+	struct proc_sink *ps = s->procs;
+
+	if (keep)
+		live_clear(&ps->live);
+	else {
+		live_release(&ps->live);
+		live_init(&ps->live, sizeof(struct proc_state));
+	}
+	ps->npending = 0;
+	ps->next_id = 1;		/* what procs_load reads from nothing */
+}
+
+/* The state of live processes, as the last commit left it. */
+static int
+procs_load(struct store *s, struct ex_err *err)
+{
+	static const char sql[] =
+	    "SELECT l.proc_id, p.host_id, p.pid, p.start_ns, l.t_ns, "
+	    "l.row_t_ns, l.present, " PROC_COLUMNS ", l.cpu_source "
+	    "FROM proc_last l JOIN procs p USING (proc_id) ORDER BY proc_id";
+	struct proc_sink *ps = s->procs;
+	sqlite3_stmt *st;
+	int rc, f;
+
+	if (db_prepare(s->db, sql, &st, err) != EXR_OK)
+		return EXR_DB;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		uint64_t key = (uint64_t)sqlite3_column_int64(st, 1) << 32 |
+		    (uint32_t)sqlite3_column_int64(st, 2);
+		struct proc_state *p = live_add(&ps->live, key);
+
+		if (p == NULL) {
+			sqlite3_finalize(st);
+			return ex_fail(err, EXR_NOMEM, 0, "no memory");
+		}
+		p->proc_id = sqlite3_column_int64(st, 0);
+		p->start_ns = (uint64_t)sqlite3_column_int64(st, 3);
+		p->t_ns = (uint64_t)sqlite3_column_int64(st, 4);
+		p->row_t_ns = (uint64_t)sqlite3_column_int64(st, 5);
+		p->present = (uint64_t)sqlite3_column_int64(st, 6);
+		for (f = PROC_FIRST_COUNTER; f <= PROC_LAST_LEVEL; f++)
+			p->v[f] = (uint64_t)sqlite3_column_int64(st,
+			    7 + f - PROC_FIRST_COUNTER);
+		/* Schema 5 kept no measure: not known. */
+		f = 7 + PROC_LAST_LEVEL - PROC_FIRST_COUNTER + 1;
+		p->present &= ~(1ULL << PROC_CPU_SOURCE);
+		if (sqlite3_column_type(st, f) != SQLITE_NULL) {
+			p->v[PROC_CPU_SOURCE] =
+			    (uint64_t)sqlite3_column_int64(st, f);
+			p->present |= 1ULL << PROC_CPU_SOURCE;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(s->db, err, "proc_last");
+	if (db_prepare(s->db, "SELECT coalesce(max(proc_id), 0) + 1 "
+	    "FROM procs", &st, err) != EXR_OK)
+		return EXR_DB;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		ps->next_id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return EXR_OK;
 }
 
 static void
@@ -49,42 +204,74 @@ bind_pint(sqlite3_stmt *st, int base, const struct pint_row *p)
 }
 
 /* Write the pending interval rows: a full batch, or one by one. */
-int
+static int
 pints_flush(struct run *r)
 {
-	struct store *s = r->s;
+	struct proc_sink *ps = r->s->procs;
 	size_t i;
 	int rc;
 
-	if (s->npending == PINT_BATCH) {
+	if (ps->npending == PINT_BATCH) {
 		for (i = 0; i < PINT_BATCH; i++)
-			bind_pint(s->pint_batch, (int)i * PINT_COLS,
-			    &s->pending[i]);
-		rc = sqlite3_step(s->pint_batch);
-		sqlite3_reset(s->pint_batch);
-		s->npending = 0;
+			bind_pint(ps->pint_batch, (int)i * PINT_COLS,
+			    &ps->pending[i]);
+		rc = sqlite3_step(ps->pint_batch);
+		sqlite3_reset(ps->pint_batch);
+		ps->npending = 0;
 		return rc == SQLITE_DONE ? EXR_OK :
-		    db_fail(s->db, r->err, "proc_intervals");
+		    db_fail(r->s->db, r->err, "proc_intervals");
 	}
-	for (i = 0; i < s->npending; i++) {
-		bind_pint(s->st[S_INS_PINT], 0, &s->pending[i]);
-		if ((rc = store_step(s, S_INS_PINT, r->err)) != EXR_OK)
+	for (i = 0; i < ps->npending; i++) {
+		bind_pint(ps->q[Q_INS_PINT], 0, &ps->pending[i]);
+		if ((rc = store_step(r->s, ps->q[Q_INS_PINT], r->err)) !=
+		    EXR_OK)
 			return rc;
 	}
-	s->npending = 0;
+	ps->npending = 0;
 	return EXR_OK;
 }
 
+/* At a commit: the pending rows, then the live states that changed. */
 static int
-store_proc_row(struct run *r, int64_t proc_id, const struct proc_interval *iv)
+procs_flush(struct run *r)
 {
-	struct store *s = r->s;
+	struct proc_sink *ps = r->s->procs;
+	sqlite3_stmt *st = ps->q[Q_PUT_PLAST];
+	struct proc_state *p;
+	int32_t it = -1;
+	int rc;
 
-	s->pending[s->npending].proc_id = proc_id;
-	s->pending[s->npending].iv = *iv;
+	if ((rc = pints_flush(r)) != EXR_OK)
+		return rc;
+	while ((p = live_next(&ps->live, &it)) != NULL) {
+		if (!*live_dirty(p))
+			continue;
+		*live_dirty(p) = 0;
+		sqlite3_bind_int64(st, 1, p->proc_id);
+		sqlite3_bind_int64(st, 2, (int64_t)p->t_ns);
+		sqlite3_bind_int64(st, 3, (int64_t)p->row_t_ns);
+		sqlite3_bind_int64(st, 4, (int64_t)p->present);
+		bind_counters(st, 5, PROC_FIRST_COUNTER, PROC_LAST_LEVEL,
+		    p->present, p->v);
+		bind_opt(st, 5 + PROC_LAST_LEVEL - PROC_FIRST_COUNTER + 1,
+		    REC_HAS(p, PROC_CPU_SOURCE), p->v[PROC_CPU_SOURCE]);
+		if ((rc = store_step(r->s, st, r->err)) != EXR_OK)
+			return rc;
+	}
+	return EXR_OK;
+}
+
+/* Queue an interval row; the batch is written when full. */
+static int
+pint_queue(struct run *r, int64_t proc_id, const struct proc_interval *iv)
+{
+	struct proc_sink *ps = r->s->procs;
+
+	ps->pending[ps->npending].proc_id = proc_id;
+	ps->pending[ps->npending].iv = *iv;
 	r->stats->rows++;
 	r->stats->anomalies += (uint64_t)__builtin_popcountll(iv->anomalies);
-	if (++s->npending == PINT_BATCH)
+	if (++ps->npending == PINT_BATCH)
 		return pints_flush(r);
 	return EXR_OK;
 }
@@ -110,20 +297,6 @@ bind_exit(sqlite3_stmt *st, int i, const struct run *r,
 	    final ? p->present : 0, p->v);
 }
 
-/* Remember that the host has exits from this run's source. */
-static int
-note_source(struct run *r)
-{
-	sqlite3_stmt *u = r->s->st[S_UPD_HOSTSRC];
-
-	if (r->host_sources & r->source)
-		return EXR_OK;
-	r->host_sources |= r->source;
-	sqlite3_bind_int(u, 1, (int)r->source);
-	sqlite3_bind_int64(u, 2, r->host_id);
-	return store_step(r->s, S_UPD_HOSTSRC, r->err);
-}
-
 /*
  * An exit record for a process no live state knows: did another exit
  * source already close it (acctd and pacct both on)?  Then keep it as
@@ -133,8 +306,8 @@ note_source(struct run *r)
 static int
 alt_exit(struct run *r, const struct ex_proc *p, int *taken)
 {
-	struct store *s = r->s;
-	sqlite3_stmt *q = s->st[S_SEL_CLOSED], *ins = s->st[S_INS_ALT];
+	struct proc_sink *ps = r->s->procs;
+	sqlite3_stmt *q = ps->q[Q_SEL_CLOSED], *ins = ps->q[Q_INS_ALT];
 	const char *mine = exit_source_name(r->source), *theirs;
 	int64_t proc_id = 0;
 
@@ -161,7 +334,7 @@ alt_exit(struct run *r, const struct ex_proc *p, int *taken)
 	bind_opt(ins, 4, REC_HAS(p, PROC_CPU_USER_NS),
 	    p->v[PROC_CPU_USER_NS]);
 	bind_opt(ins, 5, REC_HAS(p, PROC_CPU_SYS_NS), p->v[PROC_CPU_SYS_NS]);
-	return store_step(s, S_INS_ALT, r->err);
+	return store_step(r->s, ins, r->err);
 }
 
 /*
@@ -200,33 +373,22 @@ exit_cpu_source(const struct run *r, struct ex_proc *p)
 	p->present |= 1ULL << PROC_CPU_SOURCE;
 }
 
-int
-ingest_proc(struct run *r, const struct ex_proc *p)
+/*
+ * Match: the live process a record of key (host|pid) belongs to, or
+ * NULL.  Identity is (host, pid, start).  The kernel derives start from
+ * the current time minus the elapsed time, so it may move by a little
+ * between records: match the live process within 1 s (START_SLACK_NS).
+ * A pid reused within that second gives two candidates: prefer the one
+ * last seen before this record, then the closest start.
+ */
+static struct proc_state *
+proc_match(struct proc_sink *ps, uint64_t key, const struct ex_proc *p)
 {
-	struct store *s = r->s;
-	struct ex_proc shifted;
-	struct proc_state *st = NULL, *e, fresh;
-	struct proc_interval iv;
-	enum diff_result d;
-	uint64_t key, best = UINT64_MAX, start, base;
+	struct proc_state *st = NULL, *e;
+	uint64_t best = UINT64_MAX, start = p->v[PROC_START_NS];
 	int32_t it = -1;
-	int final = p->group == EXD_GROUP_PROC, rc, has_base, taken;
 
-	if (!REC_HAS(p, PROC_PID) || !REC_HAS(p, PROC_START_NS))
-		return run_count(r, DIFF_UNTIMED);
-	if (final && (rc = note_source(r)) != EXR_OK)
-		return rc;
-	start = p->v[PROC_START_NS];
-	key = (uint64_t)r->host_id << 32 | (uint32_t)p->v[PROC_PID];
-	/*
-	 * Identity is (host, pid, start).  The kernel derives start from
-	 * the current time minus the elapsed time, so it may move by a
-	 * little between records: match the live process within 1 s
-	 * (START_SLACK_NS).  A pid reused within that second gives two
-	 * candidates: prefer the one last seen before this record, then
-	 * the closest start.
-	 */
-	while ((e = live_next_of(&s->procs, key, &it)) != NULL) {
+	while ((e = live_next_of(&ps->live, key, &it)) != NULL) {
 		uint64_t diff = e->start_ns > start ? e->start_ns - start :
 		    start - e->start_ns;
 
@@ -240,76 +402,141 @@ ingest_proc(struct run *r, const struct ex_proc *p)
 			st = e;
 		}
 	}
-	if (st != NULL) {
-		/*
-		 * What pacct measured is the elapsed time; its start is
-		 * cut to whole seconds.  Place its record on the start the
-		 * process is known by, so its finish is not up to a second
-		 * early (and older than the last snapshot).  Other records
-		 * carry their finish as measured: never move it (a
-		 * snapshot's is the snapshot's time, to the nanosecond).
-		 */
-		if (r->source == EXIT_PACCT && st->start_ns != start &&
-		    REC_HAS(p, PROC_FINISH_NS) &&
-		    p->v[PROC_FINISH_NS] >= start) {
-			shifted = *p;
-			shifted.v[PROC_START_NS] = st->start_ns;
-			shifted.v[PROC_FINISH_NS] = st->start_ns +
-			    (p->v[PROC_FINISH_NS] - start);
-			p = &shifted;
-		}
-		if (final && (r->source == EXIT_ACCTD ||
-		    r->source == EXIT_PACCT)) {
-			if (p != &shifted) {
-				shifted = *p;
-				p = &shifted;
-			}
-			exit_floor(st, &shifted, r->source == EXIT_ACCTD ?
-			    ts_exit_slack : pacct_exit_slack);
-			exit_cpu_source(r, &shifted);
-		}
-		/* The CPU it had when last seen, before the exit moves it. */
-		has_base = REC_HAS(st, PROC_CPU_USER_NS) &&
-		    REC_HAS(st, PROC_CPU_SYS_NS);
-		base = st->v[PROC_CPU_USER_NS] + st->v[PROC_CPU_SYS_NS];
-		d = proc_diff(st, p, &r->dopts, &iv);
-		if (d == DIFF_ROW || d == DIFF_IDLE)
-			*live_dirty(st) = 1;
-		if (d == DIFF_ROW &&
-		    (rc = store_proc_row(r, st->proc_id, &iv)) != EXR_OK)
-			return rc;
-		if (d != DIFF_ROW || !final)
-			return run_count(r, d);
-		/* The exit record closes the process. */
-		sqlite3_stmt *u = s->st[S_UPD_PROC];
+	return st;
+}
 
-		sqlite3_bind_int64(u, 1, (int64_t)p->v[PROC_FINISH_NS]);
-		bind_opt(u, 2, REC_HAS(p, PROC_WAIT_STATUS),
-		    p->v[PROC_WAIT_STATUS]);
-		bind_opt(u, 3, REC_HAS(p, PROC_ACCTFLAGS),
-		    p->v[PROC_ACCTFLAGS]);
-		bind_exit(u, 4, r, p, has_base, base);
-		sqlite3_bind_int64(u, 15, st->proc_id);
-		if ((rc = store_step(s, S_UPD_PROC, r->err)) != EXR_OK)
-			return rc;
-		sqlite3_bind_int64(s->st[S_DEL_PLAST], 1, st->proc_id);
-		if ((rc = store_step(s, S_DEL_PLAST, r->err)) != EXR_OK)
-			return rc;
-		live_remove(&s->procs, st);
-		return EXR_OK;
+/*
+ * Correct: the record p of the live process st as its source should
+ * have written it.  Returns p, or shifted (the caller's) holding the
+ * corrected copy.
+ */
+static const struct ex_proc *
+proc_correct(const struct run *r, const struct proc_state *st,
+    const struct ex_proc *p, struct ex_proc *shifted)
+{
+	uint64_t start = p->v[PROC_START_NS];
+	int final = p->group == EXD_GROUP_PROC;
+
+	/*
+	 * What pacct measured is the elapsed time; its start is cut to
+	 * whole seconds.  Place its record on the start the process is
+	 * known by, so its finish is not up to a second early (and older
+	 * than the last snapshot).  Other records carry their finish as
+	 * measured: never move it (a snapshot's is the snapshot's time,
+	 * to the nanosecond).
+	 */
+	if (r->source == EXIT_PACCT && st->start_ns != start &&
+	    REC_HAS(p, PROC_FINISH_NS) && p->v[PROC_FINISH_NS] >= start) {
+		*shifted = *p;
+		shifted->v[PROC_START_NS] = st->start_ns;
+		shifted->v[PROC_FINISH_NS] = st->start_ns +
+		    (p->v[PROC_FINISH_NS] - start);
+		p = shifted;
 	}
+	/* Each exit source's imprecision against the snapshot. */
+	if (final && (r->source == EXIT_ACCTD ||
+	    r->source == EXIT_PACCT)) {
+		if (p != shifted) {
+			*shifted = *p;
+			p = shifted;
+		}
+		exit_floor(st, shifted, r->source == EXIT_ACCTD ?
+		    ts_exit_slack : pacct_exit_slack);
+		exit_cpu_source(r, shifted);
+	}
+	return p;
+}
 
-	/* First sight of this process, unless another source closed it. */
+/*
+ * Diff: the interval from st's last observation to p, queued if it is
+ * a row; st moves on to p (unless p is a repeat or older).
+ */
+static int
+proc_step(struct run *r, struct proc_state *st, const struct ex_proc *p,
+    enum diff_result *d)
+{
+	struct proc_interval iv;
+
+	*d = proc_diff(st, p, &r->dopts, &iv);
+	if (*d == DIFF_ROW)
+		return pint_queue(r, st->proc_id, &iv);
+	return EXR_OK;
+}
+
+/*
+ * Write: the exit record p closes the process st, whose CPU when last
+ * seen was base (has_base: known).  Its live state goes.
+ */
+static int
+proc_close(struct run *r, struct proc_state *st, const struct ex_proc *p,
+    int has_base, uint64_t base)
+{
+	struct proc_sink *ps = r->s->procs;
+	sqlite3_stmt *u = ps->q[Q_UPD_PROC], *del = ps->q[Q_DEL_PLAST];
+	int rc;
+
+	sqlite3_bind_int64(u, UPD_FINISH, (int64_t)p->v[PROC_FINISH_NS]);
+	bind_opt(u, UPD_WAIT, REC_HAS(p, PROC_WAIT_STATUS),
+	    p->v[PROC_WAIT_STATUS]);
+	bind_opt(u, UPD_FLAGS, REC_HAS(p, PROC_ACCTFLAGS),
+	    p->v[PROC_ACCTFLAGS]);
+	bind_exit(u, UPD_EXIT, r, p, has_base, base);
+	sqlite3_bind_int64(u, UPD_PROC_ID, st->proc_id);
+	if ((rc = store_step(r->s, u, r->err)) != EXR_OK)
+		return rc;
+	sqlite3_bind_int64(del, 1, st->proc_id);
+	if ((rc = store_step(r->s, del, r->err)) != EXR_OK)
+		return rc;
+	live_remove(&ps->live, st);
+	return EXR_OK;
+}
+
+/* A record of a live process: correct, diff, and close it at its exit. */
+static int
+proc_seen(struct run *r, struct proc_state *st, const struct ex_proc *p)
+{
+	struct ex_proc shifted;
+	enum diff_result d;
+	uint64_t base;
+	int rc, has_base;
+
+	p = proc_correct(r, st, p, &shifted);
+	/* The CPU it had when last seen, before the exit moves it. */
+	has_base = REC_HAS(st, PROC_CPU_USER_NS) &&
+	    REC_HAS(st, PROC_CPU_SYS_NS);
+	base = st->v[PROC_CPU_USER_NS] + st->v[PROC_CPU_SYS_NS];
+	rc = proc_step(r, st, p, &d);
+	if (d == DIFF_ROW || d == DIFF_IDLE)
+		*live_dirty(st) = 1;
+	if (rc != EXR_OK)
+		return rc;
+	if (d != DIFF_ROW || p->group != EXD_GROUP_PROC)
+		return run_count(r, d);
+	return proc_close(r, st, p, has_base, base);
+}
+
+/*
+ * Write: the procs row of a process seen for the first time, unless
+ * another source closed it.  *added: the row is new (0: known and
+ * already closed, a repeat of an old record, or taken as an alternate
+ * exit).
+ */
+static int
+proc_insert(struct run *r, const struct ex_proc *p, int *added)
+{
+	struct proc_sink *ps = r->s->procs;
+	sqlite3_stmt *ins = ps->q[Q_INS_PROC];
+	int final = p->group == EXD_GROUP_PROC, rc, taken;
+
+	*added = 0;
 	if (final && (rc = alt_exit(r, p, &taken)) != EXR_OK)
 		return rc;
 	if (final && taken)
 		return EXR_OK;
-	sqlite3_stmt *ins = s->st[S_INS_PROC];
-
-	sqlite3_bind_int64(ins, 1, s->next_proc_id);
+	sqlite3_bind_int64(ins, 1, ps->next_id);
 	sqlite3_bind_int64(ins, 2, r->host_id);
 	sqlite3_bind_int64(ins, 3, (int64_t)p->v[PROC_PID]);
-	sqlite3_bind_int64(ins, 4, (int64_t)start);
+	sqlite3_bind_int64(ins, 4, (int64_t)p->v[PROC_START_NS]);
 	bind_opt(ins, 5, REC_HAS(p, PROC_PPID), p->v[PROC_PPID]);
 	bind_opt(ins, 6, REC_HAS(p, PROC_UID), p->v[PROC_UID]);
 	bind_opt(ins, 7, REC_HAS(p, PROC_GID), p->v[PROC_GID]);
@@ -317,227 +544,70 @@ ingest_proc(struct run *r, const struct ex_proc *p)
 	bind_opt(ins, 9, REC_HAS(p, PROC_TASKID), p->v[PROC_TASKID]);
 	bind_str(ins, 10, REC_HAS(p, PROC_COMMAND), p->command);
 	bind_str(ins, 11, REC_HAS(p, PROC_ZONE), p->zone);
-	bind_opt(ins, 12, final && REC_HAS(p, PROC_FINISH_NS),
+	bind_opt(ins, INS_FINISH, final && REC_HAS(p, PROC_FINISH_NS),
 	    p->v[PROC_FINISH_NS]);
-	bind_opt(ins, 13, final && REC_HAS(p, PROC_WAIT_STATUS),
+	bind_opt(ins, INS_WAIT, final && REC_HAS(p, PROC_WAIT_STATUS),
 	    p->v[PROC_WAIT_STATUS]);
-	bind_opt(ins, 14, final && REC_HAS(p, PROC_ACCTFLAGS),
+	bind_opt(ins, INS_FLAGS, final && REC_HAS(p, PROC_ACCTFLAGS),
 	    p->v[PROC_ACCTFLAGS]);
-	bind_exit(ins, 15, r, p, 1, 0);		/* all of it is new */
-	if ((rc = store_step(s, S_INS_PROC, r->err)) != EXR_OK)
+	bind_exit(ins, INS_EXIT, r, p, 1, 0);	/* all of it is new */
+	if ((rc = store_step(r->s, ins, r->err)) != EXR_OK)
 		return rc;
-	if (sqlite3_changes(s->db) == 0) {
-		/* Known and already closed: a repeat of an old record. */
+	if (sqlite3_changes(r->s->db) == 0)
 		return run_count(r, final ? DIFF_DUP : DIFF_LATE);
-	}
-	proc_state_begin(&fresh, s->next_proc_id++, p);
-	d = proc_diff(&fresh, p, &r->dopts, &iv);
-	if (d == DIFF_ROW && (rc = store_proc_row(r, fresh.proc_id, &iv)) !=
-	    EXR_OK)
+	*added = 1;
+	return EXR_OK;
+}
+
+/* A process seen for the first time: its row, and its live state. */
+static int
+proc_new(struct run *r, uint64_t key, const struct ex_proc *p)
+{
+	struct proc_sink *ps = r->s->procs;
+	struct proc_state fresh, *st;
+	enum diff_result d;
+	int rc, added;
+
+	if ((rc = proc_insert(r, p, &added)) != EXR_OK || !added)
 		return rc;
-	if (final && d == DIFF_ROW)
+	proc_state_begin(&fresh, ps->next_id++, p);
+	if ((rc = proc_step(r, &fresh, p, &d)) != EXR_OK)
+		return rc;
+	if (p->group == EXD_GROUP_PROC && d == DIFF_ROW)
 		return EXR_OK;
-	if ((st = live_add(&s->procs, key)) == NULL)
+	if ((st = live_add(&ps->live, key)) == NULL)
 		return ex_fail(r->err, EXR_NOMEM, 0, "no memory");
 	*st = fresh;
 	*live_dirty(st) = 1;
 	return run_count(r, d);
 }
 
-int
-ingest_task(struct run *r, const struct ex_task *t)
+static int
+ingest_proc(struct run *r, const char *host, const void *rec)
 {
-	static const char *const kinds[] = { "final", "partial", "interval" };
-	struct store *s = r->s;
-	struct task_live *tl;
-	struct task_interval iv;
-	enum diff_result d;
+	const struct ex_proc *p = rec;
+	struct proc_state *st;
 	uint64_t key;
-	int32_t it = -1;
-	int rc, final = t->group == EXD_GROUP_TASK;
-	const char *kind = kinds[t->group == EXD_GROUP_TASK_PARTIAL ? 1 :
-	    t->group == EXD_GROUP_TASK_INTERVAL ? 2 : 0];
-	sqlite3_stmt *st;
-
-	if (!REC_HAS(t, TASK_TASKID) || !REC_HAS(t, TASK_START_NS))
-		return run_count(r, DIFF_UNTIMED);
-	key = (uint64_t)r->host_id << 32 | (uint32_t)t->v[TASK_TASKID];
-	/* Interval records start where the last one ended, not at the
-	 * task's creation: a live task is found by its id alone. */
-	tl = live_next_of(&s->tasks, key, &it);
-	if (tl == NULL) {
-		st = s->st[S_INS_TASK];
-		sqlite3_bind_int64(st, 1, s->next_task_id);
-		sqlite3_bind_int64(st, 2, r->host_id);
-		sqlite3_bind_int64(st, 3, (int64_t)t->v[TASK_TASKID]);
-		sqlite3_bind_int64(st, 4, (int64_t)t->v[TASK_START_NS]);
-		bind_opt(st, 5, REC_HAS(t, TASK_PROJID), t->v[TASK_PROJID]);
-		bind_opt(st, 6, REC_HAS(t, TASK_ANCTASKID),
-		    t->v[TASK_ANCTASKID]);
-		bind_str(st, 7, REC_HAS(t, TASK_ZONE), t->zone);
-		if ((rc = store_step(s, S_INS_TASK, r->err)) != EXR_OK)
-			return rc;
-		if (sqlite3_changes(s->db) == 0)
-			return run_count(r, final ? DIFF_DUP : DIFF_LATE);
-		if ((tl = live_add(&s->tasks, key)) == NULL)
-			return ex_fail(r->err, EXR_NOMEM, 0, "no memory");
-		task_state_begin(&tl->st, s->next_task_id++,
-		    t->v[TASK_START_NS]);
-		tl->start_ns = t->v[TASK_START_NS];
-	}
-	d = task_diff(&tl->st, t, &iv);
-	if (d != DIFF_ROW)
-		return run_count(r, d);
-	*live_dirty(tl) = 1;
-	st = s->st[S_INS_TINT];
-	sqlite3_bind_int64(st, 1, tl->st.task_id);
-	sqlite3_bind_int64(st, 2, (int64_t)iv.t0_ns);
-	sqlite3_bind_int64(st, 3, (int64_t)iv.t1_ns);
-	sqlite3_bind_text(st, 4, kind, -1, SQLITE_STATIC);
-	bind_counters(st, 5, TASK_FIRST_COUNTER, TASK_LAST_COUNTER,
-	    iv.present, iv.d);
-	sqlite3_bind_int64(st, 19, (int64_t)iv.anomalies);
-	r->stats->rows++;
-	r->stats->anomalies += (uint64_t)__builtin_popcountll(iv.anomalies);
-	if ((rc = store_step(s, S_INS_TINT, r->err)) != EXR_OK)
-		return rc;
-	if (!final)
-		return EXR_OK;
-	sqlite3_bind_int64(s->st[S_UPD_TASK], 1, (int64_t)iv.t1_ns);
-	sqlite3_bind_int64(s->st[S_UPD_TASK], 2, tl->st.task_id);
-	if ((rc = store_step(s, S_UPD_TASK, r->err)) != EXR_OK)
-		return rc;
-	sqlite3_bind_int64(s->st[S_DEL_TLAST], 1, tl->st.task_id);
-	if ((rc = store_step(s, S_DEL_TLAST, r->err)) != EXR_OK)
-		return rc;
-	live_remove(&s->tasks, tl);
-	return EXR_OK;
-}
-
-/* The state of live processes and tasks, as the last commit left it. */
-int
-states_load(struct store *s, struct ex_err *err)
-{
-	static const char procs_sql[] =
-	    "SELECT l.proc_id, p.host_id, p.pid, p.start_ns, l.t_ns, "
-	    "l.row_t_ns, l.present, " PROC_COLUMNS ", l.cpu_source "
-	    "FROM proc_last l JOIN procs p USING (proc_id) ORDER BY proc_id";
-	static const char tasks_sql[] =
-	    "SELECT l.task_id, t.host_id, t.taskid, t.start_ns, l.t_ns, "
-	    "l.present, " COUNTERS " FROM task_last l JOIN tasks t "
-	    "USING (task_id) ORDER BY task_id";
-	sqlite3_stmt *st;
-	int rc, f;
-
-	if (db_prepare(s->db, procs_sql, &st, err) != EXR_OK)
-		return EXR_DB;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		uint64_t key = (uint64_t)sqlite3_column_int64(st, 1) << 32 |
-		    (uint32_t)sqlite3_column_int64(st, 2);
-		struct proc_state *p = live_add(&s->procs, key);
-
-		if (p == NULL) {
-			sqlite3_finalize(st);
-			return ex_fail(err, EXR_NOMEM, 0, "no memory");
-		}
-		p->proc_id = sqlite3_column_int64(st, 0);
-		p->start_ns = (uint64_t)sqlite3_column_int64(st, 3);
-		p->t_ns = (uint64_t)sqlite3_column_int64(st, 4);
-		p->row_t_ns = (uint64_t)sqlite3_column_int64(st, 5);
-		p->present = (uint64_t)sqlite3_column_int64(st, 6);
-		for (f = PROC_FIRST_COUNTER; f <= PROC_LAST_LEVEL; f++)
-			p->v[f] = (uint64_t)sqlite3_column_int64(st,
-			    7 + f - PROC_FIRST_COUNTER);
-		/* Schema 5 kept no measure: not known. */
-		f = 7 + PROC_LAST_LEVEL - PROC_FIRST_COUNTER + 1;
-		p->present &= ~(1ULL << PROC_CPU_SOURCE);
-		if (sqlite3_column_type(st, f) != SQLITE_NULL) {
-			p->v[PROC_CPU_SOURCE] =
-			    (uint64_t)sqlite3_column_int64(st, f);
-			p->present |= 1ULL << PROC_CPU_SOURCE;
-		}
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(s->db, err, "proc_last");
-
-	if (db_prepare(s->db, tasks_sql, &st, err) != EXR_OK)
-		return EXR_DB;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		uint64_t key = (uint64_t)sqlite3_column_int64(st, 1) << 32 |
-		    (uint32_t)sqlite3_column_int64(st, 2);
-		struct task_live *t = live_add(&s->tasks, key);
-
-		if (t == NULL) {
-			sqlite3_finalize(st);
-			return ex_fail(err, EXR_NOMEM, 0, "no memory");
-		}
-		t->st.task_id = sqlite3_column_int64(st, 0);
-		t->start_ns = (uint64_t)sqlite3_column_int64(st, 3);
-		t->st.t_ns = (uint64_t)sqlite3_column_int64(st, 4);
-		t->st.present = (uint64_t)sqlite3_column_int64(st, 5);
-		for (f = TASK_FIRST_COUNTER; f <= TASK_LAST_COUNTER; f++)
-			t->st.v[f] = (uint64_t)sqlite3_column_int64(st,
-			    6 + f - TASK_FIRST_COUNTER);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_fail(s->db, err, "task_last");
-
-	if (db_prepare(s->db, "SELECT coalesce(max(proc_id), 0) + 1, "
-	    "(SELECT coalesce(max(task_id), 0) + 1 FROM tasks) FROM procs",
-	    &st, err) != EXR_OK)
-		return EXR_DB;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		s->next_proc_id = sqlite3_column_int64(st, 0);
-		s->next_task_id = sqlite3_column_int64(st, 1);
-	}
-	sqlite3_finalize(st);
-	return EXR_OK;
-}
-
-/* Write back the live states that changed this chunk. */
-int
-states_flush(struct run *r)
-{
-	struct store *s = r->s;
-	struct proc_state *p;
-	struct task_live *t;
-	int32_t it = -1;
 	int rc;
 
-	while ((p = live_next(&s->procs, &it)) != NULL) {
-		sqlite3_stmt *st = s->st[S_PUT_PLAST];
-
-		if (!*live_dirty(p))
-			continue;
-		*live_dirty(p) = 0;
-		sqlite3_bind_int64(st, 1, p->proc_id);
-		sqlite3_bind_int64(st, 2, (int64_t)p->t_ns);
-		sqlite3_bind_int64(st, 3, (int64_t)p->row_t_ns);
-		sqlite3_bind_int64(st, 4, (int64_t)p->present);
-		bind_counters(st, 5, PROC_FIRST_COUNTER, PROC_LAST_LEVEL,
-		    p->present, p->v);
-		bind_opt(st, 5 + PROC_LAST_LEVEL - PROC_FIRST_COUNTER + 1,
-		    REC_HAS(p, PROC_CPU_SOURCE), p->v[PROC_CPU_SOURCE]);
-		if ((rc = store_step(s, S_PUT_PLAST, r->err)) != EXR_OK)
-			return rc;
-	}
-	it = -1;
-	while ((t = live_next(&s->tasks, &it)) != NULL) {
-		sqlite3_stmt *st = s->st[S_PUT_TLAST];
-
-		if (!*live_dirty(t))
-			continue;
-		*live_dirty(t) = 0;
-		sqlite3_bind_int64(st, 1, t->st.task_id);
-		sqlite3_bind_int64(st, 2, (int64_t)t->st.t_ns);
-		sqlite3_bind_int64(st, 3, (int64_t)t->st.present);
-		bind_counters(st, 4, TASK_FIRST_COUNTER, TASK_LAST_COUNTER,
-		    t->st.present, t->st.v);
-		if ((rc = store_step(s, S_PUT_TLAST, r->err)) != EXR_OK)
-			return rc;
-	}
-	return EXR_OK;
+	if (!REC_HAS(p, PROC_PID) || !REC_HAS(p, PROC_START_NS))
+		return run_count(r, DIFF_UNTIMED);
+	if ((rc = run_host(r, host)) != EXR_OK)
+		return rc;
+	if (p->group == EXD_GROUP_PROC && (rc = host_note_source(r)) != EXR_OK)
+		return rc;
+	key = (uint64_t)r->host_id << 32 | (uint32_t)p->v[PROC_PID];
+	if ((st = proc_match(r->s->procs, key, p)) == NULL)
+		return proc_new(r, key, p);
+	return proc_seen(r, st, p);
 }
 
+const struct sink proc_sink = {
+	.name = "procs",
+	.prepare = procs_prepare,
+	.load = procs_load,
+	.write = ingest_proc,
+	.flush = procs_flush,
+	.reset = procs_reset,
+	.finalize = procs_finalize,
+};

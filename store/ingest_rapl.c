@@ -1,13 +1,53 @@
 /*
- * RAPL readings into RAPL intervals (see docs/schema.md): per zone and
- * pair of consecutive snapshots, the growth of its energy counter,
- * unwrapped once at the zone's range (the rapl_wrap policy: unwrap, or
- * drop, which leaves a wrapped interval's energy unknown).  A reboot
- * between two readings restarted the counter, and an interval long
- * enough for two wraps cannot be unwrapped: their energy is unknown.  The zone's last reading is kept in rapl_zones,
- * so logs read over several runs give the same intervals as one.
+ * The RAPL sink: zone readings into rapl_zones and rapl_intervals (see
+ * ingest_int.h, docs/schema.md): per zone and pair of consecutive
+ * snapshots, the growth of its energy counter, unwrapped once at the
+ * zone's range (the rapl_wrap policy: unwrap, or drop, which leaves a
+ * wrapped interval's energy unknown).  A reboot between two readings
+ * restarted the counter, and an interval long enough for two wraps
+ * cannot be unwrapped: their energy is unknown.  The zone's last reading
+ * is kept in rapl_zones, so logs read over several runs give the same
+ * intervals as one.
  */
+#include <stdlib.h>
+
 #include "ingest_int.h"
+
+enum { Q_SEL_RZONE, Q_INS_RZONE, Q_UPD_RZONE, Q_INS_RINT, Q_N };
+
+static const char *const q_sql[Q_N] = {
+	[Q_SEL_RZONE] = "SELECT zone_id, max_uj, last_t_ns, last_uj, boot_s "
+	    "FROM rapl_zones WHERE host_id = ? AND zone = ?",
+	[Q_INS_RZONE] = "INSERT INTO rapl_zones (host_id, zone, name, max_uj, "
+	    "last_t_ns, last_uj, boot_s) VALUES (?,?,?,?,?,?,?)",
+	[Q_UPD_RZONE] = "UPDATE rapl_zones SET name = coalesce(?, name), "
+	    "max_uj = coalesce(?, max_uj), last_t_ns = ?, last_uj = ?, "
+	    "boot_s = coalesce(?, boot_s) WHERE zone_id = ?",
+	[Q_INS_RINT] = "INSERT OR IGNORE INTO rapl_intervals (zone_id, t0_ns, "
+	    "t1_ns, energy_uj, wrapped, ambiguous) VALUES (?,?,?,?,?,?)",
+};
+
+struct rapl_sink {
+	sqlite3_stmt	*q[Q_N];
+};
+
+static int
+rapl_prepare(struct store *s, struct ex_err *err)
+{
+	if ((s->rapl = calloc(1, sizeof(*s->rapl))) == NULL)
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	return stmts_prepare(s->db, q_sql, s->rapl->q, Q_N, err);
+}
+
+static void
+rapl_finalize(struct store *s)
+{
+	if (s->rapl == NULL)
+		return;
+	stmts_finalize(s->rapl->q, Q_N);
+	free(s->rapl);
+	s->rapl = NULL;
+}
 
 /*
  * How far the boot time may move without a reboot: /proc/stat's btime
@@ -47,16 +87,19 @@ rebooted(sqlite3_stmt *q, const struct ex_rapl *z)
 	    was > z->v[RAPL_BOOT_S] + BOOT_SLACK_S;
 }
 
-int
-ingest_rapl(struct run *r, const struct ex_rapl *z)
+static int
+ingest_rapl(struct run *r, const char *host, const void *rec)
 {
+	const struct ex_rapl *z = rec;
 	struct store *s = r->s;
-	sqlite3_stmt *q = s->st[S_SEL_RZONE], *st;
+	sqlite3_stmt *q = s->rapl->q[Q_SEL_RZONE], *st;
 	uint64_t t = z->v[RAPL_TIME_NS], cur = z->v[RAPL_ENERGY_UJ];
 	uint64_t max = 0, last_t = 0, last = 0, d = 0;
 	int64_t id = 0;
 	int rc, wrapped = 0, known, boot = 0, ambiguous;
 
+	if ((rc = run_host(r, host)) != EXR_OK)
+		return rc;
 	r->stats->records++;
 	if (!REC_HAS(z, RAPL_TIME_NS) || !REC_HAS(z, RAPL_ZONE) ||
 	    !REC_HAS(z, RAPL_ENERGY_UJ))
@@ -72,7 +115,7 @@ ingest_rapl(struct run *r, const struct ex_rapl *z)
 	}
 	sqlite3_reset(q);
 	if (id == 0) {
-		st = s->st[S_INS_RZONE];
+		st = s->rapl->q[Q_INS_RZONE];
 		sqlite3_bind_int64(st, 1, r->host_id);
 		sqlite3_bind_text(st, 2, z->zone, -1, SQLITE_STATIC);
 		bind_str(st, 3, REC_HAS(z, RAPL_NAME), z->name);
@@ -80,7 +123,7 @@ ingest_rapl(struct run *r, const struct ex_rapl *z)
 		sqlite3_bind_int64(st, 5, (int64_t)t);
 		sqlite3_bind_int64(st, 6, (int64_t)cur);
 		bind_opt(st, 7, REC_HAS(z, RAPL_BOOT_S), z->v[RAPL_BOOT_S]);
-		return store_step(s, S_INS_RZONE, r->err);
+		return store_step(s, st, r->err);
 	}
 	if (t <= last_t)			/* seen already, or older */
 		return run_count(r, t == last_t ? DIFF_DUP : DIFF_LATE);
@@ -95,22 +138,29 @@ ingest_rapl(struct run *r, const struct ex_rapl *z)
 		r->stats->anomalies++;
 	else if (wrapped && r->o->rapl_drop_wrapped)
 		known = 0;
-	st = s->st[S_INS_RINT];
+	st = s->rapl->q[Q_INS_RINT];
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int64(st, 2, (int64_t)last_t);
 	sqlite3_bind_int64(st, 3, (int64_t)t);
 	bind_opt(st, 4, known, d);
 	sqlite3_bind_int(st, 5, wrapped);
 	sqlite3_bind_int(st, 6, ambiguous);
-	if ((rc = store_step(s, S_INS_RINT, r->err)) != EXR_OK)
+	if ((rc = store_step(s, st, r->err)) != EXR_OK)
 		return rc;
 	r->stats->rows++;
-	st = s->st[S_UPD_RZONE];
+	st = s->rapl->q[Q_UPD_RZONE];
 	bind_str(st, 1, REC_HAS(z, RAPL_NAME), z->name);
 	bind_opt(st, 2, REC_HAS(z, RAPL_MAX_UJ), z->v[RAPL_MAX_UJ]);
 	sqlite3_bind_int64(st, 3, (int64_t)t);
 	sqlite3_bind_int64(st, 4, (int64_t)cur);
 	bind_opt(st, 5, REC_HAS(z, RAPL_BOOT_S), z->v[RAPL_BOOT_S]);
 	sqlite3_bind_int64(st, 6, id);
-	return store_step(s, S_UPD_RZONE, r->err);
+	return store_step(s, st, r->err);
 }
+
+const struct sink rapl_sink = {
+	.name = "rapl",
+	.prepare = rapl_prepare,
+	.write = ingest_rapl,
+	.finalize = rapl_finalize,
+};

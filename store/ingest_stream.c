@@ -1,11 +1,11 @@
 /*
- * Metric-provider streams into metric_series, metric_samples and
- * metric_gaps (see docs/schema.md).  Each series (host, provider,
- * detail) keeps its last time and sampling interval in metric_series,
- * written once per chunk, so a stream read over several runs, or
- * continued in a new file, gives the same samples as one read.
- * Statements are prepared per file: streams are thousands of lines an
- * hour, not millions.
+ * The stream sink: metric-provider streams into metric_series,
+ * metric_samples and metric_gaps (see ingest_int.h, docs/schema.md).
+ * Each series (host, provider, detail) keeps its last time and sampling
+ * interval in metric_series, written once per chunk, so a stream read
+ * over several runs, or continued in a new file, gives the same samples
+ * as one read.  Statements are prepared per file (the sink's begin
+ * hook): streams are thousands of lines an hour, not millions.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,16 +48,19 @@ struct stream_run {
 	size_t		 nseries, cap;
 };
 
-int
-series_run_open(struct run *r, const struct stream_provider *p, int resumed)
+/* A file's begin: the statements, for a stream (r->prov) only. */
+static int
+series_run_open(struct run *r)
 {
 	struct stream_run *sr;
 	int i;
 
+	if (r->prov == NULL)
+		return EXR_OK;
 	if ((sr = calloc(1, sizeof(*sr))) == NULL)
 		return ex_fail(r->err, EXR_NOMEM, 0, "no memory");
-	sr->p = p;
-	sr->resumed = resumed;
+	sr->p = r->prov;
+	sr->resumed = r->resumed;
 	r->stream = sr;
 	for (i = 0; i < Q_N; i++)
 		if (sqlite3_prepare_v2(r->s->db, q_sql[i], -1, &sr->q[i],
@@ -66,7 +69,7 @@ series_run_open(struct run *r, const struct stream_provider *p, int resumed)
 	return EXR_OK;
 }
 
-void
+static void
 series_run_close(struct run *r)
 {
 	struct stream_run *sr = r->stream;
@@ -202,9 +205,11 @@ store_sample(struct run *r, struct series *s, const struct stream_line *ln,
 	return EXR_OK;
 }
 
-int
-ingest_stream_line(struct run *r, const struct stream_line *ln)
+/* A line; EXR_DAMAGED: dropped (a repeat, or older than the last). */
+static int
+ingest_series(struct run *r, const char *host, const void *rec)
 {
+	const struct stream_line *ln = rec;
 	struct stream_run *sr = r->stream;
 	struct stream_sample x;
 	enum stream_verdict v;
@@ -212,7 +217,7 @@ ingest_stream_line(struct run *r, const struct stream_line *ln)
 	uint64_t prev_ts;
 	int rc;
 
-	if ((rc = run_host(r, "")) != EXR_OK ||
+	if ((rc = run_host(r, host)) != EXR_OK ||
 	    (rc = series_of(r, ln->detail, &s)) != EXR_OK)
 		return rc;
 	r->stats->records++;
@@ -249,7 +254,7 @@ ingest_stream_line(struct run *r, const struct stream_line *ln)
 }
 
 /* Each changed series' state, written with the chunk that changed it. */
-int
+static int
 series_flush(struct run *r)
 {
 	struct stream_run *sr = r->stream;
@@ -274,3 +279,12 @@ series_flush(struct run *r)
 	}
 	return EXR_OK;
 }
+
+/* Statements prepared per file (above): no store-wide state. */
+const struct sink stream_sink = {
+	.name = "streams",
+	.begin = series_run_open,
+	.write = ingest_series,
+	.flush = series_flush,
+	.end = series_run_close,
+};

@@ -1,13 +1,90 @@
 /*
- * The ledger's file identity (see ledger.h).  The rows themselves are
- * written by ingest.c, in the same transaction as the data they cover.
+ * The ledger (see ledger.h): a file's identity by its content, and its
+ * rows, tables files and damage.  The rows are written in the ingest
+ * loop's transaction, each chunk's with the data it covers: a run
+ * killed at any moment leaves the row where its data ends.
  */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "../parsers/records.h"
 #include "db.h"
 #include "ledger.h"
+
+enum { L_LOOKUP, L_INSERT, L_ADVANCE, L_CLOSE, L_DAMAGE, L_N };
+
+_Static_assert(L_N == LEDGER_NSTMTS, "struct ledger holds them all");
+
+static const char *const l_sql[L_N] = {
+	[L_LOOKUP] = "SELECT file_id, head_len, head_hash, tail_hash, "
+	    "ingested_to FROM files WHERE head_hash = ?1 OR head_len < ?2 "
+	    "ORDER BY ingested_to DESC, file_id",
+	[L_INSERT] = "INSERT INTO files (kind, path, head_len, head_hash, "
+	    "tail_hash, ingested_to, size, first_ingest_ns, last_ingest_ns) "
+	    "VALUES (?7, ?1, ?2, ?3, 0, 0, ?4, ?5, ?6)",
+	/* A chunk of no records names no host: keep the one the file has. */
+	[L_ADVANCE] = "UPDATE files SET host_id = coalesce(?, host_id), "
+	    "path = ?, size = ?, "
+	    "head_len = ?, head_hash = ?, tail_hash = ?, ingested_to = ?, "
+	    "records = records + ?, duplicates = duplicates + ?, "
+	    "late = late + ?, other_objects = other_objects + ?, "
+	    "unknown_items = unknown_items + ?, "
+	    "bad_values = bad_values + ?, "
+	    "damaged_ranges = damaged_ranges + ?, "
+	    "damaged_bytes = damaged_bytes + ?, last_ingest_ns = ? "
+	    /* Only from where this ingest found it: see ledger_advance. */
+	    "WHERE file_id = ? AND ingested_to = ?",
+	[L_CLOSE] = "UPDATE files SET closed = 1 WHERE file_id = ?",
+	[L_DAMAGE] = "INSERT INTO damage (file_id, off_from, "
+	    "off_to, off_bad, reason) "
+	    "VALUES (?,?,?,?,?)",
+};
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * NS + (uint64_t)ts.tv_nsec;
+}
+
+/* Step a statement that returns no rows; reset it. */
+static int
+step(struct ledger *l, sqlite3_stmt *st, struct ex_err *err)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return db_fail(l->db, err, "store");
+	return EXR_OK;
+}
+
+int
+ledger_prepare(struct ledger *l, sqlite3 *db, struct ex_err *err)
+{
+	int i;
+
+	l->db = db;
+	for (i = 0; i < L_N; i++)
+		if (db_prepare(db, l_sql[i], &l->st[i], err) != EXR_OK)
+			return EXR_DB;
+	return EXR_OK;
+}
+
+void
+ledger_finalize(struct ledger *l)
+{
+	int i;
+
+	for (i = 0; i < L_N; i++) {
+		sqlite3_finalize(l->st[i]);
+		l->st[i] = NULL;
+	}
+}
 
 int
 ledger_hash(int fd, uint64_t off, uint64_t len, uint64_t *hash,
@@ -40,14 +117,10 @@ ledger_hash(int fd, uint64_t off, uint64_t len, uint64_t *hash,
 }
 
 int
-ledger_lookup(sqlite3 *db, sqlite3_stmt **stp, int fd, uint64_t size,
+ledger_lookup(struct ledger *l, int fd, uint64_t size,
     struct ledger_entry *e, struct ex_err *err)
 {
-	static const char sql[] =
-	    "SELECT file_id, head_len, head_hash, tail_hash, ingested_to "
-	    "FROM files WHERE head_hash = ?1 OR head_len < ?2 "
-	    "ORDER BY ingested_to DESC, file_id";
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = l->st[L_LOOKUP];
 	uint64_t head, h;
 	int rc;
 
@@ -57,9 +130,6 @@ ledger_lookup(sqlite3 *db, sqlite3_stmt **stp, int fd, uint64_t size,
 	if ((rc = ledger_hash(fd, 0, e->head_len, &head, err)) != EXR_OK)
 		return rc;
 	e->head_hash = head;
-	if (*stp == NULL && db_prepare(db, sql, stp, err) != EXR_OK)
-		return EXR_DB;
-	st = *stp;
 	sqlite3_bind_int64(st, 1, (int64_t)head);
 	sqlite3_bind_int64(st, 2, LEDGER_HASH_SPAN);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -87,7 +157,7 @@ ledger_lookup(sqlite3 *db, sqlite3_stmt **stp, int fd, uint64_t size,
 		break;
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		db_fail(db, err, "ledger");
+		db_fail(l->db, err, "ledger");
 		goto fail;
 	}
 	sqlite3_reset(st);
@@ -95,4 +165,118 @@ ledger_lookup(sqlite3 *db, sqlite3_stmt **stp, int fd, uint64_t size,
 fail:
 	sqlite3_reset(st);
 	return err != NULL ? err->code : EXR_IO;
+}
+
+int
+ledger_insert(struct ledger *l, const struct ledger_entry *e,
+    const char *kind, const char *path, int64_t *file_id,
+    struct ex_err *err)
+{
+	sqlite3_stmt *st = l->st[L_INSERT];
+	uint64_t t = now_ns();
+	int rc;
+
+	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (int64_t)e->head_len);
+	sqlite3_bind_int64(st, 3, (int64_t)e->head_hash);
+	sqlite3_bind_int64(st, 4, (int64_t)e->size);
+	sqlite3_bind_int64(st, 5, (int64_t)t);
+	sqlite3_bind_int64(st, 6, (int64_t)t);
+	sqlite3_bind_text(st, 7, kind, -1, SQLITE_STATIC);
+	if ((rc = step(l, st, err)) != EXR_OK)
+		return rc;
+	*file_id = sqlite3_last_insert_rowid(l->db);
+	return EXR_OK;
+}
+
+int
+ledger_advance(struct ledger *l, const struct ledger_chunk *c,
+    struct ex_err *err)
+{
+	sqlite3_stmt *st = l->st[L_ADVANCE];
+	uint64_t span = c->upto < LEDGER_HASH_SPAN ? c->upto : LEDGER_HASH_SPAN;
+	uint64_t tail, head, head_len;
+	int rc;
+
+	head_len = c->size < LEDGER_HASH_SPAN ? c->size : LEDGER_HASH_SPAN;
+	if ((rc = ledger_hash(c->fd, c->upto - span, span, &tail, err)) !=
+	    EXR_OK ||
+	    (rc = ledger_hash(c->fd, 0, head_len, &head, err)) != EXR_OK)
+		return rc;
+	if (c->host_id > 0)
+		sqlite3_bind_int64(st, 1, c->host_id);
+	else
+		sqlite3_bind_null(st, 1);
+	sqlite3_bind_text(st, 2, c->path, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (int64_t)c->size);
+	sqlite3_bind_int64(st, 4, (int64_t)head_len);
+	sqlite3_bind_int64(st, 5, (int64_t)head);
+	sqlite3_bind_int64(st, 6, (int64_t)tail);
+	sqlite3_bind_int64(st, 7, (int64_t)c->upto);
+	sqlite3_bind_int64(st, 8, (int64_t)c->records);
+	sqlite3_bind_int64(st, 9, (int64_t)c->duplicates);
+	sqlite3_bind_int64(st, 10, (int64_t)c->late);
+	sqlite3_bind_int64(st, 11, (int64_t)c->other_objects);
+	sqlite3_bind_int64(st, 12, (int64_t)c->unknown_items);
+	sqlite3_bind_int64(st, 13, (int64_t)c->bad_values);
+	sqlite3_bind_int64(st, 14, (int64_t)c->damaged_ranges);
+	sqlite3_bind_int64(st, 15, (int64_t)c->damaged_bytes);
+	sqlite3_bind_int64(st, 16, (int64_t)now_ns());
+	sqlite3_bind_int64(st, 17, c->file_id);
+	sqlite3_bind_int64(st, 18, (int64_t)c->from);
+	if ((rc = step(l, st, err)) != EXR_OK)
+		return rc;
+	/*
+	 * A range of a file is entered once: if the ledger no longer says
+	 * what this ingest read at its start, someone else has stored
+	 * this range (the writer's lock makes that impossible; a lock
+	 * that does not work, as on some network file systems, does not).
+	 */
+	if (sqlite3_changes(l->db) != 1)
+		return ex_fail(err, EXR_DB, c->upto, "the ledger of this file "
+		    "moved while it was read (another writer without the "
+		    "lock?): bytes %llu-%llu not stored",
+		    (unsigned long long)c->from, (unsigned long long)c->upto);
+	return EXR_OK;
+}
+
+int
+ledger_mark_closed(struct ledger *l, int64_t file_id, struct ex_err *err)
+{
+	sqlite3_stmt *st = l->st[L_CLOSE];
+
+	sqlite3_bind_int64(st, 1, file_id);
+	return step(l, st, err);
+}
+
+int
+ledger_damage(struct ledger *l, int64_t file_id, uint64_t from, uint64_t to,
+    const struct ex_err *e, struct ex_err *err)
+{
+	sqlite3_stmt *st = l->st[L_DAMAGE];
+
+	sqlite3_bind_int64(st, 1, file_id);
+	sqlite3_bind_int64(st, 2, (int64_t)from);
+	sqlite3_bind_int64(st, 3, (int64_t)to);
+	sqlite3_bind_int64(st, 4, (int64_t)e->off);
+	sqlite3_bind_text(st, 5, e->reason, -1, SQLITE_TRANSIENT);
+	return step(l, st, err);
+}
+
+int
+ledger_damage_stored(struct ledger *l, int64_t file_id, uint64_t from,
+    uint64_t to)
+{
+	sqlite3_stmt *st;
+	int found;
+
+	if (db_prepare(l->db, "SELECT 1 FROM damage WHERE file_id = ? "
+	    "AND off_from = ? AND off_to = ?", &st, NULL) != EXR_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, file_id);
+	sqlite3_bind_int64(st, 2, (int64_t)from);
+	sqlite3_bind_int64(st, 3, (int64_t)to);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
 }

@@ -33,5 +33,6 @@ void	suite_procfs(void);
 void	suite_inputs(void);
 void	suite_cmdopt(void);
 void	suite_catalog(void);
+void	suite_store(void);
 
 #endif

@@ -21,6 +21,7 @@ main(void)
 	suite_inputs();
 	suite_cmdopt();
 	suite_catalog();
+	suite_store();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }
