@@ -95,11 +95,26 @@ RSS_HALF=$(peak "$DIR/half.exacct")
 RSS_BIG=$(peak "$DIR/big.exacct")
 LIVE=$(sqlite3 "$DIR/ref.db" "SELECT count(*) FROM proc_last")
 
+# Bytes an ingest writes (/proc/PID/io wchar, the last reading before it
+# exits), against the database it leaves: what is neither the database
+# nor its WAL is temporary files (statement journals, sorts).
+rm -f "$DIR"/io.db*
+"$EXTRACCT" ingest --db "$DIR/io.db" "$DIR/big.exacct" >/dev/null &
+ipid=$!
+WCHAR=0
+while [ -r /proc/$ipid/io ]; do
+	w=$(awk '/^wchar/ { print $2 }' /proc/$ipid/io 2>/dev/null || :)
+	[ -z "$w" ] || WCHAR=$w
+	sleep 0.01
+done
+wait $ipid
+DBSIZE=$(wc -c <"$DIR/io.db" | tr -d ' ')
+
 awk -v records="$RECORDS" -v rows="$ROWS" -v reps="$REPS" \
     -v t_ing="$(median "$DIR/t.ingest")" -v t_imp="$(median "$DIR/t.import")" \
     -v t_load="$(median "$DIR/t.loader")" -v same="$SAME" -v lrows="$LROWS" \
     -v rss_half="$RSS_HALF" -v rss_big="$RSS_BIG" -v half="$HALF" \
-    -v live="$LIVE" '
+    -v live="$LIVE" -v wchar="$WCHAR" -v dbsize="$DBSIZE" '
 function verdict(ok, what) { printf "  %-48s %s\n", what, ok ? "target met" : "target NOT met" }
 BEGIN {
 	printf "extracct ingest bench: %d proc records -> %d interval rows; %d reps, medians\n\n", records, rows, reps
@@ -110,6 +125,7 @@ BEGIN {
 	printf "  %-40s %10s\n", "loader stored what ingest stored", same
 	printf "  %-40s %10.3f %14.0f\n", "sqlite3 .import, intervals alone (CSV)", t_imp, rows / t_imp
 	printf "  %-40s %10.2f\n\n", "import time / ingest time", t_imp / t_ing
+	printf "  written by ingest: %.0f MB for a %.0f MB database (WAL and temporary files included; goal: temp ~0)\n", wchar / 1e6, dbsize / 1e6
 	printf "  peak RSS: %s kB for %d records, %s kB for %d (%d processes live at the end)\n\n", rss_half, half, rss_big, records, live
 	print "targets:"
 	verdict(records / t_ing >= 500000, sprintf("ingest >= 500k records/s (%.0f)", records / t_ing))
