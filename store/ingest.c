@@ -1,6 +1,7 @@
 /*
- * The ingest loop (see ingest.h): the store, the input (exacct or pacct),
- * the ledger rows, and the chunk commit that writes it all in one
+ * The ingest loop (see ingest.h): the store, the input (any log, read
+ * through parsers/reader.h, which hands out each record filled), the
+ * ledger rows, and the chunk commit that writes it all in one
  * transaction.  Records go to ingest_procs.c (processes, tasks) and
  * ingest_flows.c (flows); the state they share is in ingest_int.h.
  */
@@ -13,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../parsers/sniff.h"
+#include "../parsers/reader.h"
 #include "dblock.h"
 #include "ingest_int.h"
 #include "ledger.h"
@@ -379,77 +380,63 @@ store_mark_closed(struct run *r)
 
 /* A system record from snap: kept as it is, for the capture ratio. */
 static int
-on_sysload(struct run *r, const struct exacct_reader *rd,
-    const struct ex_rec *rec)
+on_sysload(struct run *r, const struct ex_header *h,
+    const struct ex_sysload *sl)
 {
-	struct ex_sysload sl;
 	sqlite3_stmt *st = r->s->st[S_INS_SYSLOAD];
 	int f, rc;
 
-	memset(&sl, 0, sizeof(sl));
-	sysload_fill(&sl, rec, &r->stats->counts);
-	if (!REC_HAS(&sl, SYS_TIME_NS) || !REC_HAS(&sl, SYS_CLK_TCK) ||
-	    sl.v[SYS_CLK_TCK] == 0)
+	if (!REC_HAS(sl, SYS_TIME_NS) || !REC_HAS(sl, SYS_CLK_TCK) ||
+	    sl->v[SYS_CLK_TCK] == 0)
 		return run_count(r, DIFF_UNTIMED);
-	if ((rc = run_host(r, rd->hdr.hostname)) != EXR_OK)
+	if ((rc = run_host(r, h->hostname)) != EXR_OK)
 		return rc;
 	sqlite3_bind_int64(st, 1, r->host_id);
 	for (f = 0; f < SYS_NFIELDS; f++)
-		bind_opt(st, 2 + f, REC_HAS(&sl, f), sl.v[f]);
+		bind_opt(st, 2 + f, REC_HAS(sl, f), sl->v[f]);
 	return store_step(r->s, S_INS_SYSLOAD, r->err);
 }
 
 /* A loss record from acctd: exits dropped or not written, per host. */
 static int
-on_lost(struct run *r, const struct exacct_reader *rd,
-    const struct ex_rec *rec)
+on_lost(struct run *r, const struct ex_header *h, const struct ex_lost *l)
 {
-	struct ex_lost l;
 	sqlite3_stmt *st = r->s->st[S_INS_LOST];
 	int rc;
 
-	memset(&l, 0, sizeof(l));
-	lost_fill(&l, rec, &r->stats->counts);
-	if (!REC_HAS(&l, LOST_TIME_NS) || !REC_HAS(&l, LOST_COUNT))
+	if (!REC_HAS(l, LOST_TIME_NS) || !REC_HAS(l, LOST_COUNT))
 		return run_count(r, DIFF_UNTIMED);
-	if ((rc = run_host(r, rd->hdr.hostname)) != EXR_OK)
+	if ((rc = run_host(r, h->hostname)) != EXR_OK)
 		return rc;
-	r->stats->lost += l.v[LOST_COUNT];
+	r->stats->lost += l->v[LOST_COUNT];
 	sqlite3_bind_int64(st, 1, r->host_id);
-	sqlite3_bind_int64(st, 2, (int64_t)l.v[LOST_TIME_NS]);
-	sqlite3_bind_int64(st, 3, (int64_t)l.v[LOST_COUNT]);
+	sqlite3_bind_int64(st, 2, (int64_t)l->v[LOST_TIME_NS]);
+	sqlite3_bind_int64(st, 3, (int64_t)l->v[LOST_COUNT]);
 	return store_step(r->s, S_INS_LOST, r->err);
 }
 
 /* An energy snapshot: into energy intervals. */
 static int
-on_energy(struct run *r, const struct exacct_reader *rd,
-    const struct ex_rec *rec)
+on_energy(struct run *r, const struct ex_header *h,
+    const struct ex_energy *e)
 {
-	struct ex_energy e;
 	int rc;
 
-	memset(&e, 0, sizeof(e));
-	energy_fill(&e, rec, &r->stats->counts);
-	if ((rc = run_host(r, rd->hdr.hostname)) != EXR_OK)
+	if ((rc = run_host(r, h->hostname)) != EXR_OK)
 		return rc;
 	r->stats->records++;
-	return ingest_energy(r, &e);
+	return ingest_energy(r, e);
 }
 
 /* A RAPL zone reading from snap: into RAPL intervals. */
 static int
-on_rapl(struct run *r, const struct exacct_reader *rd,
-    const struct ex_rec *rec)
+on_rapl(struct run *r, const struct ex_header *h, const struct ex_rapl *z)
 {
-	struct ex_rapl z;
 	int rc;
 
-	memset(&z, 0, sizeof(z));
-	rapl_fill(&z, rec, &r->stats->counts);
-	if ((rc = run_host(r, rd->hdr.hostname)) != EXR_OK)
+	if ((rc = run_host(r, h->hostname)) != EXR_OK)
 		return rc;
-	return ingest_rapl(r, &z);
+	return ingest_rapl(r, z);
 }
 
 /* A decoded record: count it, hand it to the outputs, then store it. */
@@ -472,47 +459,52 @@ on_record(struct run *r, enum rec_kind k, const void *fixed, uint64_t off)
 	}
 }
 
-/* One decoded object: fill its record and apply it. */
-static int
-on_object(struct run *r, const struct exacct_reader *rd,
-    const struct ex_rec *rec)
+/* Add what filling a record skipped to the file's tallies. */
+static void
+add_counts(struct run *r, const struct rec_counts *c)
 {
-	union {
-		struct ex_proc	 p;
-		struct ex_task	 t;
-		struct ex_flow	 f;
-	} u;
-	enum rec_kind k = rec_kind(rec);
+	r->stats->counts.unknown_items += c->unknown_items;
+	r->stats->counts.unknown_groups += c->unknown_groups;
+	r->stats->counts.bad_values += c->bad_values;
+}
+
+/* One exacct record, in its fixed form: apply it. */
+static int
+on_object(struct run *r, const struct ex_header *h,
+    const struct reader_item *it)
+{
 	int rc;
 
-	if (k == REC_HEADER)
-		return EXR_OK;
-	if (k == REC_SYSLOAD)
-		return on_sysload(r, rd, rec);
-	if (k == REC_LOST)
-		return on_lost(r, rd, rec);
-	if (k == REC_ENERGY)
-		return on_energy(r, rd, rec);
-	if (k == REC_RAPL)
-		return on_rapl(r, rd, rec);
-	if (k == REC_OTHER) {
+	if (it->kind == REC_PROC || it->kind == REC_TASK ||
+	    it->kind == REC_FLOW) {
+		if ((rc = run_host(r, h->hostname)) != EXR_OK)
+			return rc;
+		add_counts(r, &it->counts);
+		/* Once per file: extracct writes exit records only from
+		 * acctd (snap writes partials); any other creator is a
+		 * kernel's. */
+		if (r->source == 0)
+			r->source = strcmp(h->creator, "extracct") == 0 ?
+			    EXIT_ACCTD : EXIT_EXACCT;
+		return on_record(r, it->kind, &it->u, it->off);
+	}
+	/* A snapshot's skipped items count whether it is stored or not. */
+	add_counts(r, &it->counts);
+	switch (it->kind) {
+	case REC_SYSLOAD:
+		return on_sysload(r, h, &it->u.sysload);
+	case REC_LOST:
+		return on_lost(r, h, &it->u.lost);
+	case REC_ENERGY:
+		return on_energy(r, h, &it->u.energy);
+	case REC_RAPL:
+		return on_rapl(r, h, &it->u.rapl);
+	case REC_OTHER:
 		r->stats->other++;
 		return EXR_OK;
+	default:
+		return EXR_OK;		/* a header */
 	}
-	if ((rc = run_host(r, rd->hdr.hostname)) != EXR_OK)
-		return rc;
-	/* Once per file: extracct writes exit records only from acctd
-	 * (snap writes partials); any other creator is a kernel's. */
-	if (r->source == 0)
-		r->source = strcmp(rd->hdr.creator, "extracct") == 0 ?
-		    EXIT_ACCTD : EXIT_EXACCT;
-	if (k == REC_PROC)
-		proc_fill(&u.p, rec, &r->stats->counts);
-	else if (k == REC_TASK)
-		task_fill(&u.t, rec, &r->stats->counts);
-	else
-		flow_fill(&u.f, rec, &r->stats->counts);
-	return on_record(r, k, &u, rec->off);
 }
 
 /* One pacct record: always a final process record. */
@@ -528,123 +520,35 @@ on_pacct(struct run *r, const struct ex_proc *p)
 	return on_record(r, REC_PROC, p, p->off);
 }
 
-/* Any reader, behind one next(). */
-struct input {
-	enum input_kind	 kind;
-	struct exacct_reader ex;
-	struct pacct_reader pa;
-	struct stream_reader sr;
-	uint64_t	 off;		/* after the last record */
-	uint64_t	 skip_from, skip_to;
-	int		 torn;		/* the damage is a partial last line */
-	int		 zeros;		/* the damage is a run of zero bytes */
-};
-
+/*
+ * Apply the item the reader read: a record (the file's own exacct
+ * header names its host), or a stream line, whose series this store
+ * keeps (EXR_DAMAGED: the series dropped it, the line is the range).
+ */
 static int
-input_open(struct input *in, const char *path, const struct ingest_opts *o,
-    const struct stream_provider **prov, struct ex_err *err)
+apply(struct run *r, const struct reader *rd, const struct reader_item *it)
 {
-	int rc;
+	const struct ex_header *h = reader_log_header(rd);
 
-	memset(in, 0, sizeof(*in));
-	if ((rc = sniff_file(path, &in->kind, err)) != EXR_OK)
-		return rc;
-	if (in->kind == INPUT_PACCT)
-		return pacct_reader_open(&in->pa, path, err);
-	if (in->kind == INPUT_EXACCT)
-		return exacct_reader_open(&in->ex, path, err);
-	if ((*prov = stream_provider_for(path, o->provider, err)) == NULL)
-		return EXR_USAGE;
-	return stream_reader_open(&in->sr, path, err);
-}
-
-static struct source *
-input_source(struct input *in)
-{
-	return in->kind == INPUT_PACCT ? &in->pa.src :
-	    in->kind == INPUT_STREAM ? &in->sr.src : &in->ex.src;
-}
-
-static int
-input_seek(struct input *in, uint64_t off, struct ex_err *err)
-{
-	if (in->kind == INPUT_PACCT)
-		in->pa.off = off;
-	else if (in->kind == INPUT_STREAM)
-		return stream_seek(&in->sr, off, err);
-	else
-		in->ex.off = off;	/* the header is still read first */
-	return EXR_OK;
-}
-
-static void
-input_release(struct input *in)
-{
-	if (in->kind == INPUT_PACCT)
-		pacct_reader_release(&in->pa);
-	else if (in->kind == INPUT_STREAM)
-		stream_reader_release(&in->sr);
-	else
-		exacct_reader_release(&in->ex);
-}
-
-static int
-stream_next_line(struct input *in, struct run *r, struct ex_err *err)
-{
-	struct stream_line ln;
-	int rc;
-
-	rc = stream_next(&in->sr, &ln, err);
-	in->off = in->sr.off;
-	in->skip_from = in->sr.skip_from;
-	in->skip_to = in->sr.skip_to;
-	in->torn = in->sr.torn;
-	in->zeros = in->sr.zeros;
-	if (rc != EXR_OK)
-		return rc;
-	if ((rc = ingest_stream_line(r, &ln)) == EXR_DAMAGED) {
-		in->skip_from = ln.off;	/* dropped: the line is the range */
-		in->skip_to = ln.end;
-	}
-	return rc;
-}
-
-/* Read the next record and apply it; EXR_OK, EXR_EOF, EXR_DAMAGED... */
-static int
-input_next(struct input *in, struct run *r, struct ex_err *err)
-{
-	struct ex_proc p;
-	const struct ex_rec *rec;
-	int rc;
-
-	if (in->kind == INPUT_STREAM)
-		return stream_next_line(in, r, err);
-	if (in->kind == INPUT_PACCT) {
-		rc = pacct_next(&in->pa, &p, err);
-		in->off = in->pa.off;
-		in->skip_from = in->pa.skip_from;
-		in->skip_to = in->pa.skip_to;
-		in->zeros = in->pa.zeros;
-		return rc == EXR_OK ? on_pacct(r, &p) : rc;
-	}
-	rc = exacct_next(&in->ex, &rec, err);
-	in->off = in->ex.off;
-	in->skip_from = in->ex.skip_from;
-	in->skip_to = in->ex.skip_to;
-	in->zeros = in->ex.zeros;
-	return rc == EXR_OK ? on_object(r, &in->ex, rec) : rc;
+	if (it->what == RD_LINE)
+		return ingest_stream_line(r, &it->line);
+	if (h == NULL)			/* pacct: no header, no host named */
+		return on_pacct(r, &it->u.proc);
+	return on_object(r, h, it);
 }
 
 int
 ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
     struct ingest_stats *stats, struct ex_err *err)
 {
-	struct input in;
+	struct reader rd;
+	struct reader_opts ro = { o->provider, READER_LINES };
+	const struct reader_item *it;
+	struct reader_damage d;
 	struct ledger_entry le;
 	struct run r;
 	struct stat sb;
 	uint64_t upto;
-	const struct stream_provider *prov = NULL;
 	int rc, status = EXR_OK, first = 1;
 
 	memset(stats, 0, sizeof(*stats));
@@ -661,13 +565,13 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 	r.dopts.idle_always = o->idle_always;
 	r.dopts.heartbeat_ns = o->heartbeat_ns;
 
-	if ((rc = input_open(&in, path, o, &prov, err)) != EXR_OK) {
-		stats->empty = in.kind == INPUT_REFUSED;
+	if ((rc = reader_open(&rd, path, &ro, err)) != EXR_OK) {
+		stats->empty = rd.kind == INPUT_REFUSED;
 		return rc;
 	}
-	r.fd = input_source(&in)->fd;
+	r.fd = reader_fd(&rd);
 	if (fstat(r.fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
-		input_release(&in);
+		reader_release(&rd);
 		return ex_fail(err, EXR_IO, 0, "%s", S_ISREG(sb.st_mode) ?
 		    strerror(errno) : "not a regular file (the ledger needs "
 		    "one to know what was read)");
@@ -675,9 +579,9 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 	/* Read to this size and no further: the ledger records it, and a
 	 * log still growing (a live pacct, a provider's stream) is read on
 	 * from there next time, never twice. */
-	input_source(&in)->size = (uint64_t)sb.st_size;
+	reader_limit(&rd, (uint64_t)sb.st_size);
 	if (sb.st_size == 0) {
-		input_release(&in);
+		reader_release(&rd);
 		stats->empty = 1;
 		return ex_fail(err, EXR_DAMAGED, 0, "empty file");
 	}
@@ -702,46 +606,49 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		sqlite3_bind_int64(st, 4, (int64_t)sb.st_size);
 		sqlite3_bind_int64(st, 5, (int64_t)t);
 		sqlite3_bind_int64(st, 6, (int64_t)t);
-		sqlite3_bind_text(st, 7, in.kind == INPUT_PACCT ? "pacct" :
-		    in.kind == INPUT_STREAM ? "stream" : "exacct", -1,
+		sqlite3_bind_text(st, 7, reader_format(&rd), -1,
 		    SQLITE_STATIC);
 		if ((rc = store_step(s, S_INS_FILE, err)) != EXR_OK)
 			goto rollback;
 		r.file_id = sqlite3_last_insert_rowid(s->db);
 	}
-	if ((prov != NULL && (rc = series_run_open(&r, prov,
+	if ((rd.provider != NULL && (rc = series_run_open(&r, rd.provider,
 	    le.ingested_to > 0)) != EXR_OK) ||
-	    (rc = input_seek(&in, le.ingested_to, err)) != EXR_OK)
+	    (rc = reader_seek(&rd, le.ingested_to, err)) != EXR_OK)
 		goto rollback;
 	upto = (uint64_t)sb.st_size;
 	for (;;) {
-		rc = input_next(&in, &r, err);
+		rc = reader_next(&rd, &it, err);
 		if (rc == EXR_EOF)
 			break;
-		if (rc == EXR_OK) {
+		if (rc == EXR_OK && (rc = apply(&r, &rd, it)) == EXR_OK) {
 			if (++r.since_commit >= o->chunk_records &&
-			    (rc = commit_chunk(&r, in.off, upto, 1)) != EXR_OK)
+			    (rc = commit_chunk(&r, reader_offset(&rd), upto,
+			    1)) != EXR_OK)
 				goto rollback;
 			first = 0;
 			continue;
 		}
 		if (rc != EXR_DAMAGED)
 			goto rollback;
+		/* The reader's range, or the line a series dropped. */
+		d = it->what == RD_DAMAGE ? it->damage :
+		    (struct reader_damage){ it->off, it->end, 0, 0 };
 		/*
 		 * A header problem an earlier run stored (that run may
 		 * have got no further: the ledger still at 0) is not
 		 * stored again.  One it left as an incomplete tail is.
 		 */
-		if (first && le.file_id != 0 && in.skip_to == in.skip_from &&
-		    damage_stored(&r, in.skip_from, in.skip_to)) {
+		if (first && le.file_id != 0 && d.to == d.from &&
+		    damage_stored(&r, d.from, d.to)) {
 			first = 0;
 			continue;
 		}
 		first = 0;
 		status = EXR_DAMAGED;
 		/* (A stream's complete line is never still being written.) */
-		if (in.skip_to >= upto && in.skip_to > in.skip_from &&
-		    (in.kind != INPUT_STREAM || in.torn) && !in.zeros &&
+		if (d.to >= upto && d.to > d.from &&
+		    (rd.kind != INPUT_STREAM || d.torn) && !d.zeros &&
 		    !o->closed) {
 			/*
 			 * Damage that runs to the end of the file may be a
@@ -751,19 +658,17 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 			 * a zero tail is what a crash left (stored, passed).
 			 */
 			if (o->on_damage != NULL)
-				o->on_damage(o->arg, path, in.skip_from,
-				    in.skip_to, err, 1);
-			upto = in.skip_from;
-			stats->torn = in.torn;
+				o->on_damage(o->arg, path, d.from, d.to, err,
+				    1);
+			upto = d.from;
+			stats->torn = d.torn;
 			break;
 		}
 		stats->damaged++;
-		stats->damaged_bytes += in.skip_to - in.skip_from;
+		stats->damaged_bytes += d.to - d.from;
 		if (o->on_damage != NULL)
-			o->on_damage(o->arg, path, in.skip_from, in.skip_to,
-			    err, 0);
-		if ((rc = store_damage(&r, in.skip_from, in.skip_to, err)) !=
-		    EXR_OK)
+			o->on_damage(o->arg, path, d.from, d.to, err, 0);
+		if ((rc = store_damage(&r, d.from, d.to, err)) != EXR_OK)
 			goto rollback;
 	}
 	/* Read to its end with nothing left for later: done, whatever
@@ -789,7 +694,7 @@ rollback:
 		s->broken = 1;
 out:
 	series_run_close(&r);
-	input_release(&in);
+	reader_release(&rd);
 	return rc;
 }
 

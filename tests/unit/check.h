@@ -32,5 +32,6 @@ void	suite_stream(void);
 void	suite_procfs(void);
 void	suite_inputs(void);
 void	suite_cmdopt(void);
+void	suite_reader(void);
 
 #endif

@@ -20,6 +20,7 @@ main(void)
 	suite_procfs();
 	suite_inputs();
 	suite_cmdopt();
+	suite_reader();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }
