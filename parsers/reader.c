@@ -328,6 +328,13 @@ static const struct reader_ops stream_ops = {
 
 /* ------------------------------------------------------------ the reader */
 
+/*
+ * A damaged range.  At the end of the input it may be a record still
+ * being written (the next read finds it whole), unless it is zeros:
+ * every writer writes a record whole and never zeros, so a zero tail is
+ * what a crash left.  A stream's complete line is never still being
+ * written, only one with no newline yet (torn).
+ */
 static void
 damaged(struct reader *r, uint64_t from, uint64_t to, int torn, int zeros)
 {
@@ -340,6 +347,7 @@ damaged(struct reader *r, uint64_t from, uint64_t to, int torn, int zeros)
 	it->damage.to = to;
 	it->damage.torn = torn;
 	it->damage.zeros = zeros;
+	it->damage.writing = !zeros && (r->ops != &stream_ops || torn);
 }
 
 /*

@@ -74,6 +74,9 @@ struct reader_damage {
 					   a problem that skips none (a header) */
 	int		 torn;		/* a stream's last line, no newline yet */
 	int		 zeros;		/* a run of zero bytes */
+	int		 writing;	/* if it runs to the end of the input,
+					   it may be a record still being
+					   written (see damaged() in reader.c) */
 };
 
 struct reader_item {

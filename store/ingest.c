@@ -633,7 +633,7 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 			goto rollback;
 		/* The reader's range, or the line a series dropped. */
 		d = it->what == RD_DAMAGE ? it->damage :
-		    (struct reader_damage){ it->off, it->end, 0, 0 };
+		    (struct reader_damage){ it->off, it->end, 0, 0, 0 };
 		/*
 		 * A header problem an earlier run stored (that run may
 		 * have got no further: the ledger still at 0) is not
@@ -646,16 +646,12 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		}
 		first = 0;
 		status = EXR_DAMAGED;
-		/* (A stream's complete line is never still being written.) */
-		if (d.to >= upto && d.to > d.from &&
-		    (rd.kind != INPUT_STREAM || d.torn) && !d.zeros &&
-		    !o->closed) {
+		if (d.to >= upto && d.to > d.from && d.writing && !o->closed) {
 			/*
 			 * Damage that runs to the end of the file may be a
-			 * record still being written: do not move past it;
-			 * the next run reads it again.  Zeros are not: every
-			 * writer writes a record whole, and never zeros, so
-			 * a zero tail is what a crash left (stored, passed).
+			 * record still being written (the reader says which
+			 * can be): do not move past it; the next run reads
+			 * it again.  Any other is stored and passed.
 			 */
 			if (o->on_damage != NULL)
 				o->on_damage(o->arg, path, d.from, d.to, err,
