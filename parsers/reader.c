@@ -145,9 +145,18 @@ header_fill(struct reader_header *h, const struct ex_rec *rec)
 
 /* ----------------------------------------------------------------- pacct */
 
+/* Every pacct record is a process record, decoded (no object). */
+static void
+pacct_items(struct reader *r)
+{
+	r->item.kind = REC_PROC;
+	r->item.obj = NULL;
+}
+
 static int
 pacct_open_fn(struct reader *r, const char *path, struct ex_err *err)
 {
+	pacct_items(r);
 	return pacct_reader_open(&r->fmt.pa, path, err);
 }
 
@@ -155,6 +164,7 @@ static void
 pacct_open_mem_fn(struct reader *r, const char *path, const uint8_t *bytes,
     size_t len)
 {
+	pacct_items(r);
 	pacct_reader_init_mem(&r->fmt.pa, path, bytes, len);
 }
 
@@ -172,14 +182,12 @@ pacct_next_fn(struct reader *r, struct ex_err *err)
 		damaged(r, pa->skip_from, pa->skip_to, 0, pa->zeros);
 	if (rc != EXR_OK)
 		return rc;
+	/* kind, obj and counts (0: nothing filled) are set once, at open. */
 	it->what = RD_RECORD;
-	it->kind = REC_PROC;
-	it->obj = NULL;
 	it->off = it->u.proc.off;
 	it->end = it->off + PACCT_RECORD_SIZE;
 	it->pacct_version = pa->version;
 	it->big_endian = pa->big_endian;
-	memset(&it->counts, 0, sizeof(it->counts));
 	return EXR_OK;
 }
 
@@ -437,14 +445,6 @@ reader_release(struct reader *r)
 	r->series = NULL;
 	r->nseries = r->cap = 0;
 	r->ops = NULL;
-}
-
-int
-reader_next(struct reader *r, const struct reader_item **it,
-    struct ex_err *err)
-{
-	*it = &r->item;
-	return r->ops->next(r, err);
 }
 
 int

@@ -178,8 +178,13 @@ void	reader_release(struct reader *r);
  * range); EXR_EOF; or EXR_IO/EXR_NOMEM with err (the reader cannot go
  * on).
  */
-int	reader_next(struct reader *r, const struct reader_item **it,
-	    struct ex_err *err);
+static inline int
+reader_next(struct reader *r, const struct reader_item **it,
+    struct ex_err *err)
+{
+	*it = &r->item;
+	return r->ops->next(r, err);	/* inline: the loop's one call */
+}
 
 /*
  * Go on from byte off, where an earlier read of the same file stopped
