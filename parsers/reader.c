@@ -18,7 +18,7 @@
 static void	fill(struct reader_item *it, const struct ex_rec *rec);
 static void	header_fill(struct reader_header *h, const struct ex_rec *rec);
 static void	damaged(struct reader *r, uint64_t from, uint64_t to,
-		    int torn, int zeros);
+		    int torn, int zeros, int writing);
 
 /* ---------------------------------------------------------------- exacct */
 
@@ -46,7 +46,7 @@ exacct_next_fn(struct reader *r, struct ex_err *err)
 	rc = exacct_next(x, &rec, err);
 	r->off = x->off;
 	if (rc == EXR_DAMAGED)
-		damaged(r, x->skip_from, x->skip_to, 0, x->zeros);
+		damaged(r, x->skip_from, x->skip_to, 0, x->zeros, !x->zeros);
 	if (rc != EXR_OK)
 		return rc;
 	it->what = RD_RECORD;
@@ -179,7 +179,8 @@ pacct_next_fn(struct reader *r, struct ex_err *err)
 	rc = pacct_next(pa, &it->u.proc, err);
 	r->off = pa->off;
 	if (rc == EXR_DAMAGED)
-		damaged(r, pa->skip_from, pa->skip_to, 0, pa->zeros);
+		damaged(r, pa->skip_from, pa->skip_to, 0, pa->zeros,
+		    !pa->zeros);
 	if (rc != EXR_OK)
 		return rc;
 	/* kind, obj and counts (0: nothing filled) are set once, at open. */
@@ -277,8 +278,9 @@ stream_next_fn(struct reader *r, struct ex_err *err)
 		rc = stream_next(sr, &it->line, err);
 		r->off = sr->off;
 		if (rc == EXR_DAMAGED) {
+			/* A complete line is never still being written. */
 			damaged(r, sr->skip_from, sr->skip_to, sr->torn,
-			    sr->zeros);
+			    sr->zeros, sr->torn && !sr->zeros);
 			r->counts.damaged++;
 			r->counts.damaged_bytes += sr->skip_to - sr->skip_from;
 		}
@@ -306,7 +308,7 @@ stream_next_fn(struct reader *r, struct ex_err *err)
 		case SV_OPENS:
 			continue;
 		default:
-			damaged(r, ln->off, ln->end, 0, 0);
+			damaged(r, ln->off, ln->end, 0, 0, 0);
 			r->counts.damaged++;
 			r->counts.damaged_bytes += ln->end - ln->off;
 			return stream_dropped(err, ln, v, last);
@@ -337,14 +339,14 @@ static const struct reader_ops stream_ops = {
 /* ------------------------------------------------------------ the reader */
 
 /*
- * A damaged range.  At the end of the input it may be a record still
- * being written (the next read finds it whole), unless it is zeros:
+ * A damaged range.  writing: at the end of the input it may be a record
+ * still being written (the next read finds it whole).  Never zeros:
  * every writer writes a record whole and never zeros, so a zero tail is
- * what a crash left.  A stream's complete line is never still being
- * written, only one with no newline yet (torn).
+ * what a crash left; and of a stream, only a line with no newline yet.
  */
 static void
-damaged(struct reader *r, uint64_t from, uint64_t to, int torn, int zeros)
+damaged(struct reader *r, uint64_t from, uint64_t to, int torn, int zeros,
+    int writing)
 {
 	struct reader_item *it = &r->item;
 
@@ -355,7 +357,7 @@ damaged(struct reader *r, uint64_t from, uint64_t to, int torn, int zeros)
 	it->damage.to = to;
 	it->damage.torn = torn;
 	it->damage.zeros = zeros;
-	it->damage.writing = !zeros && (r->ops != &stream_ops || torn);
+	it->damage.writing = writing;
 }
 
 /*

@@ -70,13 +70,14 @@ struct reader_header {
 };
 
 struct reader_damage {
-	uint64_t	 from, to;	/* bytes skipped, [from, to); empty for
-					   a problem that skips none (a header) */
-	int		 torn;		/* a stream's last line, no newline yet */
+	uint64_t	 from, to;	/* bytes skipped, [from, to); empty
+					   for a problem that skips none (a
+					   header) */
+	int		 torn;		/* a stream's last line, no newline */
 	int		 zeros;		/* a run of zero bytes */
 	int		 writing;	/* if it runs to the end of the input,
 					   it may be a record still being
-					   written (see damaged() in reader.c) */
+					   written (see damaged(), reader.c) */
 };
 
 struct reader_item {
@@ -86,7 +87,7 @@ struct reader_item {
 	uint64_t	 end;		/* after it */
 	const struct ex_rec *obj;	/* exacct: the object as decoded, valid
 					   until the next call; else NULL */
-	int		 pacct_version;	/* pacct: the record's layout (0, 2, 3) */
+	int		 pacct_version;	/* pacct: its layout (0, 2 or 3) */
 	int		 big_endian;	/* pacct: its byte order */
 	struct rec_counts counts;	/* what filling this record skipped */
 	union {
