@@ -42,7 +42,8 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 
 PARSERS = parsers/exerr.c parsers/source.c parsers/pacct.c parsers/sniff.c parsers/exacct_read.c \
 	parsers/exacct_write.c parsers/exacct_names.c parsers/records.c \
-	parsers/recwrite.c parsers/stream.c parsers/taskstats_decode.c
+	parsers/recwrite.c parsers/stream.c parsers/taskstats_decode.c \
+	parsers/reader.c
 STORE = store/db.c store/dblock.c store/diff.c store/flows.c store/ledger.c store/live.c \
 	store/ingest.c store/store.c store/hosts.c \
 	store/ingest_procs.c store/ingest_tasks.c store/ingest_flows.c \

@@ -31,63 +31,37 @@ struct check_state {
 	struct rec_counts counts;
 };
 
+/*
+ * Tally one item.  Unknown items are counted from the records the
+ * reader filled (proc, task, flow, energy), as check always has; the
+ * other snapshot objects count as other objects.
+ */
 static int
-check_object(void *arg, const struct ex_rec *rec)
+check_item(void *arg, const struct reader *r, const struct reader_item *it)
 {
 	struct check_state *s = arg;
-	static struct ex_proc p;
-	static struct ex_task t;
-	static struct ex_flow f;
 
-	/* Fill the records too: that is where unknown ids are counted. */
-	switch (rec_kind(rec)) {
-	case REC_PROC:
-		proc_fill(&p, rec, &s->counts);
-		break;
-	case REC_TASK:
-		task_fill(&t, rec, &s->counts);
-		break;
-	case REC_FLOW:
-		flow_fill(&f, rec, &s->counts);
-		break;
-	case REC_ENERGY: {
-		static struct ex_energy e;
-
-		energy_fill(&e, rec, &s->counts);
-		break;
+	(void)r;
+	if (it->what == RD_SAMPLE || it->obj == NULL) {
+		s->records++;		/* a sample, a pacct record: no fill */
+		return EXR_OK;
 	}
+	switch (it->kind) {
+	case REC_PROC:
+	case REC_TASK:
+	case REC_FLOW:
+	case REC_ENERGY:
+		s->counts.unknown_items += it->counts.unknown_items;
+		s->counts.unknown_groups += it->counts.unknown_groups;
+		s->counts.bad_values += it->counts.bad_values;
+		s->records++;
+		return EXR_OK;
 	case REC_HEADER:
 		return EXR_OK;
 	default:
 		s->other++;
 		return EXR_OK;
 	}
-	s->records++;
-	return EXR_OK;
-}
-
-static int
-check_pacct(void *arg, const struct pacct_reader *r, const struct ex_proc *p)
-{
-	struct check_state *s = arg;
-
-	(void)r;
-	(void)p;
-	s->records++;
-	return EXR_OK;
-}
-
-static int
-check_sample(void *arg, const struct stream_provider *p,
-    const struct stream_line *ln, const struct stream_sample *x)
-{
-	struct check_state *s = arg;
-
-	(void)p;
-	(void)ln;
-	(void)x;
-	s->records++;
-	return EXR_OK;
 }
 
 static void
@@ -95,13 +69,7 @@ check_damage(void *arg, const char *path, uint64_t from, uint64_t to,
     const struct ex_err *err)
 {
 	(void)arg;
-	if (to > from)
-		say(stdout, "%s: bytes %" PRIu64 "-%" PRIu64 " damaged: "
-		    "offset %" PRIu64 ": %s", path, from, to - 1, err->off,
-		    err->reason);
-	else
-		say(stdout, "%s: offset %" PRIu64 ": %s", path, err->off,
-		    err->reason);
+	say_damage(stdout, DF_CHECK, path, from, to, err);
 }
 
 static void
@@ -115,8 +83,8 @@ int
 cmd_check(int argc, char **argv, struct ctx *ctx)
 {
 	struct cmdopt_parser op = { .doc = &cmd_check_doc };
-	struct walk_ops ops = { check_object, check_pacct, check_damage,
-	    check_sample, NULL, check_note };
+	struct walk_ops ops = { check_item, check_damage, check_note, NULL,
+	    0 };
 	struct check_state s;
 	struct ex_counts c;
 	int ch, i, rc, status = EXR_OK;

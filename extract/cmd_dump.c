@@ -31,21 +31,17 @@ const struct cmddoc cmd_dump_doc = { "dump", "FILE...",
     "Print every object of each exacct log, one per line, or every record "
     "of a process accounting file as a block of field lines.", dump_options };
 
+/* Every exacct object as decoded; a pacct record in the layout it had. */
 static int
-dump_object(void *arg, const struct ex_rec *rec)
+dump_item(void *arg, const struct reader *r, const struct reader_item *it)
 {
 	const struct dump_opts *o = arg;
 
-	return dump_rec(stdout, rec, o) == 0 ? EXR_OK : EXR_IO;
-}
-
-static int
-dump_pacct(void *arg, const struct pacct_reader *r, const struct ex_proc *p)
-{
-	const struct dump_opts *o = arg;
-
-	return dump_proc_fields(stdout, p, r->version, r->big_endian, o) ==
-	    0 ? EXR_OK : EXR_IO;
+	(void)r;
+	if (it->obj != NULL)
+		return dump_rec(stdout, it->obj, o) == 0 ? EXR_OK : EXR_IO;
+	return dump_proc_fields(stdout, &it->u.proc, it->pacct_version,
+	    it->big_endian, o) == 0 ? EXR_OK : EXR_IO;
 }
 
 int
@@ -54,8 +50,8 @@ cmd_dump(int argc, char **argv, struct ctx *ctx)
 	struct cmdopt_parser op = { .doc = &cmd_dump_doc };
 	struct idnames names;
 	struct dump_opts o = { 0, &names };
-	struct walk_ops ops = { dump_object, dump_pacct, NULL, NULL, NULL,
-	    NULL };
+	struct walk_ops ops = { dump_item, NULL, NULL, NULL,
+	    READER_OBJECTS | READER_NO_STREAMS };
 	struct ex_err err = { 0 };
 	const char *files[ID_NKINDS] = { NULL };
 	int ch, i, k, status = EXR_OK;

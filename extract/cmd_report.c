@@ -68,48 +68,36 @@ const struct cmddoc cmd_report_doc = { "report", "[FILE...]",
 /* Log files given: totals of their exit records, no database. */
 struct from_files {
 	struct summary	 sum;
-	struct ex_proc	 p;
 	char		 host[256];	/* the current file's */
 	int		 rc;
 };
 
 static int
-file_object(void *arg, const struct ex_rec *rec)
+file_item(void *arg, const struct reader *r, const struct reader_item *it)
 {
 	struct from_files *f = arg;
-	struct rec_counts c = { 0 };
-	size_t i;
 
-	switch (rec_kind(rec)) {
+	(void)r;
+	switch (it->kind) {
 	case REC_HEADER:
-		for (i = 1; i < rec->nitems; i++)
-			if (rec->items[i].tag == (EXT_STRING | EXD_HOSTNAME))
-				rec_copy_string(f->host, sizeof(f->host),
-				    rec->items[i].p, rec->items[i].n);
+		/* A log's header names its host; pacct names none. */
+		if (it->u.header.has_hostname)
+			snprintf(f->host, sizeof(f->host), "%s",
+			    it->u.header.hostname);
 		return EXR_OK;
 	case REC_PROC:
-		proc_fill(&f->p, rec, &c);
-		return summary_add(&f->sum, &f->p, f->host);
+		return summary_add(&f->sum, &it->u.proc, f->host);
 	default:
 		return EXR_OK;
 	}
 }
 
 static int
-file_pacct(void *arg, const struct pacct_reader *r, const struct ex_proc *p)
-{
-	struct from_files *f = arg;
-
-	(void)r;
-	return summary_add(&f->sum, p, f->host);
-}
-
-static int
 report_files(int argc, char **argv, const struct report_opts *o)
 {
 	static struct from_files f;
-	struct walk_ops ops = { file_object, file_pacct, NULL, NULL, NULL,
-	    NULL };
+	struct walk_ops ops = { file_item, NULL, NULL, NULL,
+	    READER_NO_STREAMS };
 	struct ex_err err = { 0 };
 	int i, rc, status = EXR_OK;
 

@@ -38,18 +38,24 @@ struct text_state {
 	int		 headers;
 	int		 header_done[REC_FLOW + 1];
 	int		 samples_header_done;
-	struct rec_counts counts;
-	struct ex_proc	 proc;
-	struct ex_task	 task;
-	struct ex_flow	 flow;
 };
 
 static int
-text_object(void *arg, const struct ex_rec *rec)
+text_item(void *arg, const struct reader *r, const struct reader_item *it)
 {
 	struct text_state *s = arg;
-	enum rec_kind k = rec_kind(rec);
+	enum rec_kind k = it->kind;
 
+	if (it->what == RD_SAMPLE) {
+		if (s->only != REC_OTHER)
+			return EXR_OK;
+		if (s->headers && !s->samples_header_done) {
+			text_sample_header(stdout);
+			s->samples_header_done = 1;
+		}
+		text_sample(stdout, r->provider, &it->line, &it->sample);
+		return ferror(stdout) ? EXR_IO : EXR_OK;
+	}
 	if (k != REC_PROC && k != REC_TASK && k != REC_FLOW)
 		return EXR_OK;
 	if (s->only != REC_OTHER && k != s->only)
@@ -60,50 +66,15 @@ text_object(void *arg, const struct ex_rec *rec)
 	}
 	switch (k) {
 	case REC_PROC:
-		proc_fill(&s->proc, rec, &s->counts);
-		text_proc(stdout, &s->proc);
+		text_proc(stdout, &it->u.proc);
 		break;
 	case REC_TASK:
-		task_fill(&s->task, rec, &s->counts);
-		text_task(stdout, &s->task);
+		text_task(stdout, &it->u.task);
 		break;
 	default:
-		flow_fill(&s->flow, rec, &s->counts);
-		text_flow(stdout, &s->flow);
+		text_flow(stdout, &it->u.flow);
 		break;
 	}
-	return ferror(stdout) ? EXR_IO : EXR_OK;
-}
-
-static int
-text_pacct(void *arg, const struct pacct_reader *r, const struct ex_proc *p)
-{
-	struct text_state *s = arg;
-
-	(void)r;
-	if (s->only != REC_OTHER && s->only != REC_PROC)
-		return EXR_OK;
-	if (s->headers && !s->header_done[REC_PROC]) {
-		text_header(stdout, REC_PROC);
-		s->header_done[REC_PROC] = 1;
-	}
-	text_proc(stdout, p);
-	return ferror(stdout) ? EXR_IO : EXR_OK;
-}
-
-static int
-text_sample_line(void *arg, const struct stream_provider *p,
-    const struct stream_line *ln, const struct stream_sample *x)
-{
-	struct text_state *s = arg;
-
-	if (s->only != REC_OTHER)
-		return EXR_OK;
-	if (s->headers && !s->samples_header_done) {
-		text_sample_header(stdout);
-		s->samples_header_done = 1;
-	}
-	text_sample(stdout, p, ln, x);
 	return ferror(stdout) ? EXR_IO : EXR_OK;
 }
 
@@ -111,9 +82,8 @@ int
 cmd_text(int argc, char **argv, struct ctx *ctx)
 {
 	struct cmdopt_parser op = { .doc = &cmd_text_doc };
-	static struct text_state s;	/* large: keep it off the stack */
-	struct walk_ops ops = { text_object, text_pacct, NULL,
-	    text_sample_line, NULL, NULL };
+	struct text_state s;
+	struct walk_ops ops = { text_item, NULL, NULL, NULL, 0 };
 	int ch, i, status = EXR_OK;
 
 	(void)ctx;

@@ -1,37 +1,32 @@
 /*
- * Walk one input file record by record: detect its format (exacct, pacct
- * or a metric-provider stream, by content), decode, hand each object or
- * record to a callback, report damage and go on.  The loop every reading
- * command shares.
+ * Walk one input file item by item for the commands that read logs
+ * without the store (check, text, dump, report FILE): the reader
+ * (parsers/reader.h) tells the format and hands out each record in fixed
+ * form; walk gives each to a callback, reports damage and goes on.  The
+ * one read loop of those commands; ingest has its own over the same
+ * reader (store/ingest.c), since it also keeps a ledger.
  */
 #ifndef WALK_H
 #define WALK_H
 
-#include "../parsers/exacct.h"
-#include "../parsers/pacct.h"
-#include "../parsers/stream.h"
+#include <stdio.h>
+
+#include "../parsers/reader.h"
 
 struct walk_ops {
-	/* Each decoded top-level exacct object; EXR_OK to go on. */
-	int	(*object)(void *arg, const struct ex_rec *rec);
-	/* Each pacct record, normalised; EXR_OK to go on. */
-	int	(*pacct)(void *arg, const struct pacct_reader *r,
-		    const struct ex_proc *p);
+	/*
+	 * Each record (RD_RECORD: a fixed record, or with READER_OBJECTS
+	 * an exacct object as decoded) and each stream sample (RD_SAMPLE);
+	 * EXR_OK to go on.
+	 */
+	int	(*item)(void *arg, const struct reader *r,
+		    const struct reader_item *it);
 	/*
 	 * A damaged range [from, to) of path with its reason.  NULL: print
-	 * the standard message on stderr.
+	 * the standard message (DF_LOG) on stderr.
 	 */
 	void	(*damage)(void *arg, const char *path, uint64_t from,
 		    uint64_t to, const struct ex_err *err);
-	/*
-	 * Each sample of a metric-provider stream, normalised.  NULL: a
-	 * stream is refused ("not a log this command reads").
-	 */
-	int	(*sample)(void *arg, const struct stream_provider *p,
-		    const struct stream_line *ln,
-		    const struct stream_sample *x);
-	/* The provider of streams; NULL: from the file's name. */
-	const char *provider;
 	/*
 	 * A remark about path at byte off that is not damage (a stream's
 	 * reading below its counter's resolution).  NULL: print it on
@@ -39,6 +34,14 @@ struct walk_ops {
 	 */
 	void	(*note)(void *arg, const char *path, uint64_t off,
 		    const char *msg);
+	/* The provider of streams; NULL: from the file's name. */
+	const char *provider;
+	/*
+	 * READER_OBJECTS (objects as decoded, nothing filled),
+	 * READER_NO_STREAMS (a stream is refused: "not a log this command
+	 * reads").
+	 */
+	unsigned flags;
 };
 
 /*
@@ -51,5 +54,12 @@ struct walk_ops {
  */
 int	walk_file(const char *path, const struct walk_ops *ops, void *arg,
 	    struct ex_counts *counts);
+
+/*
+ * Print the message of a damaged range on fp in the given form
+ * (reader_damage_msg), escaped as every message line is.
+ */
+void	say_damage(FILE *fp, enum damage_form form, const char *path,
+	    uint64_t from, uint64_t to, const struct ex_err *err);
 
 #endif

@@ -143,6 +143,13 @@ void	exacct_reader_init_mem(struct exacct_reader *r, const char *path,
 void	exacct_reader_release(struct exacct_reader *r);
 
 /*
+ * Go on from off, a record boundary an earlier read of the same file
+ * stopped at (the ledger's offset).  Before the first exacct_next, which
+ * still reads the header first (r->hdr, and its damage).
+ */
+void	exacct_seek(struct exacct_reader *r, uint64_t off);
+
+/*
  * Decode the next top-level object into r->rec (valid until the next
  * call).  Returns:
  *   EXR_OK       *rec is the object (the header group is returned too);

@@ -81,6 +81,12 @@ exacct_reader_release(struct exacct_reader *r)
 }
 
 void
+exacct_seek(struct exacct_reader *r, uint64_t off)
+{
+	r->off = off;	/* start_file looks at offset 0 whatever this is */
+}
+
+void
 ex_rec_release(struct ex_rec *rec)
 {
 	free(rec->items);

@@ -255,6 +255,12 @@ pacct_reader_release(struct pacct_reader *r)
 	source_release(&r->src);
 }
 
+void
+pacct_seek(struct pacct_reader *r, uint64_t off)
+{
+	r->off = off;	/* a record boundary: the grid is from offset 0 */
+}
+
 int
 pacct_next(struct pacct_reader *r, struct ex_proc *p, struct ex_err *err)
 {

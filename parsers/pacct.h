@@ -50,6 +50,9 @@ void	pacct_reader_init_mem(struct pacct_reader *r, const char *path,
 	    const uint8_t *bytes, size_t len);
 void	pacct_reader_release(struct pacct_reader *r);
 
+/* Go on from off, where an earlier read stopped (the ledger's offset). */
+void	pacct_seek(struct pacct_reader *r, uint64_t off);
+
 /*
  * The next record into *p (a final record: group EXD_GROUP_PROC).
  * Returns EXR_OK, EXR_EOF, EXR_DAMAGED (err and [skip_from, skip_to) say

@@ -112,6 +112,14 @@ stream_reader_open(struct stream_reader *r, const char *path,
 }
 
 void
+stream_reader_init_mem(struct stream_reader *r, const char *path,
+    const uint8_t *bytes, size_t len)
+{
+	memset(r, 0, sizeof(*r));
+	source_init_mem(&r->src, path, bytes, len);
+}
+
+void
 stream_reader_release(struct stream_reader *r)
 {
 	source_release(&r->src);

@@ -1,18 +1,20 @@
 /*
- * The ingest loop (see ingest.h): reads a log (exacct, pacct or a
- * metric-provider stream), hands each record to the sink of its kind
- * through sinks[] (store.c), and ends each chunk by flushing every sink
- * and moving the file's ledger row (ledger.c) in the same transaction.
- * It holds no SQL of its own but BEGIN, COMMIT and ROLLBACK: the sinks
- * (ingest_*.c) own the statements of their tables, ledger.c those of
- * files and damage, hosts.c those of hosts (see ingest_int.h).
+ * The ingest loop (see ingest.h): reads a log through parsers/reader.h
+ * (exacct, pacct or a metric-provider stream, its format told once and
+ * each record handed out filled), hands each record to the sink of its
+ * kind through sinks[] (store.c), and ends each chunk by flushing every
+ * sink and moving the file's ledger row (ledger.c) in the same
+ * transaction.  It holds no SQL of its own but BEGIN, COMMIT and
+ * ROLLBACK: the sinks (ingest_*.c) own the statements of their tables,
+ * ledger.c those of files and damage, hosts.c those of hosts (see
+ * ingest_int.h).
  */
 #include <sys/stat.h>
 
 #include <errno.h>
 #include <string.h>
 
-#include "../parsers/sniff.h"
+#include "../parsers/reader.h"
 #include "ingest_int.h"
 
 /* At a commit: every sink's flush, in table order; the first error. */
@@ -102,50 +104,32 @@ sink_write(struct run *r, int k, const char *host, const void *rec)
 
 /* A system record from snap: kept as it is, for the capture ratio. */
 static int
-on_sysload(struct run *r, const struct exacct_reader *rd,
-    const struct ex_rec *rec)
+on_sysload(struct run *r, const struct ex_header *h,
+    const struct ex_sysload *sl)
 {
-	struct ex_sysload sl;
-
-	memset(&sl, 0, sizeof(sl));
-	sysload_fill(&sl, rec, &r->stats->counts);
-	return sink_write(r, REC_SYSLOAD, rd->hdr.hostname, &sl);
+	return sink_write(r, REC_SYSLOAD, h->hostname, sl);
 }
 
 /* A loss record from acctd: exits dropped or not written, per host. */
 static int
-on_lost(struct run *r, const struct exacct_reader *rd,
-    const struct ex_rec *rec)
+on_lost(struct run *r, const struct ex_header *h, const struct ex_lost *l)
 {
-	struct ex_lost l;
-
-	memset(&l, 0, sizeof(l));
-	lost_fill(&l, rec, &r->stats->counts);
-	return sink_write(r, REC_LOST, rd->hdr.hostname, &l);
+	return sink_write(r, REC_LOST, h->hostname, l);
 }
 
 /* An energy snapshot: into energy intervals. */
 static int
-on_energy(struct run *r, const struct exacct_reader *rd,
-    const struct ex_rec *rec)
+on_energy(struct run *r, const struct ex_header *h,
+    const struct ex_energy *e)
 {
-	struct ex_energy e;
-
-	memset(&e, 0, sizeof(e));
-	energy_fill(&e, rec, &r->stats->counts);
-	return sink_write(r, REC_ENERGY, rd->hdr.hostname, &e);
+	return sink_write(r, REC_ENERGY, h->hostname, e);
 }
 
 /* A RAPL zone reading from snap: into RAPL intervals. */
 static int
-on_rapl(struct run *r, const struct exacct_reader *rd,
-    const struct ex_rec *rec)
+on_rapl(struct run *r, const struct ex_header *h, const struct ex_rapl *z)
 {
-	struct ex_rapl z;
-
-	memset(&z, 0, sizeof(z));
-	rapl_fill(&z, rec, &r->stats->counts);
-	return sink_write(r, REC_RAPL, rd->hdr.hostname, &z);
+	return sink_write(r, REC_RAPL, h->hostname, z);
 }
 
 /*
@@ -171,47 +155,52 @@ ingest_stream_line(struct run *r, const struct stream_line *ln)
 	return sink_write(r, SINK_STREAM, "", ln);
 }
 
-/* One decoded object: fill its record and apply it. */
-static int
-on_object(struct run *r, const struct exacct_reader *rd,
-    const struct ex_rec *rec)
+/* Add what filling a record skipped to the file's tallies. */
+static void
+add_counts(struct run *r, const struct rec_counts *c)
 {
-	union {
-		struct ex_proc	 p;
-		struct ex_task	 t;
-		struct ex_flow	 f;
-	} u;
-	enum rec_kind k = rec_kind(rec);
+	r->stats->counts.unknown_items += c->unknown_items;
+	r->stats->counts.unknown_groups += c->unknown_groups;
+	r->stats->counts.bad_values += c->bad_values;
+}
+
+/* One exacct record, in its fixed form: apply it. */
+static int
+on_object(struct run *r, const struct ex_header *h,
+    const struct reader_item *it)
+{
 	int rc;
 
-	if (k == REC_HEADER)
-		return EXR_OK;
-	if (k == REC_SYSLOAD)
-		return on_sysload(r, rd, rec);
-	if (k == REC_LOST)
-		return on_lost(r, rd, rec);
-	if (k == REC_ENERGY)
-		return on_energy(r, rd, rec);
-	if (k == REC_RAPL)
-		return on_rapl(r, rd, rec);
-	if (k == REC_OTHER) {
+	if (it->kind == REC_PROC || it->kind == REC_TASK ||
+	    it->kind == REC_FLOW) {
+		if ((rc = run_host(r, h->hostname)) != EXR_OK)
+			return rc;
+		add_counts(r, &it->counts);
+		/* Once per file: extracct writes exit records only from
+		 * acctd (snap writes partials); any other creator is a
+		 * kernel's. */
+		if (r->source == 0)
+			r->source = strcmp(h->creator, "extracct") == 0 ?
+			    EXIT_ACCTD : EXIT_EXACCT;
+		return on_record(r, it->kind, &it->u, it->off);
+	}
+	/* A snapshot's skipped items count whether it is stored or not. */
+	add_counts(r, &it->counts);
+	switch (it->kind) {
+	case REC_SYSLOAD:
+		return on_sysload(r, h, &it->u.sysload);
+	case REC_LOST:
+		return on_lost(r, h, &it->u.lost);
+	case REC_ENERGY:
+		return on_energy(r, h, &it->u.energy);
+	case REC_RAPL:
+		return on_rapl(r, h, &it->u.rapl);
+	case REC_OTHER:
 		r->stats->other++;
 		return EXR_OK;
+	default:
+		return EXR_OK;		/* a header */
 	}
-	if ((rc = run_host(r, rd->hdr.hostname)) != EXR_OK)
-		return rc;
-	/* Once per file: extracct writes exit records only from acctd
-	 * (snap writes partials); any other creator is a kernel's. */
-	if (r->source == 0)
-		r->source = strcmp(rd->hdr.creator, "extracct") == 0 ?
-		    EXIT_ACCTD : EXIT_EXACCT;
-	if (k == REC_PROC)
-		proc_fill(&u.p, rec, &r->stats->counts);
-	else if (k == REC_TASK)
-		task_fill(&u.t, rec, &r->stats->counts);
-	else
-		flow_fill(&u.f, rec, &r->stats->counts);
-	return on_record(r, k, &u, rec->off);
 }
 
 /* One pacct record: always a final process record. */
@@ -227,123 +216,35 @@ on_pacct(struct run *r, const struct ex_proc *p)
 	return on_record(r, REC_PROC, p, p->off);
 }
 
-/* Any reader, behind one next(). */
-struct input {
-	enum input_kind	 kind;
-	struct exacct_reader ex;
-	struct pacct_reader pa;
-	struct stream_reader sr;
-	uint64_t	 off;		/* after the last record */
-	uint64_t	 skip_from, skip_to;
-	int		 torn;		/* the damage is a partial last line */
-	int		 zeros;		/* the damage is a run of zero bytes */
-};
-
+/*
+ * Apply the item the reader read: a record (the file's own exacct
+ * header names its host), or a stream line, whose series this store
+ * keeps (EXR_DAMAGED: the series dropped it, the line is the range).
+ */
 static int
-input_open(struct input *in, const char *path, const struct ingest_opts *o,
-    const struct stream_provider **prov, struct ex_err *err)
+apply(struct run *r, const struct reader *rd, const struct reader_item *it)
 {
-	int rc;
+	const struct ex_header *h = reader_log_header(rd);
 
-	memset(in, 0, sizeof(*in));
-	if ((rc = sniff_file(path, &in->kind, err)) != EXR_OK)
-		return rc;
-	if (in->kind == INPUT_PACCT)
-		return pacct_reader_open(&in->pa, path, err);
-	if (in->kind == INPUT_EXACCT)
-		return exacct_reader_open(&in->ex, path, err);
-	if ((*prov = stream_provider_for(path, o->provider, err)) == NULL)
-		return EXR_USAGE;
-	return stream_reader_open(&in->sr, path, err);
-}
-
-static struct source *
-input_source(struct input *in)
-{
-	return in->kind == INPUT_PACCT ? &in->pa.src :
-	    in->kind == INPUT_STREAM ? &in->sr.src : &in->ex.src;
-}
-
-static int
-input_seek(struct input *in, uint64_t off, struct ex_err *err)
-{
-	if (in->kind == INPUT_PACCT)
-		in->pa.off = off;
-	else if (in->kind == INPUT_STREAM)
-		return stream_seek(&in->sr, off, err);
-	else
-		in->ex.off = off;	/* the header is still read first */
-	return EXR_OK;
-}
-
-static void
-input_release(struct input *in)
-{
-	if (in->kind == INPUT_PACCT)
-		pacct_reader_release(&in->pa);
-	else if (in->kind == INPUT_STREAM)
-		stream_reader_release(&in->sr);
-	else
-		exacct_reader_release(&in->ex);
-}
-
-static int
-stream_next_line(struct input *in, struct run *r, struct ex_err *err)
-{
-	struct stream_line ln;
-	int rc;
-
-	rc = stream_next(&in->sr, &ln, err);
-	in->off = in->sr.off;
-	in->skip_from = in->sr.skip_from;
-	in->skip_to = in->sr.skip_to;
-	in->torn = in->sr.torn;
-	in->zeros = in->sr.zeros;
-	if (rc != EXR_OK)
-		return rc;
-	if ((rc = ingest_stream_line(r, &ln)) == EXR_DAMAGED) {
-		in->skip_from = ln.off;	/* dropped: the line is the range */
-		in->skip_to = ln.end;
-	}
-	return rc;
-}
-
-/* Read the next record and apply it; EXR_OK, EXR_EOF, EXR_DAMAGED... */
-static int
-input_next(struct input *in, struct run *r, struct ex_err *err)
-{
-	struct ex_proc p;
-	const struct ex_rec *rec;
-	int rc;
-
-	if (in->kind == INPUT_STREAM)
-		return stream_next_line(in, r, err);
-	if (in->kind == INPUT_PACCT) {
-		rc = pacct_next(&in->pa, &p, err);
-		in->off = in->pa.off;
-		in->skip_from = in->pa.skip_from;
-		in->skip_to = in->pa.skip_to;
-		in->zeros = in->pa.zeros;
-		return rc == EXR_OK ? on_pacct(r, &p) : rc;
-	}
-	rc = exacct_next(&in->ex, &rec, err);
-	in->off = in->ex.off;
-	in->skip_from = in->ex.skip_from;
-	in->skip_to = in->ex.skip_to;
-	in->zeros = in->ex.zeros;
-	return rc == EXR_OK ? on_object(r, &in->ex, rec) : rc;
+	if (it->what == RD_LINE)
+		return ingest_stream_line(r, &it->line);
+	if (h == NULL)			/* pacct: no header, no host named */
+		return on_pacct(r, &it->u.proc);
+	return on_object(r, h, it);
 }
 
 int
 ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
     struct ingest_stats *stats, struct ex_err *err)
 {
-	struct input in;
+	struct reader rd;
+	struct reader_opts ro = { o->provider, READER_LINES };
+	const struct reader_item *it;
+	struct reader_damage d;
 	struct ledger_entry le;
 	struct run r;
 	struct stat sb;
 	uint64_t upto;
-	const struct stream_provider *prov = NULL;
 	int rc, status = EXR_OK, first = 1;
 
 	memset(stats, 0, sizeof(*stats));
@@ -360,13 +261,13 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 	r.dopts.idle_always = o->idle_always;
 	r.dopts.heartbeat_ns = o->heartbeat_ns;
 
-	if ((rc = input_open(&in, path, o, &prov, err)) != EXR_OK) {
-		stats->empty = in.kind == INPUT_REFUSED;
+	if ((rc = reader_open(&rd, path, &ro, err)) != EXR_OK) {
+		stats->empty = rd.kind == INPUT_REFUSED;
 		return rc;
 	}
-	r.fd = input_source(&in)->fd;
+	r.fd = reader_fd(&rd);
 	if (fstat(r.fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
-		input_release(&in);
+		reader_release(&rd);
 		return ex_fail(err, EXR_IO, 0, "%s", S_ISREG(sb.st_mode) ?
 		    strerror(errno) : "not a regular file (the ledger needs "
 		    "one to know what was read)");
@@ -374,9 +275,9 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 	/* Read to this size and no further: the ledger records it, and a
 	 * log still growing (a live pacct, a provider's stream) is read on
 	 * from there next time, never twice. */
-	input_source(&in)->size = (uint64_t)sb.st_size;
+	reader_limit(&rd, (uint64_t)sb.st_size);
 	if (sb.st_size == 0) {
-		input_release(&in);
+		reader_release(&rd);
 		stats->empty = 1;
 		return ex_fail(err, EXR_DAMAGED, 0, "empty file");
 	}
@@ -392,66 +293,64 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		goto out;
 	r.file_id = le.file_id;
 	if (r.file_id == 0 && (rc = ledger_insert(&s->ledger, &le,
-	    in.kind == INPUT_PACCT ? "pacct" : in.kind == INPUT_STREAM ?
-	    "stream" : "exacct", path, &r.file_id, err)) != EXR_OK)
+	    reader_format(&rd), path, &r.file_id, err)) != EXR_OK)
 		goto rollback;
-	r.prov = prov;
+	r.prov = rd.provider;
 	r.resumed = le.ingested_to > 0;
 	if ((rc = sinks_begin(&r)) != EXR_OK ||
-	    (rc = input_seek(&in, le.ingested_to, err)) != EXR_OK)
+	    (rc = reader_seek(&rd, le.ingested_to, err)) != EXR_OK)
 		goto rollback;
 	upto = (uint64_t)sb.st_size;
 	for (;;) {
-		rc = input_next(&in, &r, err);
+		rc = reader_next(&rd, &it, err);
 		if (rc == EXR_EOF)
 			break;
-		if (rc == EXR_OK) {
+		if (rc == EXR_OK && (rc = apply(&r, &rd, it)) == EXR_OK) {
 			if (++r.since_commit >= o->chunk_records &&
-			    (rc = commit_chunk(&r, in.off, upto, 1)) != EXR_OK)
+			    (rc = commit_chunk(&r, reader_offset(&rd), upto,
+			    1)) != EXR_OK)
 				goto rollback;
 			first = 0;
 			continue;
 		}
 		if (rc != EXR_DAMAGED)
 			goto rollback;
+		/* The reader's range, or the line a series dropped. */
+		d = it->what == RD_DAMAGE ? it->damage :
+		    (struct reader_damage){ it->off, it->end, 0, 0, 0 };
 		/*
 		 * A header problem an earlier run stored (that run may
 		 * have got no further: the ledger still at 0) is not
 		 * stored again.  One it left as an incomplete tail is.
 		 */
-		if (first && le.file_id != 0 && in.skip_to == in.skip_from &&
-		    ledger_damage_stored(&s->ledger, r.file_id, in.skip_from,
-		    in.skip_to)) {
+		if (first && le.file_id != 0 && d.to == d.from &&
+		    ledger_damage_stored(&s->ledger, r.file_id, d.from,
+		    d.to)) {
 			first = 0;
 			continue;
 		}
 		first = 0;
 		status = EXR_DAMAGED;
-		/* (A stream's complete line is never still being written.) */
-		if (in.skip_to >= upto && in.skip_to > in.skip_from &&
-		    (in.kind != INPUT_STREAM || in.torn) && !in.zeros &&
-		    !o->closed) {
+		if (d.to >= upto && d.to > d.from && d.writing && !o->closed) {
 			/*
 			 * Damage that runs to the end of the file may be a
-			 * record still being written: do not move past it;
-			 * the next run reads it again.  Zeros are not: every
-			 * writer writes a record whole, and never zeros, so
-			 * a zero tail is what a crash left (stored, passed).
+			 * record still being written (the reader says which
+			 * can be): do not move past it; the next run reads
+			 * it again.  Any other is stored and passed.
 			 */
 			if (o->on_damage != NULL)
-				o->on_damage(o->arg, path, in.skip_from,
-				    in.skip_to, err, 1);
-			upto = in.skip_from;
-			stats->torn = in.torn;
+				o->on_damage(o->arg, path, d.from, d.to, err,
+				    1);
+			upto = d.from;
+			stats->torn = d.torn;
 			break;
 		}
 		stats->damaged++;
-		stats->damaged_bytes += in.skip_to - in.skip_from;
+		stats->damaged_bytes += d.to - d.from;
 		if (o->on_damage != NULL)
-			o->on_damage(o->arg, path, in.skip_from, in.skip_to,
-			    err, 0);
-		if ((rc = ledger_damage(&s->ledger, r.file_id, in.skip_from,
-		    in.skip_to, err, err)) != EXR_OK)
+			o->on_damage(o->arg, path, d.from, d.to, err, 0);
+		if ((rc = ledger_damage(&s->ledger, r.file_id, d.from,
+		    d.to, err, err)) != EXR_OK)
 			goto rollback;
 	}
 	/* Read to its end with nothing left for later: done, whatever
@@ -470,7 +369,7 @@ rollback:
 	store_reload(s);
 out:
 	sinks_end(&r);
-	input_release(&in);
+	reader_release(&rd);
 	return rc;
 }
 

@@ -34,5 +34,6 @@ void	suite_inputs(void);
 void	suite_cmdopt(void);
 void	suite_catalog(void);
 void	suite_store(void);
+void	suite_reader(void);
 
 #endif

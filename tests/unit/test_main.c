@@ -22,6 +22,7 @@ main(void)
 	suite_cmdopt();
 	suite_catalog();
 	suite_store();
+	suite_reader();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }
