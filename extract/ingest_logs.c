@@ -21,6 +21,7 @@
 #include "config.h"
 #include "extracct.h"
 #include "ingest_logs.h"
+#include "walk.h"
 
 struct outputs {
 	const char	*outdir;	/* NULL: no .txt/.csv */
@@ -147,10 +148,7 @@ report_damage(void *arg, const char *path, uint64_t from, uint64_t to,
     const struct ex_err *err, int tail)
 {
 	(void)arg;
-	say(stderr, "extracct: %s: offset %" PRIu64 ": %s (%s %" PRIu64
-	    "-%" PRIu64 ")", path, err->off, err->reason, tail ?
-	    "incomplete tail, left for the next run: bytes" : "skipped bytes",
-	    from, to > from ? to - 1 : to);
+	say_damage(stderr, tail ? DF_TAIL : DF_INGEST, path, from, to, err);
 }
 
 static void
