@@ -93,6 +93,16 @@ peak() {
 }
 RSS_HALF=$(peak "$DIR/half.exacct")
 RSS_BIG=$(peak "$DIR/big.exacct")
+
+# What a live process costs: logs whose N daemons are all live at once
+# (gen --daemons), four records each; peak RSS of their ingest, and its
+# growth per live process between 1,000 and 100,000.
+for n in 1000 10000 100000; do
+	"$EXTRACCT" gen --kind proc --records $((4 * n)) --daemons $n \
+	    -o "$DIR/live.exacct"
+	peak "$DIR/live.exacct" >"$DIR/rss.$n"
+	sqlite3 "$DIR/mem.db" "SELECT count(*) FROM proc_last" >"$DIR/live.$n"
+done
 LIVE=$(sqlite3 "$DIR/ref.db" "SELECT count(*) FROM proc_last")
 
 # Bytes an ingest writes (/proc/PID/io wchar, the last reading before it
@@ -114,7 +124,10 @@ awk -v records="$RECORDS" -v rows="$ROWS" -v reps="$REPS" \
     -v t_ing="$(median "$DIR/t.ingest")" -v t_imp="$(median "$DIR/t.import")" \
     -v t_load="$(median "$DIR/t.loader")" -v same="$SAME" -v lrows="$LROWS" \
     -v rss_half="$RSS_HALF" -v rss_big="$RSS_BIG" -v half="$HALF" \
-    -v live="$LIVE" -v wchar="$WCHAR" -v dbsize="$DBSIZE" '
+    -v live="$LIVE" -v wchar="$WCHAR" -v dbsize="$DBSIZE" \
+    -v r1="$(cat "$DIR/rss.1000")" -v r10="$(cat "$DIR/rss.10000")" \
+    -v r100="$(cat "$DIR/rss.100000")" -v l1="$(cat "$DIR/live.1000")" \
+    -v l10="$(cat "$DIR/live.10000")" -v l100="$(cat "$DIR/live.100000")" '
 function verdict(ok, what) { printf "  %-48s %s\n", what, ok ? "target met" : "target NOT met" }
 BEGIN {
 	printf "extracct ingest bench: %d proc records -> %d interval rows; %d reps, medians\n\n", records, rows, reps
@@ -126,6 +139,7 @@ BEGIN {
 	printf "  %-40s %10.3f %14.0f\n", "sqlite3 .import, intervals alone (CSV)", t_imp, rows / t_imp
 	printf "  %-40s %10.2f\n\n", "import time / ingest time", t_imp / t_ing
 	printf "  written by ingest: %.0f MB for a %.0f MB database (WAL and temporary files included; goal: temp ~0)\n", wchar / 1e6, dbsize / 1e6
+	printf "  peak RSS, live processes: %s kB at %d, %s kB at %d, %s kB at %d: %.2f kB per live process\n", r1, l1, r10, l10, r100, l100, (l100 > l1 && r100 + 0 > 0) ? (r100 - r1) / (l100 - l1) : 0
 	printf "  peak RSS: %s kB for %d records, %s kB for %d (%d processes live at the end)\n\n", rss_half, half, rss_big, records, live
 	print "targets:"
 	verdict(records / t_ing >= 500000, sprintf("ingest >= 500k records/s (%.0f)", records / t_ing))

@@ -1,6 +1,7 @@
 /*
  * extracct gen --kind proc|task|flow|pacct|energy --records N [--seed S]
- *     [--host NAME] [--jitter] [--pacct-version 3|2|0] [--big-endian]
+ *     [--host NAME] [--jitter] [--daemons N] [--pacct-version 3|2|0]
+ *     [--big-endian]
  *     [--energy-writer native|rosetta|intel]
  *     -o FILE
  *
@@ -32,6 +33,10 @@ static const struct cmdopt gen_options[] = {
 	{ 'J', "jitter", NULL, 0,
 	    "proc: the hourly partial records at a random moment up to 30 "
 	    "minutes before the hour (default: on the hour)" },
+	{ 'D', "daemons", "N", 0,
+	    "proc: N long-lived daemons, 3 to 1000000, each with an hourly "
+	    "partial record: N processes live at once (default: one per 40 "
+	    "records, at most 2000)" },
 	{ 'V', "pacct-version", "3|2|0", 0,
 	    "pacct: the record version (default: 3)" },
 	{ 'E', "big-endian", NULL, 0,
@@ -56,7 +61,7 @@ cmd_gen(int argc, char **argv, struct ctx *ctx)
 {
 	struct cmdopt_parser op = { .doc = &cmd_gen_doc };
 	static char buf[1 << 20];
-	struct gen_opts o = { GEN_PROC, 0, 1, NULL, 0, 3, 0,
+	struct gen_opts o = { GEN_PROC, 0, 1, NULL, 0, 0, 3, 0,
 	    GEN_ENERGY_NATIVE };
 	const char *out = NULL;
 	int ch, fd, rc, saved, to_stdout, have_kind = 0, have_n = 0;
@@ -117,6 +122,11 @@ cmd_gen(int argc, char **argv, struct ctx *ctx)
 				return complain(EXR_USAGE, "--energy-writer "
 				    "'%s': not native, rosetta or intel",
 				    optarg);
+			break;
+		case 'D':	/* live daemons */
+			if (parse_u64("--daemons", optarg, 3, 1000000,
+			    &o.daemons) != EXR_OK)
+				return EXR_USAGE;
 			break;
 		case 'J':	/* snapshots at random times */
 			o.jitter = 1;

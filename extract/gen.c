@@ -48,6 +48,8 @@ struct gen {
 	uint32_t	 last_exited_pid_taken;	/* new_pid just reused it */
 	const char	*hostname;
 	int		 jitter;
+	uint64_t	 daemons;	/* as asked; 0: from the records */
+	uint32_t	 pid_wrap;	/* pids run from 300 to this */
 	int		 error;
 };
 
@@ -97,7 +99,7 @@ new_pid(struct gen *g)
 		return p;
 	}
 	g->last_exited_pid_taken = 0;
-	if (++g->next_pid >= 30000)
+	if (++g->next_pid >= g->pid_wrap)
 		g->next_pid = 300;
 	return g->next_pid;
 }
@@ -233,8 +235,7 @@ by_finish(const void *a, const void *b)
 static void
 gen_proc(struct gen *g)
 {
-	static struct sim_proc d[MAX_DAEMONS];
-	struct sim_proc sched, shortp;
+	struct sim_proc *d, sched, shortp;
 	uint64_t ndaemons, hour, hstart, hend, snap, (*ev)[2];
 	size_t i, nev;
 
@@ -243,6 +244,12 @@ gen_proc(struct gen *g)
 		ndaemons = 3;
 	if (ndaemons > MAX_DAEMONS)
 		ndaemons = MAX_DAEMONS;
+	if (g->daemons != 0)		/* as many live as asked (a bench) */
+		ndaemons = g->daemons;
+	if ((d = calloc(ndaemons, sizeof(*d))) == NULL) {
+		g->error = EXR_NOMEM;
+		return;
+	}
 	memset(&sched, 0, sizeof(sched));
 	sched.command = "sched";
 	sched.zone = "global";
@@ -258,6 +265,7 @@ gen_proc(struct gen *g)
 	}
 	/* At most 2 * ndaemons + 6 short commands and ndaemons exits. */
 	if ((ev = calloc(3 * ndaemons + 6, sizeof(*ev))) == NULL) {
+		free(d);
 		g->error = EXR_NOMEM;
 		return;
 	}
@@ -332,6 +340,7 @@ gen_proc(struct gen *g)
 		}
 	}
 	free(ev);
+	free(d);
 }
 
 struct sim_task {
@@ -650,6 +659,10 @@ gen_write(FILE *fp, const struct gen_opts *o)
 	g.next_pid = 300;
 	g.hostname = o->hostname != NULL ? o->hostname : "genhost";
 	g.jitter = o->jitter;
+	g.daemons = o->daemons;
+	/* Room for every daemon and the commands around them to have
+	 * pids of their own (30,000, as a default Linux, otherwise). */
+	g.pid_wrap = o->daemons > 7000 ? (uint32_t)(4 * o->daemons) : 30000;
 	if (o->kind == GEN_PACCT) {
 		/* No header: a pacct file is records from its first byte. */
 		gen_pacct(&g, o->pacct_version, o->big_endian);

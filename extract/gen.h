@@ -23,6 +23,8 @@ struct gen_opts {
 	uint64_t	 seed;
 	const char	*hostname;	/* in the header and task records */
 	int		 jitter;	/* snapshots at random times, not :00 */
+	uint64_t	 daemons;	/* GEN_PROC: live daemons (0: records /
+					   40, at most 2,000) */
 	int		 pacct_version;	/* GEN_PACCT: 3, 2 or 0 */
 	int		 big_endian;	/* GEN_PACCT: as a big-endian kernel */
 	enum gen_energy_writer energy_writer;	/* GEN_ENERGY */
