@@ -136,6 +136,10 @@ struct exacct_reader {
  */
 int	exacct_reader_open(struct exacct_reader *r, const char *path,
 	    struct ex_err *err);
+/* Read on from src, an open source still at offset 0 (from sniff):
+ * r takes it over (release r, not src). */
+void	exacct_reader_adopt(struct exacct_reader *r, const char *path,
+	    const struct source *src);
 
 /* Read bytes[0..len) (not copied; must outlive the reader). */
 void	exacct_reader_init_mem(struct exacct_reader *r, const char *path,

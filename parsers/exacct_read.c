@@ -65,6 +65,15 @@ exacct_reader_open(struct exacct_reader *r, const char *path,
 }
 
 void
+exacct_reader_adopt(struct exacct_reader *r, const char *path,
+    const struct source *src)
+{
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	r->src = *src;
+}
+
+void
 exacct_reader_init_mem(struct exacct_reader *r, const char *path,
     const uint8_t *bytes, size_t len)
 {

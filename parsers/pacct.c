@@ -241,6 +241,15 @@ pacct_reader_open(struct pacct_reader *r, const char *path,
 }
 
 void
+pacct_reader_adopt(struct pacct_reader *r, const char *path,
+    const struct source *src)
+{
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	r->src = *src;
+}
+
+void
 pacct_reader_init_mem(struct pacct_reader *r, const char *path,
     const uint8_t *bytes, size_t len)
 {

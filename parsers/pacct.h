@@ -46,6 +46,9 @@ struct pacct_reader {
 
 int	pacct_reader_open(struct pacct_reader *r, const char *path,
 	    struct ex_err *err);
+/* As exacct_reader_adopt. */
+void	pacct_reader_adopt(struct pacct_reader *r, const char *path,
+	    const struct source *src);
 void	pacct_reader_init_mem(struct pacct_reader *r, const char *path,
 	    const uint8_t *bytes, size_t len);
 void	pacct_reader_release(struct pacct_reader *r);

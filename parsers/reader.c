@@ -22,10 +22,10 @@ static void	damaged(struct reader *r, uint64_t from, uint64_t to,
 
 /* ---------------------------------------------------------------- exacct */
 
-static int
-exacct_open_fn(struct reader *r, const char *path, struct ex_err *err)
+static void
+exacct_open_fn(struct reader *r, const char *path, const struct source *src)
 {
-	return exacct_reader_open(&r->fmt.ex, path, err);
+	exacct_reader_adopt(&r->fmt.ex, path, src);
 }
 
 static void
@@ -153,11 +153,11 @@ pacct_items(struct reader *r)
 	r->item.obj = NULL;
 }
 
-static int
-pacct_open_fn(struct reader *r, const char *path, struct ex_err *err)
+static void
+pacct_open_fn(struct reader *r, const char *path, const struct source *src)
 {
 	pacct_items(r);
-	return pacct_reader_open(&r->fmt.pa, path, err);
+	pacct_reader_adopt(&r->fmt.pa, path, src);
 }
 
 static void
@@ -213,10 +213,11 @@ static const struct reader_ops pacct_ops = {
 
 /* --------------------------------------------------------------- streams */
 
-static int
-stream_open_fn(struct reader *r, const char *path, struct ex_err *err)
+static void
+stream_open_fn(struct reader *r, const char *path, const struct source *src)
 {
-	return stream_reader_open(&r->fmt.sr, path, err);
+	(void)path;
+	stream_reader_adopt(&r->fmt.sr, src);
 }
 
 static void
@@ -408,15 +409,34 @@ int
 reader_open(struct reader *r, const char *path, const struct reader_opts *o,
     struct ex_err *err)
 {
+	struct source s;
 	int rc;
 
+	/*
+	 * One open: the format is told from the window the format reader
+	 * then reads on from (standard input is exacct, unread).  Where
+	 * sniff moved the window off the start (past a leading run of
+	 * zeros), the file is opened again at 0.
+	 */
 	start(r, path, o);
-	if ((rc = sniff_file(path, &r->kind, err)) != EXR_OK ||
-	    (rc = pick(r, path, o, err)) != EXR_OK ||
-	    (rc = r->ops->open(r, path, err)) != EXR_OK) {
+	r->kind = INPUT_EXACCT;
+	if ((rc = source_open(&s, path, err)) != EXR_OK)
+		return rc;
+	if ((strcmp(path, "-") != 0 &&
+	    (rc = sniff_source(&s, &r->kind, err)) != EXR_OK) ||
+	    (rc = pick(r, path, o, err)) != EXR_OK) {
+		source_release(&s);
 		r->ops = NULL;
 		return rc;
 	}
+	if (s.off != 0) {
+		source_release(&s);
+		if ((rc = source_open(&s, path, err)) != EXR_OK) {
+			r->ops = NULL;
+			return rc;
+		}
+	}
+	r->ops->open(r, path, &s);
 	return EXR_OK;
 }
 

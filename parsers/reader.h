@@ -121,8 +121,8 @@ struct reader;
 struct reader_ops {
 	const char	*name;		/* "exacct", "pacct", "stream": the
 					   ledger's files.kind */
-	int		(*open)(struct reader *r, const char *path,
-			    struct ex_err *err);
+	void		(*open)(struct reader *r, const char *path,
+			    const struct source *src);	/* takes src over */
 	void		(*open_mem)(struct reader *r, const char *path,
 			    const uint8_t *bytes, size_t len);
 	int		(*next)(struct reader *r, struct ex_err *err);

@@ -112,6 +112,13 @@ stream_reader_open(struct stream_reader *r, const char *path,
 }
 
 void
+stream_reader_adopt(struct stream_reader *r, const struct source *src)
+{
+	memset(r, 0, sizeof(*r));
+	r->src = *src;
+}
+
+void
 stream_reader_init_mem(struct stream_reader *r, const char *path,
     const uint8_t *bytes, size_t len)
 {

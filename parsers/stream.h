@@ -80,6 +80,8 @@ struct stream_reader {
 
 int	stream_reader_open(struct stream_reader *r, const char *path,
 	    struct ex_err *err);
+/* As exacct_reader_adopt. */
+void	stream_reader_adopt(struct stream_reader *r, const struct source *src);
 /* Read bytes[0..len) (not copied; must outlive the reader). */
 void	stream_reader_init_mem(struct stream_reader *r, const char *path,
 	    const uint8_t *bytes, size_t len);
