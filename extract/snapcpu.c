@@ -158,13 +158,22 @@ snapcpu_apply(struct snapcpu *sc, struct ex_proc *p)
 	/* The kernel's context switches of every thread, exited ones too
 	 * (those are not in /proc), never below what /proc summed. */
 	if (t.has_ctxt) {
+		int took = 0;
+
 		if (!REC_HAS(p, PROC_CTXT_VOL) ||
-		    t.nvcsw >= p->v[PROC_CTXT_VOL])
+		    t.nvcsw >= p->v[PROC_CTXT_VOL]) {
 			p->v[PROC_CTXT_VOL] = t.nvcsw;
+			took++;
+		}
 		if (!REC_HAS(p, PROC_CTXT_INV) ||
-		    t.nivcsw >= p->v[PROC_CTXT_INV])
+		    t.nivcsw >= p->v[PROC_CTXT_INV]) {
 			p->v[PROC_CTXT_INV] = t.nivcsw;
+			took++;
+		}
 		p->present |= 1ULL << PROC_CTXT_VOL | 1ULL << PROC_CTXT_INV;
+		/* Below the main thread's own count the kernel's figure
+		 * is not every thread's: leave the rest to /proc. */
+		return took == 2;
 	}
 	return 0;
 }

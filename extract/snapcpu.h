@@ -60,9 +60,11 @@ int	snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
 /*
  * Put the chosen measure, its cpu_source, and where taskstats answers
  * the all-thread context switches into p, read from /proc for its pid.
- * Returns 0, or -1 to skip the process (it is gone, or with ticks
- * taskstats did not answer for it: counted in unanswered; after a
- * timeout, no more are asked).
+ * Returns 1 when p's context switches are now the kernel's all-thread
+ * figures (both at least the main thread's, as /proc read them), 0
+ * when they may still want /proc's threads, or -1 to skip the process
+ * (it is gone, or with ticks taskstats did not answer for it: counted
+ * in unanswered; after a timeout, no more are asked).
  */
 int	snapcpu_apply(struct snapcpu *sc, struct ex_proc *p);
 
