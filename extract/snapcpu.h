@@ -68,6 +68,12 @@ int	snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
  */
 int	snapcpu_apply(struct snapcpu *sc, struct ex_proc *p);
 
+/* snapcpu_apply for n processes (1 to SNAPCPU_BATCH) asked at once:
+ * res[i] is what it returns for p[i]. */
+#define SNAPCPU_BATCH	TS_QUERY_MAX
+void	snapcpu_apply_batch(struct snapcpu *sc, struct ex_proc *p, int n,
+	    int *res);
+
 /* The tick figures of one process into p, whose /proc times give the
  * user/system proportion where the kernel does not (a pure function). */
 void	snapcpu_ticks(const struct ts_tgid *t, struct ex_proc *p);

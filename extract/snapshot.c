@@ -160,7 +160,9 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	struct procfs pf;
 	struct ex_err err = { 0 };
 	struct ex_sysload sl;
-	struct ex_proc p;
+	struct ex_proc p[SNAPCPU_BATCH];
+	char pid[SNAPCPU_BATCH][64];	/* as long as procfs reads */
+	int res[SNAPCPU_BATCH], i, n;
 	struct timespec ts;
 	struct stat st;
 	struct dirent *de;
@@ -169,7 +171,7 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	struct batch b;
 	uint64_t now, end;
 	DIR *d;
-	int all, fd, rc = EXR_OK;
+	int fd, rc = EXR_OK;
 
 	*nprocs = 0;
 	if ((rc = procfs_init(&pf, proc_root, &err)) != EXR_OK)
@@ -223,24 +225,39 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 		goto out;
 	}
 	snprintf(self, sizeof(self), "%ld", (long)getpid());
-	while ((de = readdir(d)) != NULL) {
-		/* Not ourselves: our exit comes milliseconds after this. */
-		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
-		    strcmp(de->d_name, self) == 0)
-			continue;
-		if (procfs_proc_own(&pf, de->d_name, now, &p) != 0 ||
-		    (all = snapcpu_apply(&sc, &p)) == -1)
-			continue;	/* gone: its exit record has it */
-		/*
-		 * taskstats's context switches are every thread's, exited
-		 * ones too, so never below the live threads' sum: only
-		 * without them is /proc/PID/task walked, a read a thread.
-		 */
-		if (all == 0)
-			procfs_thread_switches(&pf, de->d_name, &p);
-		if (batch_proc(fd, &b, &p, &end, nprocs) != EXR_OK) {
-			closedir(d);
-			goto ioerr;
+	for (;;) {
+		/* A batch of processes read from /proc, then asked about
+		 * together (snapcpu_apply_batch). */
+		for (n = 0; n < SNAPCPU_BATCH && (de = readdir(d)) != NULL; ) {
+			/* Not ourselves: our exit comes milliseconds after
+			 * this. */
+			if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
+			    strcmp(de->d_name, self) == 0 ||
+			    strlen(de->d_name) >= sizeof(pid[n]))
+				continue;
+			if (procfs_proc_own(&pf, de->d_name, now, &p[n]) != 0)
+				continue;	/* gone: its exit record has it */
+			memcpy(pid[n], de->d_name, strlen(de->d_name) + 1);
+			n++;
+		}
+		if (n == 0)
+			break;
+		snapcpu_apply_batch(&sc, p, n, res);
+		for (i = 0; i < n; i++) {
+			if (res[i] == -1)
+				continue;	/* gone, as above */
+			/*
+			 * taskstats's context switches are every thread's,
+			 * exited ones too, so never below the live threads'
+			 * sum: only without them is /proc/PID/task walked,
+			 * a read a thread.
+			 */
+			if (res[i] == 0)
+				procfs_thread_switches(&pf, pid[i], &p[i]);
+			if (batch_proc(fd, &b, &p[i], &end, nprocs) != EXR_OK) {
+				closedir(d);
+				goto ioerr;
+			}
 		}
 	}
 	closedir(d);

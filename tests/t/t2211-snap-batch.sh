@@ -30,6 +30,21 @@ test_expect_success 'snap: every process of a snapshot of many batches' '
 	test "$(sort -u pids | wc -l)" -eq "$(wc -l <pids)"
 '
 
+# Processes that exit between /proc and the kernel's answer, in the
+# middle of a batch of questions: each is skipped alone.
+test_expect_success 'snap: processes exiting while it reads, both measures' '
+	( i=0; while [ $i -lt 400 ]; do /bin/true; i=$((i + 1)); done ) &
+	churn=$! &&
+	for m in ticks runtime ticks runtime; do
+		extracct snap --cpu $m -o churn.exacct 2>err &&
+		test_cmp /dev/null err || break
+	done &&
+	wait $churn &&
+	extracct check churn.exacct >out &&
+	grep "^churn.exacct: ok: .* 0 damaged ranges (0 bytes)$" out &&
+	test "$(extracct dump churn.exacct | grep -c "	group-sysload ")" -eq 4
+'
+
 test_expect_success 'snap over the size limit keeps every whole record that fits' '
 	# The limit in bytes, as this shell counts ulimit -f (dash: 512-byte
 	# blocks, bash: KiB): what a write of more than it leaves.
