@@ -35,6 +35,18 @@ int	procfs_proc(const struct procfs *pf, const char *pid, uint64_t now_ns,
 	    struct ex_proc *p);
 
 /*
+ * The same with its main thread's context switches only (what its
+ * status says), for a caller that gets the all-thread figures
+ * elsewhere (taskstats), or else adds them with procfs_thread_switches:
+ * the sum over the live threads in /proc/PID/task, a read each, never
+ * less than the main thread's (nothing for a single thread).
+ */
+int	procfs_proc_own(const struct procfs *pf, const char *pid,
+	    uint64_t now_ns, struct ex_proc *p);
+void	procfs_thread_switches(const struct procfs *pf, const char *pid,
+	    struct ex_proc *p);
+
+/*
  * The parsers behind them, on one file's text (NUL-terminated, as read;
  * any bytes): no file is touched.  procfs_parse_stat resets p and fills
  * it from /proc/PID/stat: 0, or -1 (a zombie, or not a stat line);

@@ -117,33 +117,24 @@ snapcpu_ticks(const struct ts_tgid *t, struct ex_proc *p)
 	    1ULL << PROC_CPU_RUN_NS | 1ULL << PROC_CPU_SOURCE;
 }
 
-int
-snapcpu_apply(struct snapcpu *sc, struct ex_proc *p)
+/* What taskstats's answer t (or e, the errno of asking) makes of p:
+ * snapcpu_apply's result. */
+static int
+take(struct snapcpu *sc, struct ex_proc *p, const struct ts_tgid *t, int e)
 {
-	int ticks = sc->measure == SNAPCPU_TICKS;
-	struct ts_tgid t;
+	int ticks = sc->measure == SNAPCPU_TICKS, took = 0;
 
-	if (!ticks) {
-		/* /proc's figure, as procfs read it. */
-		p->v[PROC_CPU_SOURCE] = CPU_SOURCE_RUNTIME;
-		p->present |= 1ULL << PROC_CPU_SOURCE;
-		if (!sc->asked || sc->stalled)
-			return 0;
-	}
 	/*
 	 * Gone, or no answer: with ticks, skip it rather than record the
 	 * other measure, which would not difference against the rest (with
 	 * the runtime, keep /proc's switches).  After a timeout, ask no
 	 * more: a second each would hang the job.
 	 */
-	if (sc->stalled) {
-		sc->unanswered++;
-		return -1;
-	}
-	if (ts_query_tgid(&sc->ts, (uint32_t)p->v[PROC_PID], &t) == -1) {
-		if (errno == ESRCH)
+	if (e != 0) {
+		if (e == ESRCH)
 			return ticks ? -1 : 0;
-		sc->stalled = errno == EAGAIN || errno == EWOULDBLOCK;
+		if (e == EAGAIN || e == EWOULDBLOCK)
+			sc->stalled = 1;
 		if (!ticks)
 			return 0;
 		sc->unanswered++;
@@ -151,22 +142,76 @@ snapcpu_apply(struct snapcpu *sc, struct ex_proc *p)
 	}
 	/* No live thread: it exited after /proc was read, and a zombie's
 	 * figures are zeros. */
-	if (!t.live)
+	if (!t->live)
 		return -1;
 	if (ticks)
-		snapcpu_ticks(&t, p);
+		snapcpu_ticks(t, p);
 	/* The kernel's context switches of every thread, exited ones too
-	 * (those are not in /proc), never below what /proc summed. */
-	if (t.has_ctxt) {
-		if (!REC_HAS(p, PROC_CTXT_VOL) ||
-		    t.nvcsw >= p->v[PROC_CTXT_VOL])
-			p->v[PROC_CTXT_VOL] = t.nvcsw;
-		if (!REC_HAS(p, PROC_CTXT_INV) ||
-		    t.nivcsw >= p->v[PROC_CTXT_INV])
-			p->v[PROC_CTXT_INV] = t.nivcsw;
-		p->present |= 1ULL << PROC_CTXT_VOL | 1ULL << PROC_CTXT_INV;
+	 * (those are not in /proc), never below what /proc read. */
+	if (!t->has_ctxt)
+		return 0;
+	if (!REC_HAS(p, PROC_CTXT_VOL) || t->nvcsw >= p->v[PROC_CTXT_VOL]) {
+		p->v[PROC_CTXT_VOL] = t->nvcsw;
+		took++;
 	}
-	return 0;
+	if (!REC_HAS(p, PROC_CTXT_INV) || t->nivcsw >= p->v[PROC_CTXT_INV]) {
+		p->v[PROC_CTXT_INV] = t->nivcsw;
+		took++;
+	}
+	p->present |= 1ULL << PROC_CTXT_VOL | 1ULL << PROC_CTXT_INV;
+	/* Below the main thread's own count the kernel's figure is not
+	 * every thread's: leave the rest to /proc. */
+	return took == 2;
+}
+
+void
+snapcpu_apply_batch(struct snapcpu *sc, struct ex_proc *p, int n, int *res)
+{
+	uint32_t tgid[SNAPCPU_BATCH];
+	struct ts_tgid t[SNAPCPU_BATCH];
+	int e[SNAPCPU_BATCH], i, ticks = sc->measure == SNAPCPU_TICKS;
+
+	if (n < 1 || n > SNAPCPU_BATCH)
+		return;
+	for (i = 0; i < n; i++) {
+		res[i] = 0;
+		if (!ticks) {
+			/* /proc's figure, as procfs read it. */
+			p[i].v[PROC_CPU_SOURCE] = CPU_SOURCE_RUNTIME;
+			p[i].present |= 1ULL << PROC_CPU_SOURCE;
+		}
+	}
+	if (!ticks && (!sc->asked || sc->stalled))
+		return;
+	if (sc->stalled) {
+		for (i = 0; i < n; i++) {
+			sc->unanswered++;
+			res[i] = -1;
+		}
+		return;
+	}
+	/*
+	 * One send for the batch: a send a process was a third of what
+	 * asking cost.  A process's answer comes at most 15 others'
+	 * reading after its own (a few hundred microseconds), about what
+	 * the walk of a multi-threaded process's threads delayed it
+	 * before; one that exits meanwhile is skipped, as one that exited
+	 * after its reading always was.
+	 */
+	for (i = 0; i < n; i++)
+		tgid[i] = (uint32_t)p[i].v[PROC_PID];
+	(void)ts_query_tgids(&sc->ts, tgid, (size_t)n, t, e);
+	for (i = 0; i < n; i++)
+		res[i] = take(sc, &p[i], &t[i], e[i]);
+}
+
+int
+snapcpu_apply(struct snapcpu *sc, struct ex_proc *p)
+{
+	int res;
+
+	snapcpu_apply_batch(sc, p, 1, &res);
+	return res;
 }
 
 void

@@ -60,11 +60,19 @@ int	snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
 /*
  * Put the chosen measure, its cpu_source, and where taskstats answers
  * the all-thread context switches into p, read from /proc for its pid.
- * Returns 0, or -1 to skip the process (it is gone, or with ticks
- * taskstats did not answer for it: counted in unanswered; after a
- * timeout, no more are asked).
+ * Returns 1 when p's context switches are now the kernel's all-thread
+ * figures (both at least the main thread's, as /proc read them), 0
+ * when they may still want /proc's threads, or -1 to skip the process
+ * (it is gone, or with ticks taskstats did not answer for it: counted
+ * in unanswered; after a timeout, no more are asked).
  */
 int	snapcpu_apply(struct snapcpu *sc, struct ex_proc *p);
+
+/* snapcpu_apply for n processes (1 to SNAPCPU_BATCH) asked at once:
+ * res[i] is what it returns for p[i]. */
+#define SNAPCPU_BATCH	TS_QUERY_MAX
+void	snapcpu_apply_batch(struct snapcpu *sc, struct ex_proc *p, int n,
+	    int *res);
 
 /* The tick figures of one process into p, whose /proc times give the
  * user/system proportion where the kernel does not (a pure function). */

@@ -2,8 +2,9 @@
  * Writing one snapshot (snapshot.h): wracct for Linux.  A cumulative
  * partial record for every live process, one system record and a RAPL
  * record per powercap zone, appended to an exacct snapshot log (creator
- * "extracct").  Every record is one write(2) to an O_APPEND file, so a
- * reader never sees half of one (the kernel's own rule for exacct,
+ * "extracct").  Every record is written whole by one write(2) to an
+ * O_APPEND file (the process records a batch at a time), so a reader
+ * never sees half of one (the kernel's own rule for exacct,
  * exacct-format.md §1.1), and one the disk (or the file size limit)
  * cuts short is cut off again: the log's lock is held, so nothing else
  * appends meanwhile.  Processes that vanish while being read are
@@ -64,6 +65,71 @@ write_rapl(int fd, struct exw *w, const char *dir, uint64_t now,
 }
 
 /*
+ * The process records go out in batches: whole records, up to 64 KiB,
+ * in one write(2), as append_record writes one.  A write a record was
+ * a tenth of snap's time in the kernel.  Cut short, the batch keeps
+ * the records wholly written and cuts the rest off: the log ends where
+ * record-by-record writes would have stopped it.
+ */
+#define BATCH_BYTES	(64 * 1024)
+#define BATCH_MAX	1024
+
+struct batch {
+	struct exw	 w;
+	size_t		 ends[BATCH_MAX];	/* where each record ends */
+	int		 n;
+};
+
+/* Write b at *end; EXR_OK, or EXR_IO with errno (the disk, the size
+ * limit).  *end and *nrecs count what is left in the log. */
+static int
+flush(int fd, struct batch *b, uint64_t *end, uint64_t *nrecs)
+{
+	size_t done = 0, kept;
+	ssize_t n;
+	int e, i;
+
+	while (done < b->w.len) {
+		n = write(fd, b->w.buf + done, b->w.len - done);
+		if (n > 0) {
+			done += (size_t)n;
+			continue;
+		}
+		if (n == -1 && errno == EINTR)
+			continue;
+		e = n == 0 ? ENOSPC : errno;
+		for (i = b->n; i > 0 && b->ends[i - 1] > done; i--)
+			;
+		kept = i > 0 ? b->ends[i - 1] : 0;
+		if (done > kept && ftruncate(fd, (off_t)(*end + kept)) == -1)
+			e = errno;	/* half a record is left: say why */
+		*end += kept;
+		*nrecs += (uint64_t)i;
+		exw_reset(&b->w);
+		b->n = 0;
+		errno = e;
+		return EXR_IO;
+	}
+	*end += done;
+	*nrecs += (uint64_t)b->n;
+	exw_reset(&b->w);
+	b->n = 0;
+	return EXR_OK;
+}
+
+/* Add p's record to b, writing b first if it is full. */
+static int
+batch_proc(int fd, struct batch *b, const struct ex_proc *p, uint64_t *end,
+    uint64_t *nrecs)
+{
+	proc_write(&b->w, p);
+	b->ends[b->n++] = b->w.len;
+	if (b->w.len >= BATCH_BYTES || b->n == BATCH_MAX)
+		return flush(fd, b, end, nrecs);
+	return EXR_OK;
+}
+
+/*
  * Lock the log: two snaps at once (the timer's and the hourly run's)
  * take turns, so a cut-off record is never another's, and only one
  * writes a new log's header.  A snapshot takes a second or two; 60 s
@@ -94,12 +160,15 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	struct procfs pf;
 	struct ex_err err = { 0 };
 	struct ex_sysload sl;
-	struct ex_proc p;
+	struct ex_proc p[SNAPCPU_BATCH];
+	char pid[SNAPCPU_BATCH][64];	/* as long as procfs reads */
+	int res[SNAPCPU_BATCH], i, n;
 	struct timespec ts;
 	struct stat st;
 	struct dirent *de;
 	struct snapcpu sc;
 	struct exw w;
+	struct batch b;
 	uint64_t now, end;
 	DIR *d;
 	int fd, rc = EXR_OK;
@@ -131,6 +200,8 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	}
 	end = (uint64_t)st.st_size;
 	exw_init(&w);
+	exw_init(&b.w);
+	b.n = 0;
 	if (st.st_size == 0) {
 		exw_header(&w, "extracct", host, EXW_HEADER_LIBRARY);
 		if (append_record(fd, &w, &end) != EXR_OK)
@@ -154,23 +225,44 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 		goto out;
 	}
 	snprintf(self, sizeof(self), "%ld", (long)getpid());
-	while ((de = readdir(d)) != NULL) {
-		/* Not ourselves: our exit comes milliseconds after this. */
-		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
-		    strcmp(de->d_name, self) == 0)
-			continue;
-		if (procfs_proc(&pf, de->d_name, now, &p) != 0 ||
-		    snapcpu_apply(&sc, &p) != 0)
-			continue;	/* gone: its exit record has it */
-		exw_reset(&w);
-		proc_write(&w, &p);
-		if (append_record(fd, &w, &end) != EXR_OK) {
-			closedir(d);
-			goto ioerr;
+	for (;;) {
+		/* A batch of processes read from /proc, then asked about
+		 * together (snapcpu_apply_batch). */
+		for (n = 0; n < SNAPCPU_BATCH && (de = readdir(d)) != NULL; ) {
+			/* Not ourselves: our exit comes milliseconds after
+			 * this. */
+			if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
+			    strcmp(de->d_name, self) == 0 ||
+			    strlen(de->d_name) >= sizeof(pid[n]))
+				continue;
+			if (procfs_proc_own(&pf, de->d_name, now, &p[n]) != 0)
+				continue;	/* gone: its exit record has it */
+			memcpy(pid[n], de->d_name, strlen(de->d_name) + 1);
+			n++;
 		}
-		(*nprocs)++;
+		if (n == 0)
+			break;
+		snapcpu_apply_batch(&sc, p, n, res);
+		for (i = 0; i < n; i++) {
+			if (res[i] == -1)
+				continue;	/* gone, as above */
+			/*
+			 * taskstats's context switches are every thread's,
+			 * exited ones too, so never below the live threads'
+			 * sum: only without them is /proc/PID/task walked,
+			 * a read a thread.
+			 */
+			if (res[i] == 0)
+				procfs_thread_switches(&pf, pid[i], &p[i]);
+			if (batch_proc(fd, &b, &p[i], &end, nprocs) != EXR_OK) {
+				closedir(d);
+				goto ioerr;
+			}
+		}
 	}
 	closedir(d);
+	if (flush(fd, &b, &end, nprocs) != EXR_OK)
+		goto ioerr;
 	goto out;
 ioerr:
 	rc = complain(EXR_IO, "%s: %s; the snapshot stops there (no record "
@@ -182,6 +274,7 @@ out:
 		    (unsigned long long)sc.unanswered);
 	snapcpu_close(&sc);
 	exw_release(&w);
+	exw_release(&b.w);
 	if (close(fd) != 0 && rc == EXR_OK)
 		rc = complain(EXR_IO, "%s: %s", path, strerror(errno));
 	return rc;

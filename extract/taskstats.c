@@ -339,38 +339,105 @@ tgid_reply(const struct nlmsghdr *n, uint32_t tgid, struct ts_tgid *t)
 	return -1;
 }
 
+/* A question by tgid, as send_request builds it; an array of them is
+ * a run of netlink messages (each a multiple of NLMSG_ALIGNTO). */
+struct tgid_request {
+	struct nlmsghdr	 n;
+	struct genlmsghdr g;
+	struct nlattr	 a;
+	uint32_t	 tgid;
+};
+_Static_assert(sizeof(struct tgid_request) % NLMSG_ALIGNTO == 0,
+    "tgid questions must follow each other in one datagram");
+
+int
+ts_query_tgids(struct ts_conn *c, const uint32_t *tgid, size_t n,
+    struct ts_tgid *t, int *err)
+{
+	struct tgid_request r[TS_QUERY_MAX];
+	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
+	const struct nlmsghdr *m;
+	uint32_t first;
+	size_t i, left;
+	ssize_t len;
+	int k, e;
+
+	if (n == 0 || n > TS_QUERY_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	/*
+	 * One datagram of n questions: the kernel answers each in turn as
+	 * it takes the datagram, before sendto returns.  No ack asked: the
+	 * reply, or an error, is each one's whole answer.
+	 */
+	memset(r, 0, sizeof(r));
+	first = c->seq + 1;
+	for (i = 0; i < n; i++) {
+		r[i].n.nlmsg_len = sizeof(r[i]);
+		r[i].n.nlmsg_type = c->family;
+		r[i].n.nlmsg_flags = NLM_F_REQUEST;
+		r[i].n.nlmsg_seq = ++c->seq;
+		r[i].g.cmd = TASKSTATS_CMD_GET;
+		r[i].g.version = 1;
+		r[i].a.nla_type = TASKSTATS_CMD_ATTR_TGID;
+		r[i].a.nla_len = NLA_HDRLEN + sizeof(r[i].tgid);
+		r[i].tgid = tgid[i];
+		err[i] = -1;		/* not answered yet */
+	}
+	do
+		len = sendto(c->fd, r, n * sizeof(r[0]), 0,
+		    (struct sockaddr *)&to, sizeof(to));
+	while (len == -1 && errno == EINTR);
+	if (len != (ssize_t)(n * sizeof(r[0])))
+		goto unanswered;
+	for (left = n; left > 0; ) {
+		if ((len = receive(c, 0)) == -1)
+			goto unanswered;	/* EAGAIN: past the timeout */
+		m = (const struct nlmsghdr *)rxbuf;
+		for (k = (int)len; NLMSG_OK(m, k); m = NLMSG_NEXT(m, k)) {
+			/* An old answer (one that came too late), or one
+			 * had twice. */
+			if (m->nlmsg_seq - first >= n ||
+			    err[m->nlmsg_seq - first] != -1)
+				continue;
+			i = m->nlmsg_seq - first;
+			if (m->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *me = NLMSG_DATA(m);
+
+				err[i] = m->nlmsg_len >=
+				    NLMSG_LENGTH(sizeof(*me)) && me->error < 0 ?
+				    -me->error : EPROTO;
+			} else if (m->nlmsg_type == c->family)
+				err[i] = tgid_reply(m, tgid[i], &t[i]) == 0 ?
+				    0 : EPROTO;
+			else
+				continue;
+			left--;
+		}
+	}
+	return 0;
+unanswered:
+	e = errno;
+	for (i = 0; i < n; i++)
+		if (err[i] == -1)
+			err[i] = e;
+	errno = e;
+	return -1;
+}
+
 int
 ts_query_tgid(struct ts_conn *c, uint32_t tgid, struct ts_tgid *t)
 {
-	const struct nlmsghdr *n;
-	ssize_t len;
-	int left;
+	int e;
 
-	/* No ack asked: the reply, or an error, is the whole answer. */
-	if (send_request(c, c->family, TASKSTATS_CMD_GET,
-	    TASKSTATS_CMD_ATTR_TGID, &tgid, sizeof(tgid), 0) == -1)
+	if (ts_query_tgids(c, &tgid, 1, t, &e) == -1)
 		return -1;
-	for (;;) {
-		if ((len = receive(c, 0)) == -1)
-			return -1;	/* EAGAIN: no answer within the timeout */
-		n = (const struct nlmsghdr *)rxbuf;
-		for (left = (int)len; NLMSG_OK(n, left);
-		    n = NLMSG_NEXT(n, left)) {
-			if (n->nlmsg_seq != c->seq)
-				continue;	/* an old answer */
-			if (n->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *me = NLMSG_DATA(n);
-
-				errno = n->nlmsg_len >=
-				    NLMSG_LENGTH(sizeof(*me)) && me->error < 0 ?
-				    -me->error : EPROTO;
-				return -1;
-			}
-			if (n->nlmsg_type == c->family)
-				return tgid_reply(n, tgid, t) == 0 ? 0 :
-				    (errno = EPROTO, -1);
-		}
+	if (e != 0) {
+		errno = e;
+		return -1;
 	}
+	return 0;
 }
 
 uint64_t
