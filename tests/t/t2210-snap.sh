@@ -1,6 +1,6 @@
 #!/bin/sh
 # snap: a system record and a partial record per live process, readable
-# by every reader; appended, one write per record; never through a link.
+# by every reader; appended in whole records; never through a link.
 . "$(dirname "$0")/../lib.sh"
 kernel_lock || exit 1	# taskstats, accounting: the machine's
 
