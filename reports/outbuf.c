@@ -1,0 +1,253 @@
+/*
+ * The output buffer (see outbuf.h).  Hot path: a proc record's text line
+ * is ~16 columns, its CSV line ~30; each column is one or two calls here
+ * with no format string, no locale and no intermediate FILE.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "fmt.h"
+#include "outbuf.h"
+#include "tmmemo.h"
+
+/* "00" "01" ... "99": two digits per division by 100. */
+static const char digits2[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+static int	civil_ok(const struct civil *c);
+static void	two(char *dst, unsigned v);
+static size_t	ndigits(uint64_t v);
+static void	u64_digits(char *end, uint64_t v);
+
+void
+ob_init(struct outbuf *ob, FILE *fp)
+{
+	ob->fp = fp;
+	ob->len = 0;
+}
+
+void
+ob_flush(struct outbuf *ob)
+{
+	/* A short write sets ferror(fp), which the caller checks. */
+	if (ob->len > 0)
+		(void)fwrite(ob->buf, 1, ob->len, ob->fp);
+	ob->len = 0;
+}
+
+void
+ob_mem(struct outbuf *ob, const char *s, size_t n)
+{
+	if (OUTBUF_SIZE - ob->len < n) {
+		ob_flush(ob);
+		if (n > OUTBUF_SIZE) {
+			(void)fwrite(s, 1, n, ob->fp);	/* as ob_flush */
+			return;
+		}
+	}
+	memcpy(ob->buf + ob->len, s, n);
+	ob->len += n;
+}
+
+void
+ob_str(struct outbuf *ob, const char *s)
+{
+	ob_mem(ob, s, strlen(s));
+}
+
+void
+ob_u64(struct outbuf *ob, uint64_t v)
+{
+	size_t n = ndigits(v);
+
+	/* In place: the line buffer always has room for a number. */
+	if (OUTBUF_SIZE - ob->len < n)
+		ob_flush(ob);
+	u64_digits(ob->buf + ob->len + n, v);
+	ob->len += n;
+}
+
+void
+ob_i64(struct outbuf *ob, int64_t v)
+{
+	/* The magnitude in unsigned arithmetic: -INT64_MIN does not fit. */
+	if (v < 0) {
+		ob_char(ob, '-');
+		ob_u64(ob, -(uint64_t)v);
+	} else
+		ob_u64(ob, (uint64_t)v);
+}
+
+void
+ob_point(struct outbuf *ob, uint64_t whole, uint64_t frac, int decimals)
+{
+	size_t n, nw = ndigits(whole);
+	char *end;
+	int i;
+
+	if (decimals > 6)		/* the contract; 10^6 > any frac */
+		decimals = 6;
+	n = nw + (decimals > 0 ? 1 + (size_t)decimals : 0);
+	if (OUTBUF_SIZE - ob->len < n)
+		ob_flush(ob);
+	/* Right to left: frac padded to decimals, '.', whole. */
+	end = ob->buf + ob->len + n;
+	if (decimals > 0) {
+		for (i = decimals; i >= 2; i -= 2) {
+			end -= 2;
+			two(end, (unsigned)(frac % 100));
+			frac /= 100;
+		}
+		if (i == 1)
+			*--end = (char)('0' + frac);
+		*--end = '.';
+	}
+	u64_digits(end, whole);
+	ob->len += n;
+}
+
+void
+ob_fixed_wide(struct outbuf *ob, uint64_t value, uint64_t divisor,
+    int decimals)
+{
+	char b[48];
+
+	ob_str(ob, fmt_fixed(b, sizeof(b), value, divisor, decimals));
+}
+
+void
+ob_octal(struct outbuf *ob, unsigned char c)
+{
+	char e[4];
+
+	e[0] = '\\';
+	e[1] = (char)('0' + ((c >> 6) & 7));
+	e[2] = (char)('0' + ((c >> 3) & 7));
+	e[3] = (char)('0' + (c & 7));
+	ob_mem(ob, e, sizeof(e));
+}
+
+void
+ob_escape(struct outbuf *ob, const char *src, int flags)
+{
+	const unsigned char *s = (const unsigned char *)src;
+
+	for (; *s != '\0'; s++)
+		if (fmt_needs_escape(*s, flags))
+			ob_octal(ob, *s);
+		else
+			ob_char(ob, (char)*s);
+}
+
+void
+ob_clock(struct outbuf *ob, int64_t epoch_s)
+{
+	struct civil c;
+	char b[8], f[32];
+
+	/* strftime's %H:%M:%S; fmt_clock for what two() cannot write. */
+	if (tm_memo(epoch_s, 0, &c) != 0) {
+		ob_char(ob, '?');
+		return;
+	}
+	if (!civil_ok(&c)) {
+		ob_str(ob, fmt_clock(f, sizeof(f), epoch_s));
+		return;
+	}
+	two(b, (unsigned)c.hour);
+	b[2] = ':';
+	two(b + 3, (unsigned)c.min);
+	b[5] = ':';
+	two(b + 6, (unsigned)c.sec);
+	ob_mem(ob, b, sizeof(b));
+}
+
+int
+ob_utc(struct outbuf *ob, int64_t epoch_s)
+{
+	struct civil c;
+	char b[20];
+
+	/*
+	 * Only four-digit years: strftime's padding and sign rules for
+	 * other years are its own.
+	 */
+	if (tm_memo(epoch_s, 1, &c) != 0 || c.year < 1000 || c.year > 9999 ||
+	    !civil_ok(&c))
+		return -1;
+	two(b, (unsigned)(c.year / 100));
+	two(b + 2, (unsigned)(c.year % 100));
+	b[4] = '-';
+	two(b + 5, (unsigned)c.mon);
+	b[7] = '-';
+	two(b + 8, (unsigned)c.mday);
+	b[10] = 'T';
+	two(b + 11, (unsigned)c.hour);
+	b[13] = ':';
+	two(b + 14, (unsigned)c.min);
+	b[16] = ':';
+	two(b + 17, (unsigned)c.sec);
+	b[19] = 'Z';
+	ob_mem(ob, b, sizeof(b));
+	return 0;
+}
+
+/* Fields in the ranges of tmmemo.h (libc promises them; two() needs). */
+static int
+civil_ok(const struct civil *c)
+{
+	return c->mon >= 1 && c->mon <= 12 && c->mday >= 1 &&
+	    c->mday <= 31 && c->hour >= 0 && c->hour <= 23 && c->min >= 0 &&
+	    c->min <= 59 && c->sec >= 0 && c->sec <= 60;
+}
+
+/* v (0..99) as two digits at dst. */
+static void
+two(char *dst, unsigned v)
+{
+	memcpy(dst, digits2 + 2 * v, 2);
+}
+
+/* How many decimal digits v has. */
+static size_t
+ndigits(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 10000) {
+		v /= 10000;
+		n += 4;
+	}
+	if (v >= 100) {
+		v /= 100;
+		n += 2;
+	}
+	return v >= 10 ? n + 1 : n;
+}
+
+/* The ndigits(v) decimal digits of v, ending just before end. */
+static void
+u64_digits(char *end, uint64_t v)
+{
+	char *p = end;
+	uint32_t w;
+
+	while (v > UINT32_MAX) {
+		p -= 2;
+		two(p, (unsigned)(v % 100));
+		v /= 100;
+	}
+	/* Most values fit 32 bits, where dividing by 100 is cheaper. */
+	w = (uint32_t)v;
+	while (w >= 100) {
+		p -= 2;
+		two(p, w % 100);
+		w /= 100;
+	}
+	if (w >= 10)
+		two(p - 2, w);
+	else
+		p[-1] = (char)('0' + w);
+}
