@@ -288,18 +288,27 @@ cell_text(struct outbuf *ob, const char *src)
 	const unsigned char *s = (const unsigned char *)src;
 	/* Escaped, the cell holds no control byte: only these need quotes. */
 	int quote = strpbrk(src, ",\"") != NULL;
+	size_t n;
 
 	if (quote)
 		ob_char(ob, '"');
 	if (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@')
 		ob_char(ob, '\'');
-	for (; *s != '\0'; s++)
-		if (fmt_needs_escape(*s, 0))
-			ob_octal(ob, *s);
-		else if (*s == '"')
+	/* Runs that need nothing go out in one copy each. */
+	for (;;) {
+		for (n = 0; s[n] != '\0' && s[n] != '"' &&
+		    !fmt_needs_escape(s[n], 0); n++)
+			;
+		ob_mem(ob, (const char *)s, n);
+		s += n;
+		if (*s == '\0')
+			break;
+		if (*s == '"')
 			ob_mem(ob, "\"\"", 2);
 		else
-			ob_char(ob, (char)*s);
+			ob_octal(ob, *s);
+		s++;
+	}
 	if (quote)
 		ob_char(ob, '"');
 }

@@ -17,9 +17,9 @@ static const char digits2[201] =
     "6869707172737475767778798081828384858687888990919293949596979899";
 
 static int	civil_ok(const struct civil *c);
-static void	two(char *dst, unsigned v);
-static size_t	ndigits(uint64_t v);
-static void	u64_digits(char *end, uint64_t v);
+static inline void	two(char *dst, unsigned v);
+static inline size_t	ndigits(uint64_t v);
+static inline void	u64_digits(char *end, uint64_t v);
 
 void
 ob_init(struct outbuf *ob, FILE *fp)
@@ -133,12 +133,18 @@ void
 ob_escape(struct outbuf *ob, const char *src, int flags)
 {
 	const unsigned char *s = (const unsigned char *)src;
+	size_t n;
 
-	for (; *s != '\0'; s++)
-		if (fmt_needs_escape(*s, flags))
-			ob_octal(ob, *s);
-		else
-			ob_char(ob, (char)*s);
+	/* The usual name needs no escape: one copy of the whole run. */
+	for (;;) {
+		for (n = 0; s[n] != '\0' && !fmt_needs_escape(s[n], flags); n++)
+			;
+		ob_mem(ob, (const char *)s, n);
+		if (s[n] == '\0')
+			return;
+		ob_octal(ob, s[n]);
+		s += n + 1;
+	}
 }
 
 void
@@ -204,31 +210,31 @@ civil_ok(const struct civil *c)
 }
 
 /* v (0..99) as two digits at dst. */
-static void
+static inline void
 two(char *dst, unsigned v)
 {
 	memcpy(dst, digits2 + 2 * v, 2);
 }
 
 /* How many decimal digits v has. */
-static size_t
+static inline size_t
 ndigits(uint64_t v)
 {
-	size_t n = 1;
+	static const uint64_t p10[20] = { 1, 10, 100, 1000, 10000, 100000,
+	    1000000, 10000000, 100000000, 1000000000, 10000000000u,
+	    100000000000u, 1000000000000u, 10000000000000u,
+	    100000000000000u, 1000000000000000u, 10000000000000000u,
+	    100000000000000000u, 1000000000000000000u,
+	    10000000000000000000u };
+	uint64_t x = v | 1;		/* 0 has one digit, as 1 has */
+	/* log10 from the bit length (1233 / 4096 ~ log10 2), then exact. */
+	unsigned t = (unsigned)(64 - __builtin_clzll(x)) * 1233 >> 12;
 
-	while (v >= 10000) {
-		v /= 10000;
-		n += 4;
-	}
-	if (v >= 100) {
-		v /= 100;
-		n += 2;
-	}
-	return v >= 10 ? n + 1 : n;
+	return t - (x < p10[t]) + 1;
 }
 
 /* The ndigits(v) decimal digits of v, ending just before end. */
-static void
+static inline void
 u64_digits(char *end, uint64_t v)
 {
 	char *p = end;
@@ -239,9 +245,20 @@ u64_digits(char *end, uint64_t v)
 		two(p, (unsigned)(v % 100));
 		v /= 100;
 	}
-	/* Most values fit 32 bits, where dividing by 100 is cheaper. */
+	/*
+	 * Most values fit 32 bits, where dividing is cheaper; four digits
+	 * a step, so that the two halves do not wait on each other.
+	 */
 	w = (uint32_t)v;
-	while (w >= 100) {
+	while (w >= 10000) {
+		uint32_t r = w % 10000;
+
+		w /= 10000;
+		p -= 4;
+		two(p, r / 100);
+		two(p + 2, r % 100);
+	}
+	if (w >= 100) {
 		p -= 2;
 		two(p, w % 100);
 		w /= 100;

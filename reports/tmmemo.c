@@ -18,11 +18,13 @@ struct minute {
  * Minutes by epoch minute modulo MEMO_MINUTES.  Records arrive roughly
  * in time order, but start times jitter over minutes (processes end in
  * exit order), and each hour's partial records repeat the start times
- * of every live process, days old some of them: with 64 slots half the
- * calls of a generated log missed.  The slot is only a hint; hit()
- * checks the range.
+ * of every live process, days old some of them.  `text` of 200,000
+ * generated records (4,668 distinct minutes over 20 days) missed
+ * 29,000 times with 4096 slots, 73,000 with 1024; 64 slots missed half
+ * the time.  64 KB a memo.  The slot is only a hint; hit() checks the
+ * range.
  */
-#define MEMO_MINUTES	1024
+#define MEMO_MINUTES	4096
 
 struct memo {
 	int		 ready;		/* slots marked empty */

@@ -136,6 +136,7 @@ suite_outbuf(void)
 	char long_line[3 * OUTBUF_SIZE + 1];
 	const char *tz = getenv("TZ");
 	char *saved = tz != NULL ? strdup(tz) : NULL;
+	uint64_t v;
 	size_t i;
 	int ok;
 
@@ -151,6 +152,10 @@ suite_outbuf(void)
 		ok &= u64_as_printf((uint64_t)1 << i) &
 		    u64_as_printf(((uint64_t)1 << i) - 1);
 	CHECK("u64 powers of two", ok);
+	for (ok = 1, v = 1, i = 0; i < 20; i++, v *= 10)
+		ok &= u64_as_printf(v) & u64_as_printf(v - 1) &
+		    u64_as_printf(v + 1);
+	CHECK("u64 powers of ten", ok);
 	CHECK("i64 0", i64_as_printf(0));
 	CHECK("i64 -1", i64_as_printf(-1));
 	CHECK("i64 min", i64_as_printf(INT64_MIN));
