@@ -11,15 +11,12 @@
 #include "tmmemo.h"
 
 /* "00" "01" ... "99": two digits per division by 100. */
-static const char digits2[201] =
+const char ob_digits2[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233"
     "34353637383940414243444546474849505152535455565758596061626364656667"
     "6869707172737475767778798081828384858687888990919293949596979899";
 
 static int	civil_ok(const struct civil *c);
-static inline void	two(char *dst, unsigned v);
-static inline size_t	ndigits(uint64_t v);
-static inline void	u64_digits(char *end, uint64_t v);
 
 void
 ob_init(struct outbuf *ob, FILE *fp)
@@ -58,18 +55,6 @@ ob_str(struct outbuf *ob, const char *s)
 }
 
 void
-ob_u64(struct outbuf *ob, uint64_t v)
-{
-	size_t n = ndigits(v);
-
-	/* In place: the line buffer always has room for a number. */
-	if (OUTBUF_SIZE - ob->len < n)
-		ob_flush(ob);
-	u64_digits(ob->buf + ob->len + n, v);
-	ob->len += n;
-}
-
-void
 ob_i64(struct outbuf *ob, int64_t v)
 {
 	/* The magnitude in unsigned arithmetic: -INT64_MIN does not fit. */
@@ -78,34 +63,6 @@ ob_i64(struct outbuf *ob, int64_t v)
 		ob_u64(ob, -(uint64_t)v);
 	} else
 		ob_u64(ob, (uint64_t)v);
-}
-
-void
-ob_point(struct outbuf *ob, uint64_t whole, uint64_t frac, int decimals)
-{
-	size_t n, nw = ndigits(whole);
-	char *end;
-	int i;
-
-	if (decimals > 6)		/* the contract; 10^6 > any frac */
-		decimals = 6;
-	n = nw + (decimals > 0 ? 1 + (size_t)decimals : 0);
-	if (OUTBUF_SIZE - ob->len < n)
-		ob_flush(ob);
-	/* Right to left: frac padded to decimals, '.', whole. */
-	end = ob->buf + ob->len + n;
-	if (decimals > 0) {
-		for (i = decimals; i >= 2; i -= 2) {
-			end -= 2;
-			two(end, (unsigned)(frac % 100));
-			frac /= 100;
-		}
-		if (i == 1)
-			*--end = (char)('0' + frac);
-		*--end = '.';
-	}
-	u64_digits(end, whole);
-	ob->len += n;
 }
 
 void
@@ -153,7 +110,7 @@ ob_clock(struct outbuf *ob, int64_t epoch_s)
 	struct civil c;
 	char b[8], f[32];
 
-	/* strftime's %H:%M:%S; fmt_clock for what two() cannot write. */
+	/* strftime's %H:%M:%S; fmt_clock for what ob_two() cannot write. */
 	if (tm_memo(epoch_s, 0, &c) != 0) {
 		ob_char(ob, '?');
 		return;
@@ -162,11 +119,11 @@ ob_clock(struct outbuf *ob, int64_t epoch_s)
 		ob_str(ob, fmt_clock(f, sizeof(f), epoch_s));
 		return;
 	}
-	two(b, (unsigned)c.hour);
+	ob_two(b, (unsigned)c.hour);
 	b[2] = ':';
-	two(b + 3, (unsigned)c.min);
+	ob_two(b + 3, (unsigned)c.min);
 	b[5] = ':';
-	two(b + 6, (unsigned)c.sec);
+	ob_two(b + 6, (unsigned)c.sec);
 	ob_mem(ob, b, sizeof(b));
 }
 
@@ -183,88 +140,28 @@ ob_utc(struct outbuf *ob, int64_t epoch_s)
 	if (tm_memo(epoch_s, 1, &c) != 0 || c.year < 1000 || c.year > 9999 ||
 	    !civil_ok(&c))
 		return -1;
-	two(b, (unsigned)(c.year / 100));
-	two(b + 2, (unsigned)(c.year % 100));
+	ob_two(b, (unsigned)(c.year / 100));
+	ob_two(b + 2, (unsigned)(c.year % 100));
 	b[4] = '-';
-	two(b + 5, (unsigned)c.mon);
+	ob_two(b + 5, (unsigned)c.mon);
 	b[7] = '-';
-	two(b + 8, (unsigned)c.mday);
+	ob_two(b + 8, (unsigned)c.mday);
 	b[10] = 'T';
-	two(b + 11, (unsigned)c.hour);
+	ob_two(b + 11, (unsigned)c.hour);
 	b[13] = ':';
-	two(b + 14, (unsigned)c.min);
+	ob_two(b + 14, (unsigned)c.min);
 	b[16] = ':';
-	two(b + 17, (unsigned)c.sec);
+	ob_two(b + 17, (unsigned)c.sec);
 	b[19] = 'Z';
 	ob_mem(ob, b, sizeof(b));
 	return 0;
 }
 
-/* Fields in the ranges of tmmemo.h (libc promises them; two() needs). */
+/* Fields in the ranges of tmmemo.h (libc promises them; ob_two() needs). */
 static int
 civil_ok(const struct civil *c)
 {
 	return c->mon >= 1 && c->mon <= 12 && c->mday >= 1 &&
 	    c->mday <= 31 && c->hour >= 0 && c->hour <= 23 && c->min >= 0 &&
 	    c->min <= 59 && c->sec >= 0 && c->sec <= 60;
-}
-
-/* v (0..99) as two digits at dst. */
-static inline void
-two(char *dst, unsigned v)
-{
-	memcpy(dst, digits2 + 2 * v, 2);
-}
-
-/* How many decimal digits v has. */
-static inline size_t
-ndigits(uint64_t v)
-{
-	static const uint64_t p10[20] = { 1, 10, 100, 1000, 10000, 100000,
-	    1000000, 10000000, 100000000, 1000000000, 10000000000u,
-	    100000000000u, 1000000000000u, 10000000000000u,
-	    100000000000000u, 1000000000000000u, 10000000000000000u,
-	    100000000000000000u, 1000000000000000000u,
-	    10000000000000000000u };
-	uint64_t x = v | 1;		/* 0 has one digit, as 1 has */
-	/* log10 from the bit length (1233 / 4096 ~ log10 2), then exact. */
-	unsigned t = (unsigned)(64 - __builtin_clzll(x)) * 1233 >> 12;
-
-	return t - (x < p10[t]) + 1;
-}
-
-/* The ndigits(v) decimal digits of v, ending just before end. */
-static inline void
-u64_digits(char *end, uint64_t v)
-{
-	char *p = end;
-	uint32_t w;
-
-	while (v > UINT32_MAX) {
-		p -= 2;
-		two(p, (unsigned)(v % 100));
-		v /= 100;
-	}
-	/*
-	 * Most values fit 32 bits, where dividing is cheaper; four digits
-	 * a step, so that the two halves do not wait on each other.
-	 */
-	w = (uint32_t)v;
-	while (w >= 10000) {
-		uint32_t r = w % 10000;
-
-		w /= 10000;
-		p -= 4;
-		two(p, r / 100);
-		two(p + 2, r % 100);
-	}
-	if (w >= 100) {
-		p -= 2;
-		two(p, w % 100);
-		w /= 100;
-	}
-	if (w >= 10)
-		two(p - 2, w);
-	else
-		p[-1] = (char)('0' + w);
 }
