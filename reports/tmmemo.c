@@ -78,8 +78,8 @@ tm_memo(int64_t epoch_s, int utc, struct civil *c)
 	 * time_t is narrower).
 	 */
 	if (epoch_s < INT64_MIN + 60 || epoch_s > INT64_MAX - 60 ||
-	    c->year <= INT32_MIN || c->year > INT32_MAX || tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 ||
-	    tm.tm_mday > 31 || tm.tm_hour < 0 || tm.tm_hour > 23 ||
+	    c->year <= INT32_MIN || c->year > INT32_MAX || tm.tm_mon < 0 ||
+	    tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour < 0 || tm.tm_hour > 23 ||
 	    tm.tm_min < 0 || tm.tm_min > 59 || tm.tm_sec < 0 ||
 	    tm.tm_sec > 60)
 		return 0;
