@@ -50,9 +50,9 @@ STORE = store/db.c store/dblock.c store/diff.c store/flows.c store/ledger.c stor
 	store/ingest_sysload.c store/ingest_lost.c \
 	store/ingest_energy.c store/ingest_stream.c \
 	store/ingest_rapl.c store/outfile.c
-REPORTS = reports/fmt.c reports/idnames.c reports/dump.c reports/text.c \
-	reports/csv.c reports/report.c reports/summary.c reports/energy.c \
-	reports/capture_top.c
+REPORTS = reports/fmt.c reports/outbuf.c reports/tmmemo.c reports/idnames.c \
+	reports/dump.c reports/text.c reports/csv.c reports/report.c \
+	reports/summary.c reports/energy.c reports/capture_top.c
 PORTABLE_EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_dump.c extract/cmd_text.c extract/cmd_check.c \
 	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c \

@@ -33,6 +33,7 @@ struct outputs {
 	int		 header_done[REC_FLOW + 1];
 	int		 fresh;		/* new files: headers still due */
 	int		 failed;
+	char		 buf[2][1 << 16];	/* stdio's 4 KB: 4x the syscalls */
 };
 
 /*
@@ -80,6 +81,8 @@ open_outputs(struct outputs *o)
 		o->failed = 1;
 		return EXR_IO;
 	}
+	setvbuf(o->txt, o->buf[0], _IOFBF, sizeof(o->buf[0]));
+	setvbuf(o->csv, o->buf[1], _IOFBF, sizeof(o->buf[1]));
 	return EXR_OK;
 }
 

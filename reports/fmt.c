@@ -7,14 +7,6 @@
 
 #include "fmt.h"
 
-int
-fmt_needs_escape(unsigned char c, int flags)
-{
-	return c < 0x20 || c >= 0x7f || c == '\\' ||
-	    ((flags & ESC_SPACE) && c == ' ') ||
-	    ((flags & ESC_QUOTE) && c == '"');
-}
-
 char *
 fmt_escape(char *dst, size_t n, const char *src, int flags)
 {

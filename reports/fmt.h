@@ -22,8 +22,14 @@
  */
 char	*fmt_escape(char *dst, size_t n, const char *src, int flags);
 
-/* Does byte c print as \ooo under flags? */
-int	fmt_needs_escape(unsigned char c, int flags);
+/* Does byte c print as \ooo under flags?  Inline: asked of every byte. */
+static inline int
+fmt_needs_escape(unsigned char c, int flags)
+{
+	return c < 0x20 || c >= 0x7f || c == '\\' ||
+	    ((flags & ESC_SPACE) && c == ' ') ||
+	    ((flags & ESC_QUOTE) && c == '"');
+}
 
 /* The same escape written straight to fp, never truncated. */
 void	fmt_escape_fp(FILE *fp, const char *src, int flags);

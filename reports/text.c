@@ -14,16 +14,16 @@
 
 #include "dump.h"
 #include "fmt.h"
+#include "outbuf.h"
 #include "text.h"
 
-
-static char	*dash(char *buf);
-static char	*fixed_col(char *buf, size_t n, int has, uint64_t v,
-		    uint64_t div, int dec);
-static char	*uint_col(char *buf, size_t n, int has, uint64_t v);
-static char	*addr_col(char *buf, size_t n, int family,
-		    const uint8_t *addr, int has_addr, int has_port,
-		    uint64_t port);
+static void	dash(struct outbuf *ob);
+static void	uint_col(struct outbuf *ob, int has, uint64_t v);
+static void	secs_col(struct outbuf *ob, int has, uint64_t ns, int dec);
+static void	kilo_col(struct outbuf *ob, int has, uint64_t v, int dec);
+static void	mib_col(struct outbuf *ob, int has, uint64_t kb);
+static void	addr_col(struct outbuf *ob, int family, const uint8_t *addr,
+		    int has_addr, int has_port, uint64_t port);
 
 void
 text_header(FILE *fp, enum rec_kind kind)
@@ -51,187 +51,204 @@ text_header(FILE *fp, enum rec_kind kind)
  * and tasks.  A partial record's duration is -1, as in the original.
  */
 static void
-when_cols(char *ts, char *clock, char *dur, size_t n, int has_start,
-    uint64_t start_ns, int has_finish, uint64_t finish_ns, int partial)
+when_cols(struct outbuf *ob, int has_start, uint64_t start_ns,
+    int has_finish, uint64_t finish_ns, int partial)
 {
 	if (has_start) {
-		snprintf(ts, n, "%" PRIu64, start_ns / 1000000000u);
-		fmt_clock(clock, n, (int64_t)(start_ns / 1000000000u));
-	} else {
-		dash(ts);
-		dash(clock);
-	}
+		ob_u64(ob, start_ns / 1000000000u);
+		ob_char(ob, ' ');
+		ob_clock(ob, (int64_t)(start_ns / 1000000000u));
+	} else
+		ob_mem(ob, "- -", 3);
+	ob_char(ob, ' ');
 	if (partial)
-		snprintf(dur, n, "-1.0000");
+		ob_mem(ob, "-1.0000", 7);
 	else if (has_start && has_finish && finish_ns >= start_ns)
-		fmt_fixed(dur, n, finish_ns - start_ns, 1000000000u, 4);
+		ob_fixed(ob, finish_ns - start_ns, 1000000000u, 4);
 	else
-		dash(dur);
+		dash(ob);
 }
+
+/* The command, zone or action column: escaped, "-" if absent or empty. */
+static void
+name_col(struct outbuf *ob, int has, const char *s)
+{
+	ob_char(ob, ' ');
+	if (has && s[0] != '\0')
+		ob_escape(ob, s, ESC_SPACE);
+	else
+		dash(ob);
+}
+
 
 void
 text_proc(FILE *fp, const struct ex_proc *p)
 {
-	char ts[32], clk[32], dur[32], pid[24], ppid[24], uid[24], usr[32],
-	    sys[32], majf[24], rw[32], vcx[32], icx[32], sig[32], syc[32],
-	    ar[32], mr[32], cmd[4 * sizeof(p->command)];
+	struct outbuf ob;
 
-	when_cols(ts, clk, dur, sizeof(ts), REC_HAS(p, PROC_START_NS),
-	    p->v[PROC_START_NS], REC_HAS(p, PROC_FINISH_NS),
-	    p->v[PROC_FINISH_NS], p->group == EXD_GROUP_PROC_PARTIAL);
-	fprintf(fp, "%s %s %s %s %s %s %s %s %s %s %s %s %s %s %s %s %s\n",
-	    ts, clk, dur,
-	    uint_col(pid, sizeof(pid), REC_HAS(p, PROC_PID), p->v[PROC_PID]),
-	    uint_col(ppid, sizeof(ppid), REC_HAS(p, PROC_PPID),
-	    p->v[PROC_PPID]),
-	    uint_col(uid, sizeof(uid), REC_HAS(p, PROC_UID), p->v[PROC_UID]),
-	    fixed_col(usr, sizeof(usr), REC_HAS(p, PROC_CPU_USER_NS),
-	    p->v[PROC_CPU_USER_NS], 1000000000u, 3),
-	    fixed_col(sys, sizeof(sys), REC_HAS(p, PROC_CPU_SYS_NS),
-	    p->v[PROC_CPU_SYS_NS], 1000000000u, 3),
-	    uint_col(majf, sizeof(majf), REC_HAS(p, PROC_FAULTS_MAJOR),
-	    p->v[PROC_FAULTS_MAJOR]),
-	    fixed_col(rw, sizeof(rw), REC_HAS(p, PROC_CHARS_RDWR),
-	    p->v[PROC_CHARS_RDWR], 1000, 2),
-	    fixed_col(vcx, sizeof(vcx), REC_HAS(p, PROC_CTXT_VOL),
-	    p->v[PROC_CTXT_VOL], 1000, 2),
-	    fixed_col(icx, sizeof(icx), REC_HAS(p, PROC_CTXT_INV),
-	    p->v[PROC_CTXT_INV], 1000, 2),
-	    fixed_col(sig, sizeof(sig), REC_HAS(p, PROC_SIGNALS),
-	    p->v[PROC_SIGNALS], 1000, 2),
-	    fixed_col(syc, sizeof(syc), REC_HAS(p, PROC_SYSCALLS),
-	    p->v[PROC_SYSCALLS], 1000, 1),
-	    fixed_col(ar, sizeof(ar), REC_HAS(p, PROC_RSS_AVG_KB),
-	    p->v[PROC_RSS_AVG_KB], 1024, 1),
-	    fixed_col(mr, sizeof(mr), REC_HAS(p, PROC_RSS_MAX_KB),
-	    p->v[PROC_RSS_MAX_KB], 1024, 1),
-	    REC_HAS(p, PROC_COMMAND) && p->command[0] != '\0' ?
-	    fmt_escape(cmd, sizeof(cmd), p->command, ESC_SPACE) : "-");
+	ob_init(&ob, fp);
+	when_cols(&ob, REC_HAS(p, PROC_START_NS), p->v[PROC_START_NS],
+	    REC_HAS(p, PROC_FINISH_NS), p->v[PROC_FINISH_NS],
+	    p->group == EXD_GROUP_PROC_PARTIAL);
+	uint_col(&ob, REC_HAS(p, PROC_PID), p->v[PROC_PID]);
+	uint_col(&ob, REC_HAS(p, PROC_PPID), p->v[PROC_PPID]);
+	uint_col(&ob, REC_HAS(p, PROC_UID), p->v[PROC_UID]);
+	secs_col(&ob, REC_HAS(p, PROC_CPU_USER_NS), p->v[PROC_CPU_USER_NS], 3);
+	secs_col(&ob, REC_HAS(p, PROC_CPU_SYS_NS), p->v[PROC_CPU_SYS_NS], 3);
+	uint_col(&ob, REC_HAS(p, PROC_FAULTS_MAJOR), p->v[PROC_FAULTS_MAJOR]);
+	kilo_col(&ob, REC_HAS(p, PROC_CHARS_RDWR), p->v[PROC_CHARS_RDWR], 2);
+	kilo_col(&ob, REC_HAS(p, PROC_CTXT_VOL), p->v[PROC_CTXT_VOL], 2);
+	kilo_col(&ob, REC_HAS(p, PROC_CTXT_INV), p->v[PROC_CTXT_INV], 2);
+	kilo_col(&ob, REC_HAS(p, PROC_SIGNALS), p->v[PROC_SIGNALS], 2);
+	kilo_col(&ob, REC_HAS(p, PROC_SYSCALLS), p->v[PROC_SYSCALLS], 1);
+	mib_col(&ob, REC_HAS(p, PROC_RSS_AVG_KB), p->v[PROC_RSS_AVG_KB]);
+	mib_col(&ob, REC_HAS(p, PROC_RSS_MAX_KB), p->v[PROC_RSS_MAX_KB]);
+	name_col(&ob, REC_HAS(p, PROC_COMMAND), p->command);
+	ob_char(&ob, '\n');
+	ob_flush(&ob);
 }
 
 void
 text_task(FILE *fp, const struct ex_task *t)
 {
-	char ts[32], clk[32], dur[32], tid[24], proj[24], usr[32], sys[32],
-	    majf[24], rw[32], vcx[32], icx[32], sig[32], syc[32],
-	    zone[4 * sizeof(t->zone)];
+	struct outbuf ob;
 
-	when_cols(ts, clk, dur, sizeof(ts), REC_HAS(t, TASK_START_NS),
-	    t->v[TASK_START_NS], REC_HAS(t, TASK_FINISH_NS),
-	    t->v[TASK_FINISH_NS], t->group == EXD_GROUP_TASK_PARTIAL);
-	fprintf(fp, "%s %s %s %s %s %s %s %s %s %s %s %s %s %s\n",
-	    ts, clk, dur,
-	    uint_col(tid, sizeof(tid), REC_HAS(t, TASK_TASKID),
-	    t->v[TASK_TASKID]),
-	    uint_col(proj, sizeof(proj), REC_HAS(t, TASK_PROJID),
-	    t->v[TASK_PROJID]),
-	    fixed_col(usr, sizeof(usr), REC_HAS(t, TASK_CPU_USER_NS),
-	    t->v[TASK_CPU_USER_NS], 1000000000u, 3),
-	    fixed_col(sys, sizeof(sys), REC_HAS(t, TASK_CPU_SYS_NS),
-	    t->v[TASK_CPU_SYS_NS], 1000000000u, 3),
-	    uint_col(majf, sizeof(majf), REC_HAS(t, TASK_FAULTS_MAJOR),
-	    t->v[TASK_FAULTS_MAJOR]),
-	    fixed_col(rw, sizeof(rw), REC_HAS(t, TASK_CHARS_RDWR),
-	    t->v[TASK_CHARS_RDWR], 1000, 2),
-	    fixed_col(vcx, sizeof(vcx), REC_HAS(t, TASK_CTXT_VOL),
-	    t->v[TASK_CTXT_VOL], 1000, 2),
-	    fixed_col(icx, sizeof(icx), REC_HAS(t, TASK_CTXT_INV),
-	    t->v[TASK_CTXT_INV], 1000, 2),
-	    fixed_col(sig, sizeof(sig), REC_HAS(t, TASK_SIGNALS),
-	    t->v[TASK_SIGNALS], 1000, 2),
-	    fixed_col(syc, sizeof(syc), REC_HAS(t, TASK_SYSCALLS),
-	    t->v[TASK_SYSCALLS], 1000, 1),
-	    REC_HAS(t, TASK_ZONE) && t->zone[0] != '\0' ?
-	    fmt_escape(zone, sizeof(zone), t->zone, ESC_SPACE) : "-");
+	ob_init(&ob, fp);
+	when_cols(&ob, REC_HAS(t, TASK_START_NS), t->v[TASK_START_NS],
+	    REC_HAS(t, TASK_FINISH_NS), t->v[TASK_FINISH_NS],
+	    t->group == EXD_GROUP_TASK_PARTIAL);
+	uint_col(&ob, REC_HAS(t, TASK_TASKID), t->v[TASK_TASKID]);
+	uint_col(&ob, REC_HAS(t, TASK_PROJID), t->v[TASK_PROJID]);
+	secs_col(&ob, REC_HAS(t, TASK_CPU_USER_NS), t->v[TASK_CPU_USER_NS], 3);
+	secs_col(&ob, REC_HAS(t, TASK_CPU_SYS_NS), t->v[TASK_CPU_SYS_NS], 3);
+	uint_col(&ob, REC_HAS(t, TASK_FAULTS_MAJOR), t->v[TASK_FAULTS_MAJOR]);
+	kilo_col(&ob, REC_HAS(t, TASK_CHARS_RDWR), t->v[TASK_CHARS_RDWR], 2);
+	kilo_col(&ob, REC_HAS(t, TASK_CTXT_VOL), t->v[TASK_CTXT_VOL], 2);
+	kilo_col(&ob, REC_HAS(t, TASK_CTXT_INV), t->v[TASK_CTXT_INV], 2);
+	kilo_col(&ob, REC_HAS(t, TASK_SIGNALS), t->v[TASK_SIGNALS], 2);
+	kilo_col(&ob, REC_HAS(t, TASK_SYSCALLS), t->v[TASK_SYSCALLS], 1);
+	name_col(&ob, REC_HAS(t, TASK_ZONE), t->zone);
+	ob_char(&ob, '\n');
+	ob_flush(&ob);
 }
 
 void
 text_flow(FILE *fp, const struct ex_flow *f)
 {
-	char ts[32], clk[32], dur[32], uid[24], proj[24], prot[24],
-	    src[80], dst[80], pk[24], by[24], act[4 * sizeof(f->action)];
+	struct outbuf ob;
 	const char *pn;
 
+	ob_init(&ob, fp);
 	if (REC_HAS(f, FLOW_CTIME_S) && f->v[FLOW_CTIME_S] <= INT64_MAX) {
-		snprintf(ts, sizeof(ts), "%" PRIu64, f->v[FLOW_CTIME_S]);
-		fmt_clock(clk, sizeof(clk), (int64_t)f->v[FLOW_CTIME_S]);
-	} else {
-		dash(ts);
-		dash(clk);
-	}
-	if (REC_HAS(f, FLOW_CTIME_S) && REC_HAS(f, FLOW_LSEEN_S) &&
-	    f->v[FLOW_LSEEN_S] >= f->v[FLOW_CTIME_S])
-		snprintf(dur, sizeof(dur), "%" PRIu64,
-		    f->v[FLOW_LSEEN_S] - f->v[FLOW_CTIME_S]);
-	else
-		dash(dur);
-	if (!REC_HAS(f, FLOW_PROTOCOL))
-		dash(prot);
-	else if ((pn = dump_proto_name((unsigned)f->v[FLOW_PROTOCOL])) != NULL)
-		snprintf(prot, sizeof(prot), "%s", pn);
-	else
-		snprintf(prot, sizeof(prot), "%" PRIu64, f->v[FLOW_PROTOCOL]);
-	fprintf(fp, "%s %s %s %s %s %s %s %s %s %s %s\n", ts, clk, dur,
-	    uint_col(uid, sizeof(uid), REC_HAS(f, FLOW_UID), f->v[FLOW_UID]),
-	    uint_col(proj, sizeof(proj), REC_HAS(f, FLOW_PROJID),
-	    f->v[FLOW_PROJID]),
-	    prot,
-	    addr_col(src, sizeof(src), f->family, f->saddr,
-	    REC_HAS(f, FLOW_SADDR), REC_HAS(f, FLOW_SPORT), f->v[FLOW_SPORT]),
-	    addr_col(dst, sizeof(dst), f->family, f->daddr,
-	    REC_HAS(f, FLOW_DADDR), REC_HAS(f, FLOW_DPORT), f->v[FLOW_DPORT]),
-	    uint_col(pk, sizeof(pk), REC_HAS(f, FLOW_NPKTS), f->v[FLOW_NPKTS]),
-	    uint_col(by, sizeof(by), REC_HAS(f, FLOW_NBYTES),
-	    f->v[FLOW_NBYTES]),
-	    REC_HAS(f, FLOW_ACTION) && f->action[0] != '\0' ?
-	    fmt_escape(act, sizeof(act), f->action, ESC_SPACE) : "-");
-}
-
-static char *
-fixed_col(char *buf, size_t n, int has, uint64_t v, uint64_t div, int dec)
-{
-	return has ? fmt_fixed(buf, n, v, div, dec) : dash(buf);
+		ob_u64(&ob, f->v[FLOW_CTIME_S]);
+		ob_char(&ob, ' ');
+		ob_clock(&ob, (int64_t)f->v[FLOW_CTIME_S]);
+	} else
+		ob_mem(&ob, "- -", 3);
+	uint_col(&ob, REC_HAS(f, FLOW_CTIME_S) && REC_HAS(f, FLOW_LSEEN_S) &&
+	    f->v[FLOW_LSEEN_S] >= f->v[FLOW_CTIME_S],
+	    f->v[FLOW_LSEEN_S] - f->v[FLOW_CTIME_S]);
+	uint_col(&ob, REC_HAS(f, FLOW_UID), f->v[FLOW_UID]);
+	uint_col(&ob, REC_HAS(f, FLOW_PROJID), f->v[FLOW_PROJID]);
+	if (REC_HAS(f, FLOW_PROTOCOL) &&
+	    (pn = dump_proto_name((unsigned)f->v[FLOW_PROTOCOL])) != NULL) {
+		ob_char(&ob, ' ');
+		ob_str(&ob, pn);
+	} else
+		uint_col(&ob, REC_HAS(f, FLOW_PROTOCOL), f->v[FLOW_PROTOCOL]);
+	addr_col(&ob, f->family, f->saddr, REC_HAS(f, FLOW_SADDR),
+	    REC_HAS(f, FLOW_SPORT), f->v[FLOW_SPORT]);
+	addr_col(&ob, f->family, f->daddr, REC_HAS(f, FLOW_DADDR),
+	    REC_HAS(f, FLOW_DPORT), f->v[FLOW_DPORT]);
+	uint_col(&ob, REC_HAS(f, FLOW_NPKTS), f->v[FLOW_NPKTS]);
+	uint_col(&ob, REC_HAS(f, FLOW_NBYTES), f->v[FLOW_NBYTES]);
+	name_col(&ob, REC_HAS(f, FLOW_ACTION), f->action);
+	ob_char(&ob, '\n');
+	ob_flush(&ob);
 }
 
 /* An absent field prints "-": missing is not zero. */
-static char *
-dash(char *buf)
+static void
+dash(struct outbuf *ob)
 {
-	buf[0] = '-';
-	buf[1] = '\0';
-	return buf;
+	ob_char(ob, '-');
 }
 
-static char *
-uint_col(char *buf, size_t n, int has, uint64_t v)
+/*
+ * The column helpers below write the separating space, then the value
+ * or "-".  Each has its divisor as a constant, so that ob_fixed divides
+ * by multiplying.
+ */
+static void
+uint_col(struct outbuf *ob, int has, uint64_t v)
 {
+	ob_char(ob, ' ');
 	if (has)
-		snprintf(buf, n, "%" PRIu64, v);
+		ob_u64(ob, v);
 	else
-		dash(buf);
-	return buf;
+		dash(ob);
 }
 
-/* "a.b.c.d:port" or "[v6]:port"; "-" for an absent part. */
-static char *
-addr_col(char *buf, size_t n, int family, const uint8_t *addr,
-    int has_addr, int has_port, uint64_t port)
+/* Nanoseconds as seconds. */
+static void
+secs_col(struct outbuf *ob, int has, uint64_t ns, int dec)
 {
-	char a[64], p[24];
-
-	char v6[INET6_ADDRSTRLEN];
-
-	if (!has_addr)
-		dash(a);
-	else if (family == 6)
-		snprintf(a, sizeof(a), "[%s]", inet_ntop(AF_INET6, addr, v6,
-		    sizeof(v6)) != NULL ? v6 : "?");
+	ob_char(ob, ' ');
+	if (has)
+		ob_fixed(ob, ns, 1000000000u, dec);
 	else
-		snprintf(a, sizeof(a), "%u.%u.%u.%u", addr[0], addr[1],
-		    addr[2], addr[3]);
-	uint_col(p, sizeof(p), has_port, port);
-	snprintf(buf, n, "%s:%s", a, p);
-	return buf;
+		dash(ob);
+}
+
+/* A count in thousands. */
+static void
+kilo_col(struct outbuf *ob, int has, uint64_t v, int dec)
+{
+	ob_char(ob, ' ');
+	if (has)
+		ob_fixed(ob, v, 1000, dec);
+	else
+		dash(ob);
+}
+
+/* KiB as MiB, 1 place. */
+static void
+mib_col(struct outbuf *ob, int has, uint64_t kb)
+{
+	ob_char(ob, ' ');
+	if (has)
+		ob_fixed(ob, kb, 1024, 1);
+	else
+		dash(ob);
+}
+
+/* " a.b.c.d:port" or " [v6]:port"; "-" for an absent part. */
+static void
+addr_col(struct outbuf *ob, int family, const uint8_t *addr, int has_addr,
+    int has_port, uint64_t port)
+{
+	char v6[INET6_ADDRSTRLEN];
+	int i;
+
+	ob_char(ob, ' ');
+	if (!has_addr)
+		dash(ob);
+	else if (family == 6) {
+		ob_char(ob, '[');
+		ob_str(ob, inet_ntop(AF_INET6, addr, v6, sizeof(v6)) != NULL ?
+		    v6 : "?");
+		ob_char(ob, ']');
+	} else
+		for (i = 0; i < 4; i++) {
+			if (i > 0)
+				ob_char(ob, '.');
+			ob_u64(ob, addr[i]);
+		}
+	ob_char(ob, ':');
+	if (has_port)
+		ob_u64(ob, port);
+	else
+		dash(ob);
 }
 
 void
@@ -244,13 +261,25 @@ void
 text_sample(FILE *fp, const struct stream_provider *p,
     const struct stream_line *ln, const struct stream_sample *x)
 {
-	char t0[24], t1[24], v[24], detail[2 * STREAM_DETAIL];
+	struct outbuf ob;
+	char detail[2 * STREAM_DETAIL];
 
-	uint_col(t0, sizeof(t0), x->has_t0, x->t0_ns / 1000);
-	uint_col(t1, sizeof(t1), x->has_t1, x->t1_ns / 1000);
-	uint_col(v, sizeof(v), x->has_value, x->value);
+	/* Escaped into a buffer of its own: it truncates a long detail. */
 	fmt_escape(detail, sizeof(detail), ln->detail[0] ? ln->detail : "-",
 	    ESC_SPACE);
-	fprintf(fp, "%" PRIu64 " %s %s %s %s %s %s %" PRIu64 "\n", ln->ts_us,
-	    t0, t1, p->name, detail, v, p->unit, ln->reading);
+	ob_init(&ob, fp);
+	ob_u64(&ob, ln->ts_us);
+	uint_col(&ob, x->has_t0, x->t0_ns / 1000);
+	uint_col(&ob, x->has_t1, x->t1_ns / 1000);
+	ob_char(&ob, ' ');
+	ob_str(&ob, p->name);
+	ob_char(&ob, ' ');
+	ob_str(&ob, detail);
+	uint_col(&ob, x->has_value, x->value);
+	ob_char(&ob, ' ');
+	ob_str(&ob, p->unit);
+	ob_char(&ob, ' ');
+	ob_u64(&ob, ln->reading);
+	ob_char(&ob, '\n');
+	ob_flush(&ob);
 }

@@ -24,6 +24,7 @@ void	suite_bytes(void);
 void	suite_exacct(void);
 void	suite_records(void);
 void	suite_fmt(void);
+void	suite_outbuf(void);
 void	suite_diff(void);
 void	suite_taskstats(void);
 void	suite_db(void);

@@ -12,6 +12,7 @@ main(void)
 	suite_exacct();
 	suite_records();
 	suite_fmt();
+	suite_outbuf();
 	suite_diff();
 	suite_taskstats();
 	suite_db();
