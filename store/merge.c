@@ -27,6 +27,10 @@
  * ledger's rows are found by a scan of files (no index on when a file was
  * first ingested: the local schema needs none).
  */
+#include <sys/stat.h>
+
+#include <assert.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -467,6 +471,7 @@ copy_table(struct merge *m, const struct mtab *t, sqlite3_int64 src_host,
 				id = sqlite3_last_insert_rowid(m->s->db);
 			if (rc != EXR_OK)
 				goto out;
+			assert(own >= 0);	/* mtabs[]: a parent's id is read */
 			sqlite3_bind_value(map.st, 1,
 			    sqlite3_column_value(src, own));
 			sqlite3_bind_int64(map.st, 2, id);
@@ -678,6 +683,7 @@ store_merge(struct store *s, const char *path, struct merge_stats *st,
     struct ex_err *err)
 {
 	struct merge m;
+	struct stat sb;
 	int rc;
 
 	memset(st, 0, sizeof(*st));
@@ -687,6 +693,9 @@ store_merge(struct store *s, const char *path, struct merge_stats *st,
 	if (s->broken)
 		return ex_fail(err, EXR_DB, 0, "the store could not be read "
 		    "back after a rollback");
+	/* Said plainly: db_open_readonly's advice is a report's. */
+	if (lstat(path, &sb) == -1)
+		return ex_fail(err, EXR_DB, 0, "%s", strerror(errno));
 	if ((rc = db_open_readonly(path, &m.src, err)) != EXR_OK)
 		return rc;
 	/* One snapshot of the source, one transaction here. */

@@ -244,6 +244,8 @@ test_expect_success 'a source that fails leaves the output as it was' '
 	echo "not a database" >junk.db &&
 	test_expect_code 3 extracct merge -o fleet.db junk.db 2>err &&
 	grep "^extracct: junk.db: .*; nothing of it merged$" err &&
+	test_expect_code 3 extracct merge -o fleet.db nowhere.db 2>err &&
+	grep -x "extracct: nowhere.db: No such file or directory; nothing of it merged" err &&
 	cp all.db noid.db &&
 	sqlite3 noid.db "UPDATE hosts SET ident = NULL WHERE host_id =
 	    (SELECT max(host_id) FROM hosts)" &&
