@@ -119,7 +119,7 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 	if (outdir != NULL && (rc = outfile_dir_check("output directory",
 	    outdir, &err)) != EXR_OK)
 		return complain(rc, "%s", err.reason);
-	if ((rc = ingest_open(&s, db, wait_s)) != EXR_OK)
+	if ((rc = ingest_open(&s, db, wait_s, ctx)) != EXR_OK)
 		return rc;
 	rc = ingest_logs(s, db, outdir, &io, argv, argc, 0);
 	store_close(s);

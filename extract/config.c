@@ -23,6 +23,7 @@
 #include <yaml.h>
 
 #include "../reports/fmt.h"
+#include "../store/hostid.h"
 #include "config.h"
 #include "paths.h"
 #include "snapcpu.h"
@@ -56,7 +57,8 @@ enum kcheck {
 	C_ANY,
 	C_NONEMPTY,	/* a file must be named */
 	C_ABSOLUTE,	/* cron and systemd run us from anywhere */
-	C_ZONE		/* local, UTC, or a zone in the zoneinfo files */
+	C_ZONE,		/* local, UTC, or a zone in the zoneinfo files */
+	C_HOSTID	/* "" or a host identity (store/hostid.h) */
 };
 
 struct key {
@@ -81,6 +83,7 @@ static const struct key keys[] = {
 	STR("pacct_file", pacct_file, C_ANY),
 	WORD("pacct", K_PACCT),
 	STR("host", host, C_ANY),
+	STR("host_id", host_id, C_HOSTID),
 	STR("timezone", timezone, C_ZONE),
 	UINT("retention_days", retention_days, 0, 36500),
 	UINT("text_retention_days", text_retention_days, 0, 36500),
@@ -215,6 +218,11 @@ check_str(const struct key *k, const char *s, const yaml_event_t *v,
 		break;
 	case C_ZONE:
 		if (config_zone_check(s, why, sizeof(why)) != 0)
+			return at(err, v, path, "%s: \"%s\": %s", k->name, s,
+			    why);
+		break;
+	case C_HOSTID:
+		if (s[0] != '\0' && hostid_check(s, why, sizeof(why)) != 0)
 			return at(err, v, path, "%s: \"%s\": %s", k->name, s,
 			    why);
 		break;
@@ -522,6 +530,7 @@ config_print(FILE *fp, const struct config *c)
 	yaml_kv(fp, "pacct_file", c->pacct_file);
 	fprintf(fp, "pacct: %s\n", c->pacct_manage ? "manage" : "leave");
 	yaml_kv(fp, "host", c->host);
+	yaml_kv(fp, "host_id", c->host_id);
 	yaml_kv(fp, "timezone", c->timezone);
 	fprintf(fp, "retention_days: %llu\n",
 	    (unsigned long long)c->retention_days);

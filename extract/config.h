@@ -24,6 +24,7 @@ struct config {
 	char		 pacct_file[CONFIG_STR];
 	int		 pacct_manage;			/* pacct: manage */
 	char		 host[CONFIG_STR];		/* "" : gethostname */
+	char		 host_id[CONFIG_STR];		/* "" : derived (hostid.h) */
 	char		 timezone[CONFIG_STR];		/* "local" or a zone */
 	uint64_t	 retention_days;
 	uint64_t	 text_retention_days;

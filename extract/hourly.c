@@ -102,7 +102,7 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 	if (npaths > 0) {
 		ingest_opts_config(&io, ctx);
 		io.host = host;
-		if ((rc = ingest_open(&s, h->db, h->wait_s)) == EXR_OK)
+		if ((rc = ingest_open(&s, h->db, h->wait_s, ctx)) == EXR_OK)
 			rc = ingest_logs(s, h->db, h->outdir, &io, paths,
 			    npaths, nclosed);
 		status = worst(status, rc);
@@ -127,6 +127,7 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 		status = worst(status, complain(rc, "%s: %s", h->db,
 		    err.reason));
 	else {
+		ingest_self(s, ctx);
 		status = worst(status, store_gaps(s, h->spool, host));
 		status = worst(status, retention_logs(s, &sp, (int)h->keep_days,
 		    now));

@@ -16,11 +16,13 @@
 #include "../reports/csv.h"
 #include "../reports/fmt.h"
 #include "../reports/text.h"
+#include "../store/hostid.h"
 #include "../store/ingest.h"
 #include "../store/outfile.h"
 #include "config.h"
 #include "extracct.h"
 #include "ingest_logs.h"
+#include "paths.h"
 #include "walk.h"
 
 struct outputs {
@@ -196,8 +198,19 @@ parse_wait(const char *arg, uint64_t *wait_s)
 	return parse_u64("--wait", arg, 0, 86400, wait_s);
 }
 
+void
+ingest_self(struct store *s, const struct ctx *ctx)
+{
+	char name[512], ident[HOSTID_MAX];
+
+	config_hostname(ctx, name, sizeof(name));
+	store_self(s, name, hostid_self(ctx->cfg->host_id, PATH_MACHINE_ID,
+	    name, ident, sizeof(ident)));
+}
+
 int
-ingest_open(struct store **s, const char *db, uint64_t wait_s)
+ingest_open(struct store **s, const char *db, uint64_t wait_s,
+    const struct ctx *ctx)
 {
 	struct ex_err err = { 0 };
 	int rc;
@@ -207,6 +220,7 @@ ingest_open(struct store **s, const char *db, uint64_t wait_s)
 		return rc;
 	if ((rc = store_open(s, db, wait_s * 1000, &err)) != EXR_OK)
 		return complain(rc, "%s: %s", db, err.reason);
+	ingest_self(*s, ctx);
 	return EXR_OK;
 }
 

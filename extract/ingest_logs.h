@@ -17,10 +17,15 @@ void	ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx);
 /*
  * Open db to write, waiting up to wait_s for another writer (EXR_BUSY
  * after it); a database whose directory is missing is said so
- * (db_locate).  EXR_OK with *s to store_close, or the code after a
- * message, *s NULL.
+ * (db_locate), and tell it which host is this machine (ingest_self).
+ * EXR_OK with *s to store_close, or the code after a message, *s NULL.
  */
-int	ingest_open(struct store **s, const char *db, uint64_t wait_s);
+int	ingest_open(struct store **s, const char *db, uint64_t wait_s,
+	    const struct ctx *ctx);
+
+/* Tell s which host is this machine, and its identity (store_self):
+ * the configuration's host_id, else /etc/machine-id and the name. */
+void	ingest_self(struct store *s, const struct ctx *ctx);
 
 /*
  * Ingest paths[0..npaths) into s (opened on db, which messages name),

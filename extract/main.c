@@ -53,6 +53,7 @@ static const struct command commands[] = {
 	{ cmd_rotate, &cmd_rotate_doc },
 	{ cmd_run, &cmd_run_doc },
 	{ cmd_report, &cmd_report_doc },
+	{ cmd_merge, &cmd_merge_doc },
 };
 
 #define NCOMMANDS	(sizeof(commands) / sizeof(commands[0]))

@@ -11,6 +11,7 @@
 #define PATH_DB			"/var/lib/extracct/extracct.db"
 #define PATH_PACCT		"/var/log/account/pacct"	/* Debian's */
 #define PATH_CONFIG		"/etc/extracct.yml"
+#define PATH_MACHINE_ID		"/etc/machine-id"	/* host identity */
 #define PATH_ACCTD_PID		"/run/extracct/acctd.pid"
 #define PATH_ACCTADM_CONF	"/etc/acctadm.conf"	/* Solaris, pre-SMF */
 #if defined(__sun)

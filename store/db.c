@@ -569,6 +569,37 @@ static const char *const migrations[] = {
 	"      AND pi.t1_ns <= r.t1_ns"
 	"    JOIN procs p ON p.proc_id = pi.proc_id AND p.host_id = r.host_id"
 	"    WHERE s.ncpu > 0 AND r.t1_ns > r.t0_ns);",
+
+	/*
+	 * 11 -> 12: host identity across a fleet (issue 16, hostid.h).
+	 * hosts.ident is unique and the name no longer is: a merged
+	 * database holds two hosts of one name when their identities
+	 * differ.  SQLite drops no constraint, so the table is built
+	 * again with the same ids; the legacy rename leaves the views,
+	 * which name "hosts", as they are (the modern one checks them and
+	 * refuses while the old table is gone).  Existing rows get their
+	 * identity at the next ingest (hosts.c: hosts_fill).
+	 */
+	"CREATE TABLE hosts_v12 ("
+	"  host_id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL,"
+	"  exit_sources INTEGER NOT NULL DEFAULT 0,"
+	"  carbon_g_per_kwh REAL,"
+	"  carbon_source TEXT,"
+	"  ident TEXT UNIQUE);"
+	"INSERT INTO hosts_v12 (host_id, name, exit_sources,"
+	"    carbon_g_per_kwh, carbon_source)"
+	"  SELECT host_id, name, exit_sources, carbon_g_per_kwh,"
+	"    carbon_source FROM hosts;"
+	"DROP TABLE hosts;"
+	"PRAGMA legacy_alter_table=ON;"
+	"ALTER TABLE hosts_v12 RENAME TO hosts;"
+	"PRAGMA legacy_alter_table=OFF;"
+	"CREATE INDEX hosts_name ON hosts (name);"
+	"DROP VIEW v_hosts;"
+	"CREATE VIEW v_hosts AS"
+	"  SELECT host_id, name AS host, exit_sources, carbon_g_per_kwh,"
+	"    carbon_source, ident FROM hosts;",
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

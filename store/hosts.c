@@ -1,24 +1,36 @@
 /*
  * The hosts table (see docs/schema.md): every sink's rows name a host,
- * found or added once per file (host_find), with the host's electricity
- * as configured and the exit sources it has had; and pacct_gaps, the
- * times a host's process accounting was off.  Called by the sinks and
- * the ingest loop; calls nothing of theirs.
+ * found or added once per file (host_find) by its identity (hostid.h:
+ * this machine's for the store's own name, store_self, else the name
+ * alone), with the host's electricity as configured and the exit
+ * sources it has had; and pacct_gaps, the times a host's process
+ * accounting was off.  Called by the sinks, the ingest loop and merge;
+ * calls nothing of theirs.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostid.h"
 #include "ingest_int.h"
 
-enum { H_INS, H_SEL, H_UPD_SOURCES, H_UPD_CARBON, H_N };
+enum { H_INS, H_SEL, H_UPD_SOURCES, H_UPD_CARBON, H_FILL, H_N };
 
 static const char *const h_sql[H_N] = {
-	[H_INS] = "INSERT OR IGNORE INTO hosts (name) VALUES (?)",
-	[H_SEL] = "SELECT host_id, exit_sources FROM hosts WHERE name = ?",
+	[H_INS] = "INSERT OR IGNORE INTO hosts (name, ident) VALUES (?, ?)",
+	[H_SEL] = "SELECT host_id, exit_sources FROM hosts WHERE ident = ?",
 	[H_UPD_SOURCES] = "UPDATE hosts SET exit_sources = exit_sources | ? "
 	    "WHERE host_id = ?",
 	[H_UPD_CARBON] = "UPDATE hosts SET carbon_g_per_kwh = ?, "
 	    "carbon_source = ? WHERE host_id = ?",
+	/*
+	 * Rows from before schema 12 have none: this machine's name gets
+	 * its identity, any other name hostid_name's "name:NAME".  OR
+	 * IGNORE: a row whose identity another row already has (only one
+	 * added by hand) keeps none, and is never found again.
+	 */
+	[H_FILL] = "UPDATE OR IGNORE hosts SET ident = CASE WHEN name = ?1 "
+	    "THEN ?2 ELSE 'name:' || name END WHERE ident IS NULL",
 };
 
 struct hosts {
@@ -43,25 +55,79 @@ hosts_finalize(struct store *s)
 	s->hosts = NULL;
 }
 
+void
+store_self(struct store *s, const char *name, const char *ident)
+{
+	snprintf(s->self_name, sizeof(s->self_name), "%s", name);
+	snprintf(s->self_ident, sizeof(s->self_ident), "%s", ident);
+	s->has_self = name[0] != '\0' && ident[0] != '\0';
+}
+
+/* The identity of the host called name, into buf[HOSTID_MAX]. */
+static const char *
+host_ident(const struct store *s, const char *name, char *buf)
+{
+	if (s->has_self && strcmp(name, s->self_name) == 0)
+		return s->self_ident;
+	return hostid_name(name, buf, HOSTID_MAX);
+}
+
+int
+hosts_fill(struct store *s, struct ex_err *err)
+{
+	sqlite3_stmt *st = s->hosts->st[H_FILL];
+
+	if (s->has_self) {
+		sqlite3_bind_text(st, 1, s->self_name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, s->self_ident, -1, SQLITE_STATIC);
+	} else {
+		sqlite3_bind_null(st, 1);
+		sqlite3_bind_null(st, 2);
+	}
+	return store_step(s, st, err);
+}
+
+/*
+ * The row of the host called name, added if new (found by its
+ * identity, host_ident): its id into *id, and its exit sources into
+ * *sources unless NULL.  EXR_OK or EXR_DB.
+ */
+static int
+host_row(struct store *s, const char *name, int64_t *id, unsigned *sources,
+    struct ex_err *err)
+{
+	sqlite3_stmt *ins = s->hosts->st[H_INS], *sel = s->hosts->st[H_SEL];
+	char buf[HOSTID_MAX];
+	const char *ident = host_ident(s, name, buf);
+	int rc;
+
+	*id = 0;
+	if ((rc = hosts_fill(s, err)) != EXR_OK)
+		return rc;
+	sqlite3_bind_text(ins, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(ins, 2, ident, -1, SQLITE_STATIC);
+	if ((rc = store_step(s, ins, err)) != EXR_OK)
+		return rc;
+	sqlite3_bind_text(sel, 1, ident, -1, SQLITE_STATIC);
+	if (sqlite3_step(sel) == SQLITE_ROW) {
+		*id = sqlite3_column_int64(sel, 0);
+		if (sources != NULL)
+			*sources = (unsigned)sqlite3_column_int(sel, 1);
+	}
+	sqlite3_reset(sel);
+	return *id > 0 ? EXR_OK : db_fail(s->db, err, "hosts");
+}
+
 /* The host's row, added if new: its id and exit sources into r. */
 static int
 host_id(struct run *r, const char *name)
 {
 	struct store *s = r->s;
-	sqlite3_stmt *ins = s->hosts->st[H_INS], *sel = s->hosts->st[H_SEL];
 	int rc;
 
-	sqlite3_bind_text(ins, 1, name, -1, SQLITE_STATIC);
-	if ((rc = store_step(s, ins, r->err)) != EXR_OK)
+	if ((rc = host_row(s, name, &r->host_id, &r->host_sources,
+	    r->err)) != EXR_OK)
 		return rc;
-	sqlite3_bind_text(sel, 1, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(sel) == SQLITE_ROW) {
-		r->host_id = sqlite3_column_int64(sel, 0);
-		r->host_sources = (unsigned)sqlite3_column_int(sel, 1);
-	}
-	sqlite3_reset(sel);
-	if (r->host_id <= 0)
-		return db_fail(s->db, r->err, "hosts");
 	/* A host's configuration says its own electricity's intensity. */
 	if (r->o->carbon_intensity >= 0 && r->o->host != NULL &&
 	    strcmp(name, r->o->host) == 0) {
@@ -112,20 +178,20 @@ store_pacct_gap(struct store *s, const char *host, int64_t t0_ns,
 	 */
 	static const char sql[] =
 	    "INSERT OR IGNORE INTO pacct_gaps (host_id, t0_ns, t1_ns, reason) "
-	    "SELECT host_id, ?, ?, ? FROM hosts WHERE name = ?";
-	sqlite3_stmt *st, *ins = s->hosts->st[H_INS];
+	    "VALUES (?, ?, ?, ?)";
+	sqlite3_stmt *st;
+	int64_t id;
 	int rc;
 
-	sqlite3_bind_text(ins, 1, host, -1, SQLITE_STATIC);
-	if ((rc = store_step(s, ins, err)) != EXR_OK)
+	if ((rc = host_row(s, host, &id, NULL, err)) != EXR_OK)
 		return rc;
 	if (db_prepare(s->db, sql, &st, err) != EXR_OK)
 		return EXR_DB;
+	sqlite3_bind_int64(st, 1, id);
 	if (t0_ns >= 0)
-		sqlite3_bind_int64(st, 1, t0_ns);
-	sqlite3_bind_int64(st, 2, t1_ns);
-	sqlite3_bind_text(st, 3, reason, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, host, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, t0_ns);
+	sqlite3_bind_int64(st, 3, t1_ns);
+	sqlite3_bind_text(st, 4, reason, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st) == SQLITE_DONE ? EXR_OK :
 	    db_fail(s->db, err, "pacct_gaps");
 	sqlite3_finalize(st);

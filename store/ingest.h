@@ -113,6 +113,14 @@ void	store_close(struct store *s);
  * the caller has emptied every table, outside any ingest.
  */
 struct sqlite3 *store_db(struct store *s);
+
+/*
+ * Which host is this machine: the host called name (the configured host
+ * name, else gethostname) has identity ident (hostid_self), any other
+ * host named in a log is known by its name only (hostid.h).  Without a
+ * call, every host is known by name only.  Both strings are copied.
+ */
+void	store_self(struct store *s, const char *name, const char *ident);
 void	store_forget(struct store *s);
 
 /*

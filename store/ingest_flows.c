@@ -176,12 +176,94 @@ fkey_cmp(const void *a, const void *b)
 	return strcmp(x->ckey, y->ckey);
 }
 
+int
+flows_repair(struct store *st, int64_t host_id, const char *ckey,
+    struct ex_err *err)
+{
+	struct flow_sink *s = st->flows;
+	sqlite3_stmt *sel = s->q[Q_SEL_FLOWS], *del = s->q[Q_DEL_FLOWS];
+	sqlite3_stmt *ins = s->q[Q_INS_FLOWS];
+	size_t n, k, rows;
+	int rc;
+
+	sqlite3_bind_int64(del, 1, host_id);
+	sqlite3_bind_text(del, 2, ckey, -1, SQLITE_STATIC);
+	if ((rc = store_step(st, del, err)) != EXR_OK)
+		return rc;
+	sqlite3_bind_int64(sel, 1, host_id);
+	sqlite3_bind_text(sel, 2, ckey, -1, SQLITE_STATIC);
+	for (n = 0; (rc = sqlite3_step(sel)) == SQLITE_ROW; n++) {
+		struct flow_half *h;
+
+		if (n == s->caphalves) {
+			size_t ncap = n == 0 ? 64 : 2 * n;
+			void *a = ex_reallocarray(s->halves, ncap,
+			    sizeof(*s->halves));
+			void *b = a == NULL ? NULL :
+			    ex_reallocarray(s->convs, ncap, sizeof(*s->convs));
+
+			if (a != NULL)
+				s->halves = a;
+			if (b == NULL) {
+				sqlite3_reset(sel);
+				return ex_fail(err, EXR_NOMEM, 0, "no memory");
+			}
+			s->convs = b;
+			s->caphalves = ncap;
+		}
+		h = &s->halves[n];
+		memset(h, 0, sizeof(*h));
+		h->protocol = (uint32_t)sqlite3_column_int64(sel, 0);
+		snprintf(h->src, sizeof(h->src), "%s",
+		    (const char *)sqlite3_column_text(sel, 1));
+		h->sport = (uint32_t)sqlite3_column_int64(sel, 2);
+		snprintf(h->dst, sizeof(h->dst), "%s",
+		    (const char *)sqlite3_column_text(sel, 3));
+		h->dport = (uint32_t)sqlite3_column_int64(sel, 4);
+		h->ctime_s = (uint64_t)sqlite3_column_int64(sel, 5);
+		h->lseen_s = (uint64_t)sqlite3_column_int64(sel, 6);
+		h->bytes = (uint64_t)sqlite3_column_int64(sel, 7);
+		h->packets = (uint64_t)sqlite3_column_int64(sel, 8);
+		h->has_uid = sqlite3_column_type(sel, 9) != SQLITE_NULL;
+		h->uid = (uint32_t)sqlite3_column_int64(sel, 9);
+		h->has_projid = sqlite3_column_type(sel, 10) != SQLITE_NULL;
+		h->projid = (uint32_t)sqlite3_column_int64(sel, 10);
+	}
+	sqlite3_reset(sel);
+	if (rc != SQLITE_DONE)
+		return db_fail(st->db, err, "flow_records");
+	rows = flow_pair(s->halves, n, s->convs);
+	for (k = 0; k < rows; k++) {
+		const struct flow_conv *c = &s->convs[k];
+
+		sqlite3_bind_int64(ins, 1, host_id);
+		sqlite3_bind_int64(ins, 2, c->protocol);
+		sqlite3_bind_text(ins, 3, c->local, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(ins, 4, c->local_port);
+		sqlite3_bind_text(ins, 5, c->remote, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(ins, 6, c->remote_port);
+		bind_opt(ins, 7, c->has_uid, c->uid);
+		bind_opt(ins, 8, c->has_projid, c->projid);
+		sqlite3_bind_int64(ins, 9, (int64_t)c->first_s);
+		sqlite3_bind_int64(ins, 10, (int64_t)c->last_s);
+		sqlite3_bind_int64(ins, 11, (int64_t)c->bytes_out);
+		sqlite3_bind_int64(ins, 12, (int64_t)c->packets_out);
+		sqlite3_bind_int64(ins, 13, (int64_t)c->bytes_in);
+		sqlite3_bind_int64(ins, 14, (int64_t)c->packets_in);
+		sqlite3_bind_int(ins, 15, c->paired);
+		sqlite3_bind_text(ins, 16, ckey, -1, SQLITE_STATIC);
+		if ((rc = store_step(st, ins, err)) != EXR_OK)
+			return rc;
+	}
+	return EXR_OK;
+}
+
 /* At a commit: re-pair every 5-tuple touched from all its records. */
 static int
 flows_rebuild(struct run *r)
 {
 	struct flow_sink *s = r->s->flows;
-	size_t i, n, k, rows;
+	size_t i;
 	int rc;
 
 	if (s->nfkeys == 0)
@@ -189,86 +271,12 @@ flows_rebuild(struct run *r)
 	qsort(s->fkeys, s->nfkeys, sizeof(*s->fkeys), fkey_cmp);
 	for (i = 0; i < s->nfkeys; i++) {
 		const struct flow_key *fk = &s->fkeys[i];
-		sqlite3_stmt *sel = s->q[Q_SEL_FLOWS], *del = s->q[Q_DEL_FLOWS];
-		sqlite3_stmt *ins;
 
 		if (i > 0 && fkey_cmp(fk, fk - 1) == 0)
 			continue;
-		sqlite3_bind_int64(del, 1, fk->host_id);
-		sqlite3_bind_text(del, 2, fk->ckey, -1, SQLITE_STATIC);
-		if ((rc = store_step(r->s, del, r->err)) != EXR_OK)
+		if ((rc = flows_repair(r->s, fk->host_id, fk->ckey,
+		    r->err)) != EXR_OK)
 			return rc;
-		sqlite3_bind_int64(sel, 1, fk->host_id);
-		sqlite3_bind_text(sel, 2, fk->ckey, -1, SQLITE_STATIC);
-		for (n = 0; (rc = sqlite3_step(sel)) == SQLITE_ROW; n++) {
-			struct flow_half *h;
-
-			if (n == s->caphalves) {
-				size_t ncap = n == 0 ? 64 : 2 * n;
-				void *a = ex_reallocarray(s->halves, ncap,
-				    sizeof(*s->halves));
-				void *b = a == NULL ? NULL :
-				    ex_reallocarray(s->convs, ncap,
-				    sizeof(*s->convs));
-
-				if (a != NULL)
-					s->halves = a;
-				if (b == NULL) {
-					sqlite3_reset(sel);
-					return ex_fail(r->err, EXR_NOMEM, 0,
-					    "no memory");
-				}
-				s->convs = b;
-				s->caphalves = ncap;
-			}
-			h = &s->halves[n];
-			memset(h, 0, sizeof(*h));
-			h->protocol = (uint32_t)sqlite3_column_int64(sel, 0);
-			snprintf(h->src, sizeof(h->src), "%s",
-			    (const char *)sqlite3_column_text(sel, 1));
-			h->sport = (uint32_t)sqlite3_column_int64(sel, 2);
-			snprintf(h->dst, sizeof(h->dst), "%s",
-			    (const char *)sqlite3_column_text(sel, 3));
-			h->dport = (uint32_t)sqlite3_column_int64(sel, 4);
-			h->ctime_s = (uint64_t)sqlite3_column_int64(sel, 5);
-			h->lseen_s = (uint64_t)sqlite3_column_int64(sel, 6);
-			h->bytes = (uint64_t)sqlite3_column_int64(sel, 7);
-			h->packets = (uint64_t)sqlite3_column_int64(sel, 8);
-			h->has_uid = sqlite3_column_type(sel, 9) != SQLITE_NULL;
-			h->uid = (uint32_t)sqlite3_column_int64(sel, 9);
-			h->has_projid = sqlite3_column_type(sel, 10) !=
-			    SQLITE_NULL;
-			h->projid = (uint32_t)sqlite3_column_int64(sel, 10);
-		}
-		sqlite3_reset(sel);
-		if (rc != SQLITE_DONE)
-			return db_fail(r->s->db, r->err, "flow_records");
-		rows = flow_pair(s->halves, n, s->convs);
-		ins = s->q[Q_INS_FLOWS];
-		for (k = 0; k < rows; k++) {
-			const struct flow_conv *c = &s->convs[k];
-
-			sqlite3_bind_int64(ins, 1, fk->host_id);
-			sqlite3_bind_int64(ins, 2, c->protocol);
-			sqlite3_bind_text(ins, 3, c->local, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(ins, 4, c->local_port);
-			sqlite3_bind_text(ins, 5, c->remote, -1,
-			    SQLITE_STATIC);
-			sqlite3_bind_int64(ins, 6, c->remote_port);
-			bind_opt(ins, 7, c->has_uid, c->uid);
-			bind_opt(ins, 8, c->has_projid, c->projid);
-			sqlite3_bind_int64(ins, 9, (int64_t)c->first_s);
-			sqlite3_bind_int64(ins, 10, (int64_t)c->last_s);
-			sqlite3_bind_int64(ins, 11, (int64_t)c->bytes_out);
-			sqlite3_bind_int64(ins, 12, (int64_t)c->packets_out);
-			sqlite3_bind_int64(ins, 13, (int64_t)c->bytes_in);
-			sqlite3_bind_int64(ins, 14, (int64_t)c->packets_in);
-			sqlite3_bind_int(ins, 15, c->paired);
-			sqlite3_bind_text(ins, 16, fk->ckey, -1,
-			    SQLITE_STATIC);
-			if ((rc = store_step(r->s, ins, r->err)) != EXR_OK)
-				return rc;
-		}
 	}
 	s->nfkeys = 0;
 	return EXR_OK;

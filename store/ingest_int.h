@@ -26,6 +26,7 @@
 #include "db.h"
 #include "diff.h"
 #include "flows.h"
+#include "hostid.h"
 #include "ingest.h"
 #include "ledger.h"
 #include "live.h"
@@ -105,6 +106,11 @@ struct store {
 	struct rapl_sink *rapl;		/* ingest_rapl.c */
 	int		 broken;	/* after a rollback the live states could
 					   not be read back: no more ingests */
+	/* This machine (store_self): its name and identity (hostid.h);
+	 * has_self 0: every host is known by name only. */
+	int		 has_self;
+	char		 self_name[512];
+	char		 self_ident[HOSTID_MAX];
 };
 
 /* The state of one ingest_file() call. */
@@ -275,8 +281,17 @@ run_host(struct run *r, const char *from_log)
 {
 	return r->host_id != 0 ? EXR_OK : host_find(r, from_log);
 }
+/* Give the hosts from before schema 12 their identity (hosts.c: from
+ * store_self, else the name); EXR_OK or EXR_DB. */
+int	hosts_fill(struct store *s, struct ex_err *err);
 /* Remember that the run's host has exits from r->source. */
 int	host_note_source(struct run *r);
+
+/* ingest_flows.c: rebuild the conversations of one unordered 5-tuple
+ * of a host from all its flow_records (ingest at each commit, merge);
+ * EXR_OK, EXR_DB or EXR_NOMEM. */
+int	flows_repair(struct store *s, int64_t host_id, const char *ckey,
+	    struct ex_err *err);
 
 /* ingest_energy.c */
 #define ENERGY_COUNTERS "cpu_ns, pcpu_ns, energy_nj, penergy_nj, " \

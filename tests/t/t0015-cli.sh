@@ -4,7 +4,7 @@
 # database, and report's usage errors.
 . "$(dirname "$0")/../lib.sh"
 
-COMMANDS="dump text check gen ingest config snap acctd rotate run report"
+COMMANDS="dump text check gen ingest merge config snap acctd rotate run report"
 PROC=$SAMPLES/real/proc.exacct
 
 # The help text of one option of a command's --help: its row and the

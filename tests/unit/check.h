@@ -36,5 +36,6 @@ void	suite_cmdopt(void);
 void	suite_catalog(void);
 void	suite_store(void);
 void	suite_reader(void);
+void	suite_hostid(void);
 
 #endif

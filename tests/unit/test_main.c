@@ -24,6 +24,7 @@ main(void)
 	suite_catalog();
 	suite_store();
 	suite_reader();
+	suite_hostid();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }
