@@ -102,36 +102,6 @@ sink_write(struct run *r, int k, const char *host, const void *rec)
 	return sinks[k]->write(r, host, rec);
 }
 
-/* A system record from snap: kept as it is, for the capture ratio. */
-static int
-on_sysload(struct run *r, const struct ex_header *h,
-    const struct ex_sysload *sl)
-{
-	return sink_write(r, REC_SYSLOAD, h->hostname, sl);
-}
-
-/* A loss record from acctd: exits dropped or not written, per host. */
-static int
-on_lost(struct run *r, const struct ex_header *h, const struct ex_lost *l)
-{
-	return sink_write(r, REC_LOST, h->hostname, l);
-}
-
-/* An energy snapshot: into energy intervals. */
-static int
-on_energy(struct run *r, const struct ex_header *h,
-    const struct ex_energy *e)
-{
-	return sink_write(r, REC_ENERGY, h->hostname, e);
-}
-
-/* A RAPL zone reading from snap: into RAPL intervals. */
-static int
-on_rapl(struct run *r, const struct ex_header *h, const struct ex_rapl *z)
-{
-	return sink_write(r, REC_RAPL, h->hostname, z);
-}
-
 /*
  * A decoded process, task or flow record: count it, hand it to the
  * outputs, then store it (its host is known: the outputs name it).
@@ -187,14 +157,11 @@ on_object(struct run *r, const struct ex_header *h,
 	/* A snapshot's skipped items count whether it is stored or not. */
 	add_counts(r, &it->counts);
 	switch (it->kind) {
-	case REC_SYSLOAD:
-		return on_sysload(r, h, &it->u.sysload);
-	case REC_LOST:
-		return on_lost(r, h, &it->u.lost);
-	case REC_ENERGY:
-		return on_energy(r, h, &it->u.energy);
-	case REC_RAPL:
-		return on_rapl(r, h, &it->u.rapl);
+	case REC_SYSLOAD:	/* snap's system record, for the capture ratio */
+	case REC_LOST:		/* acctd's count of exits lost */
+	case REC_ENERGY:	/* an energy snapshot */
+	case REC_RAPL:		/* snap's RAPL zone reading */
+		return sink_write(r, it->kind, h->hostname, &it->u);
 	case REC_OTHER:
 		r->stats->other++;
 		return EXR_OK;
