@@ -215,6 +215,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	    ctx->cfg->timezone : NULL;
 	struct ex_err err;
 	sqlite3 *h = NULL;
+	struct rdb *r;
 	char zone[64], why[256];
 	int ch, i, rc, capture = 0, energy = 0, db_given = 0;
 
@@ -317,11 +318,16 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	memset(&err, 0, sizeof(err));
 	if ((rc = db_open_readonly(db, &h, &err)) != EXR_OK)
 		return complain(rc, "%s: %s", db, err.reason);
-	rc = capture ? report_capture(h, stdout, &o, &err) :
-	    energy ? report_energy(h, stdout, &o, &err) :
-	    report_run(h, stdout, &o, &err);
+	if ((r = rdb_sqlite(h)) == NULL) {
+		db_close(h);
+		return complain(EXR_NOMEM, "%s: no memory", db);
+	}
+	rc = capture ? report_capture(r, stdout, &o, &err) :
+	    energy ? report_energy(r, stdout, &o, &err) :
+	    report_run(r, stdout, &o, &err);
 	if (rc != EXR_OK)
 		complain(rc, "%s: %s", db, err.reason);
+	rdb_close(r);
 	db_close(h);
 	return rc;
 }

@@ -139,31 +139,31 @@ print_row(FILE *fp, const struct report_opts *o, const struct erow *r,
 
 /* The rows of one basis, appended to rows; *total gets their nJ. */
 static int
-query_rows(sqlite3 *db, const char *rest, const char *key,
+query_rows(struct rdb *db, const char *rest, const char *key,
     const struct report_opts *o, enum basis b, struct erows *rows,
     double *total, struct ex_err *err)
 {
 	char sql[1024];
-	sqlite3_stmt *st;
+	struct rdb_q *st;
 	struct erow *r;
 	int rc;
 
 	snprintf(sql, sizeof(sql), "SELECT %s, %s", key, rest);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
-	sqlite3_bind_int64(st, 1, o->from_ns);
-	sqlite3_bind_int64(st, 2, o->to_ns);
+	if (rdb_prepare(db, sql, &st) != 0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	rdb_bind_int64(st, 1, o->from_ns);
+	rdb_bind_int64(st, 2, o->to_ns);
 	*total = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const unsigned char *k = sqlite3_column_text(st, 0);
-		const unsigned char *src = sqlite3_column_text(st, 7);
+	while ((rc = rdb_step(st)) == RDB_ROW) {
+		const char *k = rdb_text(st, 0);
+		const char *src = rdb_text(st, 7);
 
 		if (rows->n == rows->cap) {
 			size_t cap = rows->cap ? rows->cap * 2 : 64;
 			struct erow *v = realloc(rows->v, cap * sizeof(*v));
 
 			if (v == NULL) {
-				sqlite3_finalize(st);
+				rdb_finalize(st);
 				return ex_fail(err, EXR_NOMEM, 0, "no memory");
 			}
 			rows->v = v;
@@ -172,72 +172,70 @@ query_rows(sqlite3 *db, const char *rest, const char *key,
 		r = &rows->v[rows->n++];
 		r->basis = b;
 		snprintf(r->key, sizeof(r->key), "%s", k != NULL ?
-		    (const char *)k : "-");
-		r->procs = sqlite3_column_int64(st, 1);
-		r->energy_nj = sqlite3_column_int64(st, 3) > 0 ?
-		    sqlite3_column_double(st, 2) : -1;
-		r->span_ns = sqlite3_column_int64(st, 4);
-		r->peak_w = sqlite3_column_double(st, 5);
-		r->grams = sqlite3_column_type(st, 6) == SQLITE_NULL ? -1 :
-		    sqlite3_column_double(st, 6);
-		r->cpu_ns = (__int128)sqlite3_column_int64(st, 8) *
-		    1000000000 + sqlite3_column_int64(st, 9);
+		    k : "-");
+		r->procs = rdb_int64(st, 1);
+		r->energy_nj = rdb_int64(st, 3) > 0 ?
+		    rdb_double(st, 2) : -1;
+		r->span_ns = rdb_int64(st, 4);
+		r->peak_w = rdb_double(st, 5);
+		r->grams = rdb_isnull(st, 6) ? -1 :
+		    rdb_double(st, 6);
+		r->cpu_ns = (__int128)rdb_int64(st, 8) *
+		    1000000000 + rdb_int64(st, 9);
 		snprintf(r->sources, sizeof(r->sources), "%s", src != NULL ?
-		    (const char *)src : "");
+		    src : "");
 		if (r->energy_nj > 0)
 			*total += r->energy_nj;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+	rdb_finalize(st);
+	if (rc != RDB_DONE && rc != RDB_ROW)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	return EXR_OK;
 }
 
 /* All hosts' RAPL energy in the window, nJ: what estimates share out. */
 static int
-rapl_total(sqlite3 *db, const struct report_opts *o, double *nj,
+rapl_total(struct rdb *db, const struct report_opts *o, double *nj,
     struct ex_err *err)
 {
-	sqlite3_stmt *st;
+	struct rdb_q *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(energy_uj), 0) * 1e3 "
-	    "FROM v_rapl_host WHERE t1_ns >= ?1 AND t1_ns < ?2", -1, &st,
-	    NULL) != SQLITE_OK)
-		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
-	sqlite3_bind_int64(st, 1, o->from_ns);
-	sqlite3_bind_int64(st, 2, o->to_ns);
-	rc = sqlite3_step(st);
-	*nj = rc == SQLITE_ROW ? sqlite3_column_double(st, 0) : 0;
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? EXR_OK :
-	    ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+	if (rdb_prepare(db, "SELECT coalesce(sum(energy_uj), 0) * 1e3 "
+	    "FROM v_rapl_host WHERE t1_ns >= ?1 AND t1_ns < ?2", &st) != 0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	rdb_bind_int64(st, 1, o->from_ns);
+	rdb_bind_int64(st, 2, o->to_ns);
+	rc = rdb_step(st);
+	*nj = rc == RDB_ROW ? rdb_double(st, 0) : 0;
+	rdb_finalize(st);
+	return rc == RDB_ROW ? EXR_OK :
+	    ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 }
 
 /* The table's comment lines: each host's intensity and its source. */
 static void
-print_intensities(sqlite3 *db, FILE *fp)
+print_intensities(struct rdb *db, FILE *fp)
 {
-	sqlite3_stmt *st;
+	struct rdb_q *st;
 
-	if (sqlite3_prepare_v2(db, "SELECT host, carbon_g_per_kwh, "
+	if (rdb_prepare(db, "SELECT host, carbon_g_per_kwh, "
 	    "coalesce(carbon_source, 'no source given') FROM v_hosts "
-	    "WHERE carbon_g_per_kwh IS NOT NULL ORDER BY host", -1, &st,
-	    NULL) != SQLITE_OK)
+	    "WHERE carbon_g_per_kwh IS NOT NULL ORDER BY host", &st) != 0)
 		return;
 	/* Host names come from log headers: escaped, as is the source. */
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (rdb_step(st) == RDB_ROW) {
 		fputs("# carbon intensity of ", fp);
-		fmt_escape_fp(fp, (const char *)sqlite3_column_text(st, 0), 0);
-		fprintf(fp, ": %g g CO2e/kWh (", sqlite3_column_double(st, 1));
-		fmt_escape_fp(fp, (const char *)sqlite3_column_text(st, 2), 0);
+		fmt_escape_fp(fp, rdb_text(st, 0), 0);
+		fprintf(fp, ": %g g CO2e/kWh (", rdb_double(st, 1));
+		fmt_escape_fp(fp, rdb_text(st, 2), 0);
 		fputs(")\n", fp);
 	}
-	sqlite3_finalize(st);
+	rdb_finalize(st);
 }
 
 int
-report_energy(sqlite3 *db, FILE *fp, const struct report_opts *o,
+report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
 	static const char *const keys[][2] = {

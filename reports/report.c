@@ -31,24 +31,6 @@ static const char *const key_name[] = {
 };
 
 
-/* SQL function local_hour(ns): epoch second of the local hour's start. */
-static void
-local_hour(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	time_t t;
-	struct tm tm;
-
-	(void)argc;
-	t = (time_t)(sqlite3_value_int64(argv[0]) / 1000000000);
-	if (localtime_r(&t, &tm) == NULL) {
-		sqlite3_result_null(ctx);
-		return;
-	}
-	tm.tm_min = tm.tm_sec = 0;
-	tm.tm_isdst = -1;
-	sqlite3_result_int64(ctx, (int64_t)mktime(&tm));
-}
-
 static void
 hour_text(char *b, size_t n, int64_t epoch)
 {
@@ -183,24 +165,24 @@ struct alt {
 };
 
 static int
-alt_deltas(sqlite3_stmt *q, const unsigned char *host, int64_t t0,
+alt_deltas(struct rdb_q *q, const char *host, int64_t t0,
     int64_t t1, struct alt *alt, int *nalt)
 {
 	int rc;
 
 	*nalt = 0;
-	sqlite3_bind_text(q, 1, (const char *)host, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(q, 2, t0);
-	sqlite3_bind_int64(q, 3, t1);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW && *nalt < MAX_ALT) {
-		const unsigned char *src = sqlite3_column_text(q, 0);
+	rdb_bind_text(q, 1, host);
+	rdb_bind_int64(q, 2, t0);
+	rdb_bind_int64(q, 3, t1);
+	while ((rc = rdb_step(q)) == RDB_ROW && *nalt < MAX_ALT) {
+		const char *src = rdb_text(q, 0);
 
 		snprintf(alt[*nalt].source, sizeof(alt[*nalt].source), "%s",
-		    src != NULL ? (const char *)src : "?");
-		alt[(*nalt)++].delta_ns = sqlite3_column_int64(q, 1);
+		    src != NULL ? src : "?");
+		alt[(*nalt)++].delta_ns = rdb_int64(q, 1);
 	}
-	sqlite3_reset(q);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+	rdb_reset(q);
+	return rc == RDB_ROW || rc == RDB_DONE ? 0 : -1;
 }
 
 /* "pacct=0.130 ..." for the alternates of one window, or "-". */
@@ -249,7 +231,7 @@ alt_sum(struct alt *tot, int *ntot, const struct alt *alt, int nalt)
  * them were never written, whatever the ratio says.
  */
 static int
-capture_gaps(sqlite3 *db, FILE *fp, const struct report_opts *o,
+capture_gaps(struct rdb *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
 	static const char sql[] =
@@ -257,35 +239,35 @@ capture_gaps(sqlite3 *db, FILE *fp, const struct report_opts *o,
 	    " WHERE t1_ns > ?1 AND coalesce(t0_ns, 0) <= ?2"
 	    " ORDER BY host, t1_ns";
 	char host[128], t0[40], t1[40], why[600];
-	sqlite3_stmt *st;
+	struct rdb_q *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
-	sqlite3_bind_int64(st, 1, o->from_ns);
-	sqlite3_bind_int64(st, 2, o->to_ns);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		fmt_escape(host, sizeof(host), (const char *)
-		    sqlite3_column_text(st, 0), ESC_SPACE);
-		fmt_escape(why, sizeof(why), (const char *)
-		    sqlite3_column_text(st, 3), 0);
-		if (sqlite3_column_type(st, 1) == SQLITE_NULL)
+	if (rdb_prepare(db, sql, &st) != 0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	rdb_bind_int64(st, 1, o->from_ns);
+	rdb_bind_int64(st, 2, o->to_ns);
+	while ((rc = rdb_step(st)) == RDB_ROW) {
+		fmt_escape(host, sizeof(host), 
+		    rdb_text(st, 0), ESC_SPACE);
+		fmt_escape(why, sizeof(why), 
+		    rdb_text(st, 3), 0);
+		if (rdb_isnull(st, 1))
 			snprintf(t0, sizeof(t0), "an unknown time");
 		else
 			fmt_datetime(t0, sizeof(t0),
-			    sqlite3_column_int64(st, 1) / 1000000000);
-		fmt_datetime(t1, sizeof(t1), sqlite3_column_int64(st, 2) /
+			    rdb_int64(st, 1) / 1000000000);
+		fmt_datetime(t1, sizeof(t1), rdb_int64(st, 2) /
 		    1000000000);
 		fprintf(fp, "# %s: accounting was off from %s to %s (%s): "
 		    "exits then were not recorded\n", host, t0, t1, why);
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? EXR_OK :
-	    ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+	rdb_finalize(st);
+	return rc == RDB_DONE ? EXR_OK :
+	    ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 }
 
 int
-report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
+report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
 	static const char sql[] =
@@ -305,17 +287,17 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 	char t0[40], t1[40], cpu[32], busy[32], ratio[16], alts[128];
 	struct alt alt[MAX_ALT], tot[MAX_ALT];
 	int64_t sum_cpu = 0, sum_busy = 0, sum_lost = 0;
-	sqlite3_stmt *st, *q;
+	struct rdb_q *st, *q;
 	int rc, nalt, ntot = 0, csv = o->format == FMT_CSV;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
-	if (sqlite3_prepare_v2(db, alt_sql, -1, &q, NULL) != SQLITE_OK) {
-		sqlite3_finalize(st);
-		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+	if (rdb_prepare(db, sql, &st) != 0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	if (rdb_prepare(db, alt_sql, &q) != 0) {
+		rdb_finalize(st);
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	}
-	sqlite3_bind_int64(st, 1, o->from_ns);
-	sqlite3_bind_int64(st, 2, o->to_ns);
+	rdb_bind_int64(st, 1, o->from_ns);
+	rdb_bind_int64(st, 2, o->to_ns);
 	if (csv)
 		fputs("host,t0_utc,t0_epoch_s,t1_utc,t1_epoch_s,tz,"
 		    "proc_cpu_s,busy_cpu_s,capture_ratio,exit_sources,"
@@ -336,29 +318,29 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 		    "proc_cpu_s", "busy_cpu_s", "ratio", "exits", "lost",
 		    "other");
 	if (!csv && capture_gaps(db, fp, o, err) != EXR_OK) {
-		sqlite3_finalize(st);
-		sqlite3_finalize(q);
+		rdb_finalize(st);
+		rdb_finalize(q);
 		return EXR_DB;
 	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = rdb_step(st)) == RDB_ROW) {
 		char host[128];
-		const unsigned char *src = sqlite3_column_text(st, 5);
-		int64_t t0n = sqlite3_column_int64(st, 1);
-		int64_t t1n = sqlite3_column_int64(st, 2);
+		const char *src = rdb_text(st, 5);
+		int64_t t0n = rdb_int64(st, 1);
+		int64_t t1n = rdb_int64(st, 2);
 		int64_t a = t0n / 1000000000, b = t1n / 1000000000;
-		int64_t pc = sqlite3_column_int64(st, 3);
-		int64_t bu = sqlite3_column_int64(st, 4);
-		int64_t lost = sqlite3_column_int64(st, 6);
+		int64_t pc = rdb_int64(st, 3);
+		int64_t bu = rdb_int64(st, 4);
+		int64_t lost = rdb_int64(st, 6);
 
-		if (alt_deltas(q, sqlite3_column_text(st, 0), t0n, t1n, alt,
+		if (alt_deltas(q, rdb_text(st, 0), t0n, t1n, alt,
 		    &nalt) != 0) {
-			rc = SQLITE_ERROR;
+			rc = RDB_ERROR;
 			break;
 		}
 		alt_text(alts, sizeof(alts), alt, nalt, pc, bu);
 		/* Host names come from log headers: escape them. */
-		fmt_escape(host, sizeof(host), sqlite3_column_text(st, 0) !=
-		    NULL ? (const char *)sqlite3_column_text(st, 0) : "-",
+		fmt_escape(host, sizeof(host), rdb_text(st, 0) !=
+		    NULL ? rdb_text(st, 0) : "-",
 		    ESC_SPACE);
 		fmt_secs(cpu, sizeof(cpu), pc);
 		fmt_secs(busy, sizeof(busy), bu);
@@ -371,7 +353,7 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 			    b), b);
 			csv_field(fp, o->tz);
 			fprintf(fp, ",%s,%s,%s,", cpu, busy, ratio);
-			csv_field(fp, src != NULL ? (const char *)src : "");
+			csv_field(fp, src != NULL ? src : "");
 			fprintf(fp, ",%" PRId64 ",", lost);
 			csv_field(fp, nalt > 0 ? alts : "");
 			fputs("\r\n", fp);
@@ -380,12 +362,12 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 			    "%5" PRId64 " %s\n", host,
 			    fmt_datetime(t0, sizeof(t0), a),
 			    fmt_datetime(t1, sizeof(t1), b), cpu, busy, ratio,
-			    src != NULL ? (const char *)src : "-", lost, alts);
+			    src != NULL ? src : "-", lost, alts);
 		if (!csv && capture_out_of_tolerance(pc, bu, o->tolerance) &&
-		    capture_top(db, fp, sqlite3_column_text(st, 0), t0n, t1n,
+		    capture_top(db, fp, rdb_text(st, 0), t0n, t1n,
 		    CAPTURE_TOP, err) != EXR_OK) {
-			sqlite3_finalize(st);
-			sqlite3_finalize(q);
+			rdb_finalize(st);
+			rdb_finalize(q);
 			return EXR_DB;
 		}
 		sum_cpu += pc;
@@ -393,10 +375,10 @@ report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
 		sum_lost += lost;
 		alt_sum(tot, &ntot, alt, nalt);
 	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
-		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+	rdb_finalize(st);
+	rdb_finalize(q);
+	if (rc != RDB_DONE)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	if (!csv) {
 		fmt_secs(cpu, sizeof(cpu), sum_cpu);
 		fmt_secs(busy, sizeof(busy), sum_busy);
@@ -462,25 +444,22 @@ report_print(FILE *fp, const struct report_opts *o,
 
 /* The split sum in columns col and col + 1. */
 static __int128
-split_get(sqlite3_stmt *st, int col)
+split_get(struct rdb_q *st, int col)
 {
-	return (__int128)sqlite3_column_int64(st, col) * 1000000000 +
-	    sqlite3_column_int64(st, col + 1);
+	return (__int128)rdb_int64(st, col) * 1000000000 +
+	    rdb_int64(st, col + 1);
 }
 
 int
-report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,
+report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
 	char sql[1024];
-	sqlite3_stmt *st;
+	struct rdb_q *st;
 	struct report_row *rows = NULL, *nr;
 	size_t n = 0, cap = 0;
 	int rc;
 
-	if (sqlite3_create_function(db, "local_hour", 1, SQLITE_UTF8, NULL,
-	    local_hour, NULL, NULL) != SQLITE_OK)
-		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
 	snprintf(sql, sizeof(sql),
 	    "SELECT %s AS k, count(DISTINCT i.proc_id), "
 	    SPLIT_SUM("i.cpu_user_ns") ", " SPLIT_SUM("i.cpu_sys_ns") ", "
@@ -500,20 +479,20 @@ report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,
 	    "1000000000), 0) + coalesce(sum(i.cpu_sys_ns / 1000000000), 0))"
 	    " * 1e9 + coalesce(sum(i.cpu_user_ns % 1000000000), 0) + "
 	    "coalesce(sum(i.cpu_sys_ns % 1000000000), 0) DESC, k");
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
-	sqlite3_bind_int64(st, 1, o->from_ns);
-	sqlite3_bind_int64(st, 2, o->to_ns);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	if (rdb_prepare(db, sql, &st) != 0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	rdb_bind_int64(st, 1, o->from_ns);
+	rdb_bind_int64(st, 2, o->to_ns);
+	while ((rc = rdb_step(st)) == RDB_ROW) {
 		struct report_row *r;
-		const unsigned char *k = sqlite3_column_text(st, 0);
+		const char *k = rdb_text(st, 0);
 
 		if (n == cap) {
 			cap = cap == 0 ? 64 : cap * 2;
 			if ((nr = ex_reallocarray(rows, cap, sizeof(*rows))) ==
 			    NULL) {
 				free(rows);
-				sqlite3_finalize(st);
+				rdb_finalize(st);
 				return ex_fail(err, EXR_NOMEM, 0, "no memory");
 			}
 			rows = nr;
@@ -521,24 +500,24 @@ report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,
 		r = &rows[n++];
 		memset(r, 0, sizeof(*r));
 		if (o->by == BY_HOUR) {
-			r->hour_epoch = sqlite3_column_int64(st, 0);
+			r->hour_epoch = rdb_int64(st, 0);
 			hour_text(r->key, sizeof(r->key), r->hour_epoch);
 		} else
 			snprintf(r->key, sizeof(r->key), "%s", k != NULL ?
-			    (const char *)k : "-");
-		r->calls = sqlite3_column_int64(st, 1);
+			    k : "-");
+		r->calls = rdb_int64(st, 1);
 		r->user_ns = split_get(st, 2);
 		r->sys_ns = split_get(st, 4);
 		r->real_ns = split_get(st, 6);
 		r->chars = split_get(st, 8);
-		r->rss_max_kb = sqlite3_column_int64(st, 10);
-		r->faults_major = sqlite3_column_int64(st, 11);
-		r->syscalls = sqlite3_column_int64(st, 12);
+		r->rss_max_kb = rdb_int64(st, 10);
+		r->faults_major = rdb_int64(st, 11);
+		r->syscalls = rdb_int64(st, 12);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
+	rdb_finalize(st);
+	if (rc != RDB_DONE) {
 		free(rows);
-		return ex_fail(err, EXR_DB, 0, "%s", sqlite3_errmsg(db));
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	}
 	rc = report_print(fp, o, rows, n, err);
 	free(rows);

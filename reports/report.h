@@ -9,11 +9,11 @@
 #ifndef REPORT_H
 #define REPORT_H
 
-#include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "../parsers/exerr.h"
+#include "rdb.h"
 
 enum report_by {
 	BY_USER, BY_COMMAND, BY_PROJECT, BY_ZONE, BY_HOST, BY_HOUR
@@ -57,7 +57,7 @@ extern const char *const report_by_names[];
  * host: process CPU over the busy CPU /proc/stat counted (the view
  * capture in docs/schema.md), with the sources of exit records.
  */
-int	report_capture(sqlite3 *db, FILE *fp, const struct report_opts *o,
+int	report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    struct ex_err *err);
 
 /* Whether a window's ratio is outside 1 +- tolerance (capture_top.c). */
@@ -69,14 +69,14 @@ int	capture_out_of_tolerance(int64_t proc_ns, int64_t busy_ns,
  * window (t0_ns, t1_ns] of host, with pid, command, start and CPU:
  * what an admin looks at first when a window's ratio is off.
  */
-int	capture_top(sqlite3 *db, FILE *fp, const unsigned char *host,
+int	capture_top(struct rdb *db, FILE *fp, const char *host,
 	    int64_t t0_ns, int64_t t1_ns, int n, struct ex_err *err);
 
 /*
  * Energy per command, user or host from the energy intervals, ranked by
  * joules (reports/energy.c).  EXR_USAGE for another --by.
  */
-int	report_energy(sqlite3 *db, FILE *fp, const struct report_opts *o,
+int	report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    struct ex_err *err);
 
 /*
@@ -87,7 +87,7 @@ int	report_print(FILE *fp, const struct report_opts *o,
 	    const struct report_row *rows, size_t n, struct ex_err *err);
 
 /* Run the report on db into fp.  EXR_OK, or EXR_DB/EXR_IO with err. */
-int	report_run(sqlite3 *db, FILE *fp, const struct report_opts *o,
+int	report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    struct ex_err *err);
 
 #endif
