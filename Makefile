@@ -20,7 +20,7 @@ WARN = -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wvla
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS = $(PKG_LIBS)
+LDLIBS = $(PKG_LIBS) -lm
 
 # The version extracct --version prints.  In a git checkout, git
 # describe: the newest tag (0.2.0-3-g1234abc), or, while there is none,
@@ -53,7 +53,8 @@ STORE = store/db.c store/dblock.c store/diff.c store/flows.c store/ledger.c stor
 REPORTS = reports/fmt.c reports/outbuf.c reports/tmmemo.c reports/idnames.c \
 	reports/dump.c reports/text.c reports/csv.c reports/report.c \
 	reports/summary.c reports/energy.c reports/capture_top.c \
-	reports/rdb.c reports/rdb_sqlite.c
+	reports/rdb.c reports/rdb_sqlite.c \
+	reports/chart_data.c reports/svg.c reports/html.c
 PORTABLE_EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_dump.c extract/cmd_text.c extract/cmd_check.c \
 	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c \

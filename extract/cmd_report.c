@@ -1,11 +1,12 @@
 /*
  * extracct report [--db FILE] [--by user|command|project|zone|host|hour]
- *     [--from TIME] [--to TIME] [--format table|csv|json] [--tz ZONE]
- *     [--capture] [--energy] [FILE...]
+ *     [--from TIME] [--to TIME] [--format table|csv|json|svg|html]
+ *     [--tz ZONE] [--capture] [--energy] [FILE...]
  *
  * Usage totals from the database (reports/report.c), the capture ratio
  * (--capture), or, given log files, totals of their exit records with no
- * database (reports/summary.c).  TIME is YYYY-MM-DD[THH:MM[:SS]] in the
+ * database (reports/summary.c).  --format svg draws one of them as a
+ * chart, --format html a page of all the charts (reports/chart.h).  TIME is YYYY-MM-DD[THH:MM[:SS]] in the
  * report's time zone, or @EPOCH seconds.
  */
 #include <sys/stat.h>
@@ -21,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "../parsers/sniff.h"
+#include "../reports/chart.h"
 #include "../reports/report.h"
 #include "../store/db.h"
 #include "../reports/summary.h"
@@ -43,8 +45,10 @@ static const struct cmdopt report_options[] = {
 	{ 't', "to", "TIME", 0,
 	    "count only intervals that end before TIME, which must be after "
 	    "--from (default: to the end)" },
-	{ 'F', "format", "table|csv|json", 0,
-	    "the output format (default: table)" },
+	{ 'F', "format", "table|csv|json|svg|html", 0,
+	    "the output format; svg: a chart of CPU over time by --by (of "
+	    "the capture ratio with --capture, of energy with --energy); "
+	    "html: a page of all three charts (default: table)" },
 	{ 'z', "tz", "ZONE", 0,
 	    "the time zone of TIME, hours and times printed: local, UTC or a "
 	    "zoneinfo name such as Europe/Paris (default: timezone, local)" },
@@ -218,6 +222,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	struct rdb *r;
 	char zone[64], why[256];
 	int ch, i, rc, capture = 0, energy = 0, db_given = 0;
+	int chart = 0;		/* 1: --format svg, 2: --format html */
 
 	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
@@ -248,9 +253,14 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 				o.format = FMT_CSV;
 			else if (strcmp(optarg, "json") == 0)
 				o.format = FMT_JSON;
+			else if (strcmp(optarg, "svg") == 0 ||
+			    strcmp(optarg, "html") == 0)
+				chart = optarg[0] == 's' ? 1 : 2;
 			else
 				return complain(EXR_USAGE, "--format '%s': not "
-				    "table, csv or json", optarg);
+				    "table, csv, json, svg or html", optarg);
+			if (optarg[0] != 's' && optarg[0] != 'h')
+				chart = 0;
 			break;
 		case 'c':	/* the capture ratio instead of usage */
 			capture = 1;
@@ -271,6 +281,12 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 			return cmdopt_bad(&cmd_report_doc);
 		}
 	}
+	if (chart && (optind != argc || o.by == BY_HOUR))
+		return complain(EXR_USAGE, "--format svg|html: charts read the "
+		    "database, --by user, command, project, zone or host");
+	if (chart == 2 && (capture || energy))
+		return complain(EXR_USAGE, "--format html draws every chart: "
+		    "no --capture or --energy");
 	if (capture && optind != argc)
 		return complain(EXR_USAGE, "--capture reads the database, not "
 		    "files");
@@ -322,7 +338,10 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		db_close(h);
 		return complain(EXR_NOMEM, "%s: no memory", db);
 	}
-	rc = capture ? report_capture(r, stdout, &o, &err) :
+	rc = chart == 2 ? report_html(r, stdout, &o, &err) :
+	    chart ? report_svg(r, stdout, &o, capture ? CHART_CAPTURE :
+	    energy ? CHART_ENERGY : CHART_CPU, &err) :
+	    capture ? report_capture(r, stdout, &o, &err) :
 	    energy ? report_energy(r, stdout, &o, &err) :
 	    report_run(r, stdout, &o, &err);
 	if (rc != EXR_OK)

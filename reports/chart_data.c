@@ -1,0 +1,591 @@
+/*
+ * The series the charts draw (chart.h), read through rdb from the
+ * published views only: v_proc_usage, capture, v_hosts, v_energy_usage
+ * and v_energy_estimate.  The SQL is portable (no SQLite date
+ * functions): rows are grouped by local_hour(), and hours are folded
+ * into days here, where the bucket edges are computed once in TZ.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../parsers/compat.h"
+#include "chart.h"
+#include "fmt.h"
+
+/* More buckets than this (274 years of days) is no picture. */
+#define MAX_BUCKETS	100000
+
+/* Lines beyond this many hosts are not drawn (the subtitle says so). */
+#define MAX_LINES	10
+
+/*
+ * A sum of ns as REAL seconds that cannot overflow (report.c's split
+ * sum: seconds and remainders apart).  For a printf format: %%.
+ */
+#define SPLIT_SECS(x) \
+	"(coalesce(sum((" x ") / 1000000000), 0) + " \
+	"coalesce(sum((" x ") %% 1000000000), 0) / 1e9)"
+
+#define CPU_NS	"coalesce(i.cpu_user_ns, 0) + coalesce(i.cpu_sys_ns, 0)"
+
+static int	db_fail(struct rdb *db, struct rdb_q *q, struct ex_err *err);
+static int	make_buckets(struct chart *c, const struct chart_window *w,
+		    const char *tz, struct ex_err *err);
+static size_t	bucket_of(const struct chart *c, int64_t epoch_s);
+static int	alloc_series(struct chart *c, size_t ns, struct ex_err *err);
+static int	describe(struct rdb *db, const struct report_opts *o,
+		    const struct chart_window *w, struct chart *c,
+		    struct ex_err *err);
+
+void
+chart_init(struct chart *c, enum chart_kind kind)
+{
+	memset(c, 0, sizeof(*c));
+	c->kind = kind;
+	c->ref = NAN;
+	c->scale = 1;
+}
+
+void
+chart_release(struct chart *c)
+{
+	free(c->edge);
+	free(c->name);
+	free(c->v);
+	free(c->bar_class);
+	chart_init(c, c->kind);
+}
+
+/* min(t1_ns), max(t1_ns) of one view over o's window, into lo/hi. */
+static int
+extent(struct rdb *db, const char *view, const struct report_opts *o,
+    int64_t *lo, int64_t *hi, int *any, struct ex_err *err)
+{
+	char sql[256];
+	struct rdb_q *q;
+
+	snprintf(sql, sizeof(sql), "SELECT min(t1_ns), max(t1_ns) FROM %s"
+	    " WHERE t1_ns >= ?1 AND t1_ns < ?2", view);
+	if (rdb_prepare(db, sql, &q) != 0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	rdb_bind_int64(q, 1, o->from_ns);
+	rdb_bind_int64(q, 2, o->to_ns);
+	if (rdb_step(q) != RDB_ROW)
+		return db_fail(db, q, err);
+	if (!rdb_isnull(q, 0)) {
+		if (!*any || rdb_int64(q, 0) < *lo)
+			*lo = rdb_int64(q, 0);
+		if (!*any || rdb_int64(q, 1) > *hi)
+			*hi = rdb_int64(q, 1);
+		*any = 1;
+	}
+	rdb_finalize(q);
+	return EXR_OK;
+}
+
+int
+chart_window(struct rdb *db, const struct report_opts *o, int mask,
+    struct chart_window *w, struct ex_err *err)
+{
+	int64_t lo = 0, hi = 0;
+	int any = 0, rc;
+
+	if (((mask & CW_USAGE) && (rc = extent(db, "v_proc_usage", o, &lo,
+	    &hi, &any, err)) != EXR_OK) ||
+	    ((mask & CW_CAPTURE) && (rc = extent(db, "capture", o, &lo, &hi,
+	    &any, err)) != EXR_OK) ||
+	    ((mask & CW_ENERGY) && ((rc = extent(db, "v_energy_usage", o,
+	    &lo, &hi, &any, err)) != EXR_OK || (rc = extent(db,
+	    "v_energy_estimate", o, &lo, &hi, &any, err)) != EXR_OK)))
+		return rc;
+	w->empty = !any;
+	/* A window given is drawn whole; an open end stops at the data. */
+	w->lo_ns = o->from_ns != INT64_MIN ? o->from_ns : lo;
+	w->hi_ns = o->to_ns != INT64_MAX ? o->to_ns : hi + 1;
+	if (w->hi_ns <= w->lo_ns)
+		w->hi_ns = w->lo_ns + 1;
+	return EXR_OK;
+}
+
+int
+chart_cpu(struct rdb *db, const struct report_opts *o,
+    const struct chart_window *w, size_t n, struct chart *c,
+    struct ex_err *err)
+{
+	static const char *const key_sql[] = {
+		[BY_USER] = "i.uid", [BY_COMMAND] = "i.command",
+		[BY_PROJECT] = "i.projid", [BY_ZONE] = "i.zone",
+		[BY_HOST] = "i.host", [BY_HOUR] = "i.command",
+	};
+	const char *key = key_sql[o->by];
+	char sql[1024];
+	struct rdb_q *q;
+	size_t s, b, nkeys = 0, k;
+	int rc;
+
+	snprintf(c->title, sizeof(c->title), "CPU by %s",
+	    report_by_names[o->by == BY_HOUR ? BY_COMMAND : o->by]);
+	if ((rc = describe(db, o, w, c, err)) != EXR_OK ||
+	    (rc = make_buckets(c, w, o->tz, err)) != EXR_OK)
+		return rc;
+	snprintf(c->ylabel, sizeof(c->ylabel), "CPUs busy (mean over each "
+	    "%s)", c->daily ? "day" : "hour");
+	snprintf(c->unit, sizeof(c->unit), "CPUs");
+	snprintf(c->legend, sizeof(c->legend), "%s", o->by == BY_USER ?
+	    "uid" : o->by == BY_PROJECT ? "projid" : report_by_names[o->by ==
+	    BY_HOUR ? BY_COMMAND : o->by]);
+	snprintf(c->empty, sizeof(c->empty), "no data in this window");
+	if (w->empty)
+		return EXR_OK;
+
+	/* The top n keys of the window, largest first. */
+	snprintf(sql, sizeof(sql), "SELECT coalesce(CAST(%s AS TEXT), '-') AS"
+	    " k, " SPLIT_SECS(CPU_NS) " FROM v_proc_usage i"
+	    " WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 GROUP BY k"
+	    " ORDER BY 2 DESC, 1", key);
+	if (rdb_prepare(db, sql, &q) != 0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	rdb_bind_int64(q, 1, w->lo_ns);
+	rdb_bind_int64(q, 2, w->hi_ns);
+	if ((c->name = calloc(n + 1, sizeof(*c->name))) == NULL) {
+		rdb_finalize(q);
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	}
+	while ((rc = rdb_step(q)) == RDB_ROW) {
+		if (nkeys < n)
+			snprintf(c->name[nkeys], sizeof(c->name[0]), "%s",
+			    rdb_text(q, 0));
+		nkeys++;
+	}
+	if (rc != RDB_DONE)
+		return db_fail(db, q, err);
+	rdb_finalize(q);
+	if (nkeys == 0)
+		return EXR_OK;
+	c->has_other = nkeys > n;
+	if (nkeys > n) {
+		snprintf(c->name[n], sizeof(c->name[0]), "other (%zu %ss)",
+		    nkeys - n, report_by_names[o->by]);
+		nkeys = n + 1;
+	}
+	if ((rc = alloc_series(c, nkeys, err)) != EXR_OK)
+		return rc;
+
+	/* CPU per local hour and key, into the buckets. */
+	snprintf(sql, sizeof(sql), "SELECT local_hour(i.t1_ns) AS h,"
+	    " coalesce(CAST(%s AS TEXT), '-') AS k, " SPLIT_SECS(CPU_NS)
+	    " FROM v_proc_usage i WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2"
+	    " GROUP BY h, k", key);
+	if (rdb_prepare(db, sql, &q) != 0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	rdb_bind_int64(q, 1, w->lo_ns);
+	rdb_bind_int64(q, 2, w->hi_ns);
+	while ((rc = rdb_step(q)) == RDB_ROW) {
+		const char *name = rdb_text(q, 1);
+		size_t top = c->has_other ? c->ns - 1 : c->ns;
+
+		b = bucket_of(c, rdb_int64(q, 0));
+		for (k = 0; k < top; k++)
+			if (strncmp(c->name[k], name != NULL ? name : "-",
+			    sizeof(c->name[k]) - 1) == 0)
+				break;
+		if (b < c->nb && k < c->ns)
+			c->v[k * c->nb + b] += rdb_double(q, 2);
+	}
+	if (rc != RDB_DONE)
+		return db_fail(db, q, err);
+	rdb_finalize(q);
+	/* CPU-seconds over the bucket's seconds: CPUs busy on average. */
+	for (s = 0; s < c->ns; s++)
+		for (b = 0; b < c->nb; b++)
+			c->v[s * c->nb + b] /= (double)(c->edge[b + 1] -
+			    c->edge[b]);
+	return EXR_OK;
+}
+
+int
+chart_capture(struct rdb *db, const struct report_opts *o,
+    const struct chart_window *w, struct chart *c, struct ex_err *err)
+{
+	static const char sql[] =
+	    "SELECT h.host, c.t1_ns, c.proc_cpu_ns, c.busy_ns"
+	    " FROM capture c JOIN v_hosts h USING (host_id)"
+	    " WHERE c.t1_ns >= ?1 AND c.t1_ns < ?2 ORDER BY h.host, c.t1_ns";
+	struct rdb_q *q;
+	double *busy = NULL;
+	char hosts[MAX_LINES][128], last[128];
+	size_t nh = 0, more = 0, s, b;
+	int rc;
+
+	snprintf(c->title, sizeof(c->title), "Capture ratio");
+	if ((rc = describe(db, o, w, c, err)) != EXR_OK ||
+	    (rc = make_buckets(c, w, o->tz, err)) != EXR_OK)
+		return rc;
+	snprintf(c->ylabel, sizeof(c->ylabel), "process CPU / busy CPU (per "
+	    "%s)", c->daily ? "day" : "hour");
+	snprintf(c->empty, sizeof(c->empty), "no data in this window "
+	    "(the capture ratio needs snap's snapshots)");
+	c->ref = 1.0;
+	snprintf(c->legend, sizeof(c->legend), "host");
+	snprintf(c->ref_label, sizeof(c->ref_label), "1.0: all busy CPU "
+	    "accounted");
+	if (w->empty)
+		return EXR_OK;
+
+	/* The hosts, in name order: one line each. */
+	if (rdb_prepare(db, sql, &q) != 0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	rdb_bind_int64(q, 1, w->lo_ns);
+	rdb_bind_int64(q, 2, w->hi_ns);
+	last[0] = '\0';
+	while ((rc = rdb_step(q)) == RDB_ROW) {
+		const char *h = rdb_text(q, 0) != NULL ? rdb_text(q, 0) : "-";
+
+		/* Sorted by host: a name unlike the last one is new. */
+		if (nh > 0 && strncmp(last, h, sizeof(last) - 1) == 0)
+			continue;
+		snprintf(last, sizeof(last), "%s", h);
+		if (nh < MAX_LINES)
+			snprintf(hosts[nh++], sizeof(hosts[0]), "%s", h);
+		else
+			more++;
+	}
+	if (rc != RDB_DONE)
+		return db_fail(db, q, err);
+	if (nh == 0) {
+		rdb_finalize(q);
+		return EXR_OK;
+	}
+	if ((c->name = calloc(nh, sizeof(*c->name))) == NULL ||
+	    (rc = alloc_series(c, nh, err)) != EXR_OK ||
+	    (busy = calloc(nh * c->nb, sizeof(*busy))) == NULL) {
+		rdb_finalize(q);
+		return rc != EXR_OK ? rc : ex_fail(err, EXR_NOMEM, 0,
+		    "no memory");
+	}
+	for (s = 0; s < nh; s++)
+		memcpy(c->name[s], hosts[s], sizeof(hosts[s]));
+	if (more > 0) {
+		size_t len = strlen(c->subtitle);
+
+		snprintf(c->subtitle + len, sizeof(c->subtitle) - len,
+		    "; %zu more hosts not drawn", more);
+	}
+
+	/* Sums of process and busy CPU per host and bucket. */
+	rdb_reset(q);
+	while ((rc = rdb_step(q)) == RDB_ROW) {
+		const char *h = rdb_text(q, 0) != NULL ? rdb_text(q, 0) : "-";
+
+		for (s = 0; s < nh; s++)
+			if (strncmp(c->name[s], h, sizeof(c->name[s]) - 1) == 0)
+				break;
+		b = bucket_of(c, rdb_int64(q, 1) / 1000000000);
+		if (s == nh || b >= c->nb)
+			continue;
+		c->v[s * c->nb + b] += (double)rdb_int64(q, 2);
+		busy[s * c->nb + b] += (double)rdb_int64(q, 3);
+	}
+	if (rc != RDB_DONE) {
+		free(busy);
+		return db_fail(db, q, err);
+	}
+	rdb_finalize(q);
+	for (s = 0; s < c->ns * c->nb; s++)
+		c->v[s] = busy[s] > 0 ? c->v[s] / busy[s] : NAN;
+	free(busy);
+	return EXR_OK;
+}
+
+/* One bar of the energy chart before the top n are picked. */
+struct ebar {
+	char	 key[128];
+	int	 basis;		/* 0 measured, 1 estimate */
+	double	 joules;
+};
+
+static int
+ebar_cmp(const void *a, const void *b)
+{
+	const struct ebar *x = a, *y = b;
+	int k;
+
+	if (x->joules != y->joules)
+		return x->joules > y->joules ? -1 : 1;
+	if ((k = strcmp(x->key, y->key)) != 0)
+		return k;
+	return x->basis - y->basis;
+}
+
+int
+chart_energy(struct rdb *db, const struct report_opts *o,
+    const struct chart_window *w, size_t n, struct chart *c,
+    struct ex_err *err)
+{
+#define MEASURED_SQL \
+	    "SELECT coalesce(CAST(%s AS TEXT), '-') AS k," \
+	    " sum(i.energy_nj * 1.0) / 1e9 FROM v_energy_usage i" \
+	    " WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns" \
+	    " AND i.energy_nj IS NOT NULL GROUP BY k"
+#define ESTIMATE_SQL \
+	    "SELECT coalesce(CAST(%s AS TEXT), '-') AS k," \
+	    " sum(e.energy_nj) / 1e9" \
+	    " FROM v_energy_estimate e JOIN v_hosts h USING (host_id)" \
+	    " WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2" \
+	    " AND e.energy_nj IS NOT NULL GROUP BY k"
+	enum report_by by = o->by == BY_USER || o->by == BY_HOST ? o->by :
+	    BY_COMMAND;
+	const char *keys[2] = {
+	    by == BY_USER ? "i.uid" : by == BY_HOST ? "i.host" : "i.command",
+	    by == BY_USER ? "e.uid" : by == BY_HOST ? "h.host" : "e.command" };
+	struct ebar *bars = NULL, *nbars;
+	size_t nbar = 0, cap = 0, i, shown;
+	double max = 0, other = 0;
+	char sql[512];
+	struct rdb_q *q;
+	int rc = EXR_OK, basis;
+
+	snprintf(c->title, sizeof(c->title), "Energy by %s",
+	    report_by_names[by]);
+	if ((rc = describe(db, o, w, c, err)) != EXR_OK)
+		return rc;
+	snprintf(c->class_name[0], sizeof(c->class_name[0]), "measured");
+	snprintf(c->class_name[1], sizeof(c->class_name[1]), "estimate "
+	    "(RAPL shared by CPU time)");
+	snprintf(c->class_name[2], sizeof(c->class_name[2]), "other");
+	snprintf(c->legend, sizeof(c->legend), "%s", by == BY_USER ? "uid" :
+	    report_by_names[by]);
+	snprintf(c->empty, sizeof(c->empty), "no data in this window "
+	    "(energy needs energy snapshots or RAPL)");
+	if (w->empty)
+		return EXR_OK;
+	for (basis = 0; basis < 2; basis++) {
+		if (basis == 0)
+			snprintf(sql, sizeof(sql), MEASURED_SQL, keys[0]);
+		else
+			snprintf(sql, sizeof(sql), ESTIMATE_SQL, keys[1]);
+		if (rdb_prepare(db, sql, &q) != 0) {
+			free(bars);
+			return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+		}
+		rdb_bind_int64(q, 1, w->lo_ns);
+		rdb_bind_int64(q, 2, w->hi_ns);
+		while ((rc = rdb_step(q)) == RDB_ROW) {
+			if (nbar == cap) {
+				cap = cap ? cap * 2 : 64;
+				if ((nbars = ex_reallocarray(bars, cap,
+				    sizeof(*bars))) == NULL) {
+					free(bars);
+					rdb_finalize(q);
+					return ex_fail(err, EXR_NOMEM, 0,
+					    "no memory");
+				}
+				bars = nbars;
+			}
+			snprintf(bars[nbar].key, sizeof(bars[0].key), "%s",
+			    rdb_text(q, 0));
+			bars[nbar].basis = basis;
+			bars[nbar++].joules = rdb_double(q, 1);
+		}
+		if (rc != RDB_DONE) {
+			free(bars);
+			return db_fail(db, q, err);
+		}
+		rdb_finalize(q);
+	}
+	if (nbar == 0)
+		return EXR_OK;
+	qsort(bars, nbar, sizeof(*bars), ebar_cmp);
+	shown = nbar > n ? n : nbar;
+	for (i = shown; i < nbar; i++)
+		other += bars[i].joules;
+	c->has_other = nbar > n;
+	c->ns = shown + (size_t)c->has_other;
+	if ((c->name = calloc(c->ns, sizeof(*c->name))) == NULL ||
+	    (c->v = calloc(c->ns, sizeof(*c->v))) == NULL ||
+	    (c->bar_class = calloc(c->ns, sizeof(*c->bar_class))) == NULL) {
+		free(bars);
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	}
+	for (i = 0; i < shown; i++) {
+		memcpy(c->name[i], bars[i].key, sizeof(c->name[i]));
+		c->v[i] = bars[i].joules;
+		c->bar_class[i] = bars[i].basis;
+	}
+	if (c->has_other) {
+		snprintf(c->name[shown], sizeof(c->name[0]), "other (%zu)",
+		    nbar - shown);
+		c->v[shown] = other;
+		c->bar_class[shown] = 2;
+	}
+	free(bars);
+	/* Read in the unit that keeps the largest bar under 10,000. */
+	for (i = 0; i < c->ns; i++)
+		if (c->v[i] > max)
+			max = c->v[i];
+	c->scale = max < 1e4 ? 1 : max < 1e7 ? 1e3 : max < 1e10 ? 1e6 : 1e9;
+	snprintf(c->unit, sizeof(c->unit), "%s", c->scale == 1 ? "J" :
+	    c->scale == 1e3 ? "kJ" : c->scale == 1e6 ? "MJ" : "GJ");
+	snprintf(c->xlabel, sizeof(c->xlabel), "energy (%s) in the window",
+	    c->unit);
+	return EXR_OK;
+}
+
+/* Finalize q and fail with the engine's message. */
+static int
+db_fail(struct rdb *db, struct rdb_q *q, struct ex_err *err)
+{
+	int rc = ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+
+	rdb_finalize(q);
+	return rc;
+}
+
+/* ns series of nb zeroes each. */
+static int
+alloc_series(struct chart *c, size_t ns, struct ex_err *err)
+{
+	c->ns = ns;
+	if (c->nb > 0 && (c->v = calloc(ns * c->nb, sizeof(*c->v))) == NULL)
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	return EXR_OK;
+}
+
+/* The start of the local day (daily) or hour holding t, epoch s. */
+static int64_t
+bucket_start(int64_t t, int daily)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+
+	if (localtime_r(&tt, &tm) == NULL)
+		return t - t % 3600;
+	tm.tm_min = tm.tm_sec = 0;
+	if (daily)
+		tm.tm_hour = 0;
+	tm.tm_isdst = -1;
+	return (int64_t)mktime(&tm);
+}
+
+/*
+ * Local hours follow each other every 3,600 s (a zone's offset moves by
+ * whole hours or half hours, and bucket_start floors to the local
+ * hour).  Days are 23 to 25 hours long where clocks change: each edge
+ * is the next local midnight, found by mktime.
+ */
+static int64_t
+next_edge(int64_t t, int daily)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+	int64_t n;
+
+	if (!daily)
+		return t + 3600;
+	if (localtime_r(&tt, &tm) == NULL)
+		return t + 86400;
+	tm.tm_mday++;
+	tm.tm_hour = 12;	/* noon exists every day: no DST edge */
+	tm.tm_min = tm.tm_sec = 0;
+	tm.tm_isdst = -1;
+	n = bucket_start((int64_t)mktime(&tm), 1);
+	return n > t ? n : t + 86400;
+}
+
+static int
+make_buckets(struct chart *c, const struct chart_window *w, const char *tz,
+    struct ex_err *err)
+{
+	int64_t lo = w->lo_ns / 1000000000, hi, t;
+	size_t n = 0;
+
+	/* The last second of the window, rounded up: [lo, hi]. */
+	hi = (w->hi_ns - 1) / 1000000000;
+	c->daily = hi - lo > CHART_HOURLY_MAX_S;
+	snprintf(c->xlabel, sizeof(c->xlabel), "time in %s; intervals count in "
+	    "the %s they end in", tz, c->daily ? "day" : "hour");
+	if (w->empty)
+		return EXR_OK;
+	for (t = bucket_start(lo, c->daily); t <= hi; t = next_edge(t,
+	    c->daily))
+		if (++n > MAX_BUCKETS)
+			return ex_fail(err, EXR_USAGE, 0, "the window is too "
+			    "long to draw (more than %d %ss): give --from and "
+			    "--to", MAX_BUCKETS, c->daily ? "day" : "hour");
+	if ((c->edge = calloc(n + 1, sizeof(*c->edge))) == NULL)
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	c->nb = n;
+	t = bucket_start(lo, c->daily);
+	for (n = 0; n <= c->nb; n++, t = next_edge(t, c->daily))
+		c->edge[n] = t;
+	return EXR_OK;
+}
+
+/* The bucket holding epoch second t, or c->nb if none does. */
+static size_t
+bucket_of(const struct chart *c, int64_t t)
+{
+	size_t lo = 0, hi = c->nb, mid;
+
+	if (c->nb == 0 || t < c->edge[0] || t >= c->edge[c->nb])
+		return c->nb;
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (c->edge[mid] <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The subtitle: the hosts of the database (up to 4 named), the window
+ * and the time zone.
+ */
+static int
+describe(struct rdb *db, const struct report_opts *o,
+    const struct chart_window *w, struct chart *c, struct ex_err *err)
+{
+	char from[40], to[40];
+	struct rdb_q *q;
+	size_t len = 0, nh = 0;
+	int rc;
+
+	if (rdb_prepare(db, "SELECT host FROM v_hosts ORDER BY host", &q) !=
+	    0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	while ((rc = rdb_step(q)) == RDB_ROW) {
+		const char *h = rdb_text(q, 0) != NULL ? rdb_text(q, 0) : "-";
+
+		if (nh < 4 && len < sizeof(c->subtitle))
+			len += (size_t)snprintf(c->subtitle + len,
+			    sizeof(c->subtitle) - len, "%s%s", nh ? ", " :
+			    "host ", h);
+		nh++;
+	}
+	if (rc != RDB_DONE)
+		return db_fail(db, q, err);
+	rdb_finalize(q);
+	if (len >= sizeof(c->subtitle))
+		len = sizeof(c->subtitle) - 1;
+	if (nh > 4)
+		len += (size_t)snprintf(c->subtitle + len,
+		    sizeof(c->subtitle) - len, " and %zu more", nh - 4);
+	else if (nh == 0)
+		len += (size_t)snprintf(c->subtitle + len,
+		    sizeof(c->subtitle) - len, "no host");
+	if (len >= sizeof(c->subtitle))
+		return EXR_OK;
+	if (w->empty && o->from_ns == INT64_MIN && o->to_ns == INT64_MAX)
+		snprintf(c->subtitle + len, sizeof(c->subtitle) - len,
+		    "; all of the data; time zone %s", o->tz);
+	else
+		snprintf(c->subtitle + len, sizeof(c->subtitle) - len,
+		    "; %s to %s; time zone %s", fmt_datetime(from,
+		    sizeof(from), w->lo_ns / 1000000000), fmt_datetime(to,
+		    sizeof(to), w->hi_ns / 1000000000), o->tz);
+	return EXR_OK;
+}
