@@ -62,7 +62,7 @@ struct chart {
 	char		 ref_label[64];
 	int		*bar_class;	/* BARS: 0, 1 or 2 (other), a colour
 					   each */
-	char		 class_name[3][64];	/* BARS: legend of the classes */
+	char		 class_name[3][64];	/* BARS: the classes' legend */
 	double		 scale;		/* values are divided by this ... */
 	char		 unit[16];	/* ... to read in this unit */
 };

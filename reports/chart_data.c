@@ -229,7 +229,7 @@ chart_capture(struct rdb *db, const struct report_opts *o,
 	    "(the capture ratio needs snap's snapshots)");
 	c->ref = 1.0;
 	snprintf(c->legend, sizeof(c->legend), "host");
-	snprintf(c->ref_label, sizeof(c->ref_label), "1.0: all busy CPU "
+	snprintf(c->ref_label, sizeof(c->ref_label), "1.0: all CPU "
 	    "accounted");
 	if (w->empty)
 		return EXR_OK;

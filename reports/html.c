@@ -66,7 +66,8 @@ report_html(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    "h1 { font-size: 22px; margin: 0 0 4px 0; }\n"
 	    "p.sub { color: #444444; margin: 0 0 20px 0; }\n"
 	    "div.chart { margin: 0 0 28px 0; }\n"
-	    "svg { max-width: 100%; height: auto; border: 1px solid #dddddd; }\n"
+	    "svg { max-width: 100%; height: auto;"
+	    " border: 1px solid #dddddd; }\n"
 	    "</style>\n</head>\n<body>\n"
 	    "<h1>extracct report</h1>\n", fp);
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {

@@ -166,9 +166,10 @@ head(FILE *fp, const struct chart *c, int height, int standalone)
 	fputs("</title>\n", fp);
 	fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\""
 	    " fill=\"#ffffff\"/>\n", W, height);
-	text(fp, PX0, 26, "font-size=\"17\" font-weight=\"bold\"", c->title,
+	text(fp, PX0, 26, "font-size=\"17\" font-weight=\"bold\""
+	    " class=\"title\"", c->title, 0);
+	text(fp, PX0, 46, "fill=\"#444444\" class=\"subtitle\"", c->subtitle,
 	    0);
-	text(fp, PX0, 46, "fill=\"#444444\"", c->subtitle, 0);
 }
 
 static void
@@ -178,7 +179,8 @@ empty_box(FILE *fp, const struct chart *c)
 	    " fill=\"#f4f4f4\" stroke=\"#999999\"/>\n", PX0, PY0, W - 40 - PX0,
 	    PY1 - PY0);
 	text(fp, (PX0 + W - 40) / 2.0, (PY0 + PY1) / 2.0,
-	    "font-size=\"16\" text-anchor=\"middle\" fill=\"#555555\"",
+	    "font-size=\"16\" text-anchor=\"middle\" fill=\"#555555\""
+	    " class=\"empty\"",
 	    c->empty[0] ? c->empty : "no data in this window", 0);
 }
 
@@ -214,10 +216,11 @@ y_axis(FILE *fp, const struct chart *c, double max)
 		    " stroke=\"%s\"/>\n", PX0, y, PX1, y, i == 0 ? "#333333" :
 		    "#e0e0e0");
 		snprintf(label, sizeof(label), "%.*f", decimals, v);
-		text(fp, PX0 - 6, y + 4, "text-anchor=\"end\"", label, 0);
+		text(fp, PX0 - 6, y + 4, "text-anchor=\"end\" class=\"ytick\"",
+		    label, 0);
 	}
 	fprintf(fp, "<text transform=\"translate(22 %.1f) rotate(-90)\""
-	    " text-anchor=\"middle\">", (PY0 + PY1) / 2.0);
+	    " text-anchor=\"middle\" class=\"ylabel\">", (PY0 + PY1) / 2.0);
 	svg_text(fp, c->ylabel, 0);
 	fputs("</text>\n", fp);
 	return top;
@@ -271,10 +274,11 @@ tick(FILE *fp, const struct chart *c, int64_t t, const char *label,
 	    " stroke=\"#333333\"/>\n", x, PY1, x, PY1 + 5);
 	fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\""
 	    " stroke=\"#eeeeee\"/>\n", x, PY0, x, PY1);
-	text(fp, x, PY1 + 18, "text-anchor=\"middle\"", label, 0);
+	text(fp, x, PY1 + 18, "text-anchor=\"middle\" class=\"xtick\"", label,
+	    0);
 	if (date != NULL)
-		text(fp, x, PY1 + 32, "text-anchor=\"middle\" fill=\"#555555\"",
-		    date, 0);
+		text(fp, x, PY1 + 32, "text-anchor=\"middle\" fill=\"#555555\""
+		    " class=\"xdate\"", date, 0);
 }
 
 /*
@@ -340,9 +344,9 @@ x_axis(FILE *fp, const struct chart *c)
 			    ((at.tm_year + 1900) * 12 + at.tm_mon) %
 			    st->months == 0 : st->days < 7 ? day % st->days ==
 			    0 : (day - 4) % st->days == 0)) {
-				strftime(label, sizeof(label), st->months >= 12 ?
-				    "%Y" : st->months > 0 ? "%Y-%m" : "%Y-%m-%d",
-				    &at);
+				strftime(label, sizeof(label),
+				    st->months >= 12 ? "%Y" : st->months > 0 ?
+				    "%Y-%m" : "%Y-%m-%d", &at);
 				tick(fp, c, t, label, NULL);
 			}
 			tm = mid;
@@ -354,8 +358,8 @@ x_axis(FILE *fp, const struct chart *c)
 	}
 	fprintf(fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\""
 	    " stroke=\"#333333\"/>\n", PX0, PY1, PX1, PY1);
-	text(fp, (PX0 + PX1) / 2.0, H - 16, "text-anchor=\"middle\"",
-	    c->xlabel, 0);
+	text(fp, (PX0 + PX1) / 2.0, H - 16, "text-anchor=\"middle\""
+	    " class=\"xlabel\"", c->xlabel, 0);
 }
 
 static const char *
@@ -378,9 +382,10 @@ legend_entry(FILE *fp, int i, const char *colour, int dashed,
 		    " stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"5 3\""
 		    "/>\n", LEGEND_X, y - 4, LEGEND_X + 14, y - 4, colour);
 	else
-		fprintf(fp, "<rect x=\"%d\" y=\"%.1f\" width=\"14\" height=\"14\""
-		    " fill=\"%s\"/>\n", LEGEND_X, y - 11, colour);
-	text(fp, LEGEND_X + 20, y, "", name, NAME_CHARS);
+		fprintf(fp, "<rect x=\"%d\" y=\"%.1f\" width=\"14\""
+		    " height=\"14\" fill=\"%s\"/>\n", LEGEND_X, y - 11,
+		    colour);
+	text(fp, LEGEND_X + 20, y, "class=\"legend\"", name, NAME_CHARS);
 }
 
 static void
@@ -389,7 +394,8 @@ legend(FILE *fp, const struct chart *c)
 	size_t s;
 	int i = 0;
 
-	text(fp, LEGEND_X, PY0 + 2, "font-weight=\"bold\"", c->legend, 0);
+	text(fp, LEGEND_X, PY0 + 2,
+	    "font-weight=\"bold\" class=\"legend-head\"", c->legend, 0);
 	/* Top to bottom as the stack reads: the last series drawn on top. */
 	for (s = 0; s < c->ns; s++) {
 		size_t k = c->kind == CHART_STACKED ? c->ns - 1 - s : s;
@@ -425,7 +431,7 @@ stacked(FILE *fp, const struct chart *c)
 		return;
 	for (s = 0; s < c->ns; s++) {
 		cur = PY1 - base[0] / top * (PY1 - PY0);
-		fprintf(fp, "<path fill=\"%s\" d=\"M%.1f %.1f",
+		fprintf(fp, "<path class=\"series\" fill=\"%s\" d=\"M%.1f %.1f",
 		    series_colour(c, s), x_of(c, c->edge[0]), cur);
 		for (b = 0; b < c->nb; b++) {
 			y = PY1 - (base[b] + c->v[s * c->nb + b]) / top *
@@ -478,7 +484,7 @@ lines(FILE *fp, const struct chart *c)
 	for (s = 0; s < c->ns; s++) {
 		const char *colour = series_colour(c, s);
 
-		fprintf(fp, "<path fill=\"none\" stroke=\"%s\""
+		fprintf(fp, "<path class=\"series\" fill=\"none\" stroke=\"%s\""
 		    " stroke-width=\"2\" d=\"", colour);
 		for (pen = 0, b = 0; b < c->nb; b++) {
 			if (isnan(v = c->v[s * c->nb + b])) {
@@ -498,7 +504,8 @@ lines(FILE *fp, const struct chart *c)
 		for (b = 0; b < c->nb; b++) {
 			if (isnan(v = c->v[s * c->nb + b]))
 				continue;
-			fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\""
+			fprintf(fp, "<circle class=\"point\" cx=\"%.1f\""
+			    " cy=\"%.1f\" r=\"3\""
 			    " fill=\"%s\"/>\n", (x_of(c, c->edge[b]) +
 			    x_of(c, c->edge[b + 1])) / 2, PY1 - v / top *
 			    (PY1 - PY0), colour);
@@ -534,12 +541,13 @@ bars(FILE *fp, const struct chart *c)
 		    " stroke=\"%s\"/>\n", x, PY0 - 4, x, bottom, i == 0 ?
 		    "#333333" : "#e0e0e0");
 		snprintf(label, sizeof(label), "%.*f", decimals, v);
-		text(fp, x, bottom + 16, "text-anchor=\"middle\"", label, 0);
+		text(fp, x, bottom + 16,
+		    "text-anchor=\"middle\" class=\"xtick\"", label, 0);
 	}
-	text(fp, (BX0 + BX1) / 2.0, bottom + 34, "text-anchor=\"middle\"",
-	    c->xlabel, 0);
-	text(fp, BX0 - 8, PY0 - 8, "text-anchor=\"end\" font-weight=\"bold\"",
-	    c->legend, 0);
+	text(fp, (BX0 + BX1) / 2.0, bottom + 34, "text-anchor=\"middle\""
+	    " class=\"xlabel\"", c->xlabel, 0);
+	text(fp, BX0 - 8, PY0 - 8, "text-anchor=\"end\" font-weight=\"bold\""
+	    " class=\"legend-head\"", c->legend, 0);
 	for (s = 0; s < c->ns; s++) {
 		int cls = c->bar_class[s] >= 0 && c->bar_class[s] < 3 ?
 		    c->bar_class[s] : 2;
@@ -547,17 +555,17 @@ bars(FILE *fp, const struct chart *c)
 
 		used[cls] = 1;
 		v = c->v[s] / c->scale;
-		fprintf(fp, "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\""
-		    " height=\"%d\" fill=\"%s\"><title>", BX0, y + 3,
-		    v / top * (BX1 - BX0), BAR_ROW - 6, bar_colour[cls]);
+		fprintf(fp, "<rect class=\"bar\" x=\"%d\" y=\"%.1f\""
+		    " width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>", BX0,
+		    y + 3, v / top * (BX1 - BX0), BAR_ROW - 6, bar_colour[cls]);
 		svg_text(fp, c->name[s], 0);
 		fputs("</title></rect>\n", fp);
-		text(fp, BX0 - 8, y + BAR_ROW / 2.0 + 4, "text-anchor=\"end\"",
-		    c->name[s], NAME_CHARS);
+		text(fp, BX0 - 8, y + BAR_ROW / 2.0 + 4, "text-anchor=\"end\""
+		    " class=\"legend\"", c->name[s], NAME_CHARS);
 		snprintf(label, sizeof(label), "%.*f %s", v >= 100 ? 0 :
 		    v >= 10 ? 1 : 2, v, c->unit);
 		text(fp, BX0 + v / top * (BX1 - BX0) + 6, y + BAR_ROW / 2.0 +
-		    4, "", label, 0);
+		    4, "class=\"value\"", label, 0);
 	}
 	/* The classes' legend, in a row under the axis label. */
 	for (i = 0, x = BX0; i < 3; i++) {
@@ -566,7 +574,8 @@ bars(FILE *fp, const struct chart *c)
 		fprintf(fp, "<rect x=\"%.1f\" y=\"%d\" width=\"14\""
 		    " height=\"14\" fill=\"%s\"/>\n", x, bottom + 46,
 		    bar_colour[i]);
-		text(fp, x + 20, bottom + 58, "", c->class_name[i], 0);
+		text(fp, x + 20, bottom + 58, "class=\"class\"",
+		    c->class_name[i], 0);
 		x += 40 + 7.0 * (double)strlen(c->class_name[i]);
 	}
 }
