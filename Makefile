@@ -149,7 +149,8 @@ check: $(B)/extracct $(B)/extracct-test $(B)/unit \
 	@sh tests/run.sh $(B) $(S)
 
 # The demo: ingest the bundled sample logs into out/extracct.db, with the
-# .txt and .csv of each log beside it, and report on them.
+# .txt and .csv of each log beside it, and report on them, as tables and
+# as the charts of out/extracct.html.
 run: $(B)/extracct
 	@mkdir -p out/real
 	@echo "== extracct ingest: the sample logs into out/extracct.db"
@@ -172,6 +173,26 @@ run: $(B)/extracct
 	    sample-data/energy/*.log
 	@echo
 	@TZ=UTC $(B)/extracct report --db out/extracct.db --energy --by command
+	@echo
+	@echo "== charts: out/extracct.html, CPU, capture ratio and energy; open it in a browser"
+	@TZ=UTC $(B)/extracct report --db out/extracct.db --format html \
+	    --by command $(SAMPLE_WINDOW) >out/extracct.html
+	@ls -l out/extracct.html | sed 's/^/   /'
+
+# The picture README shows: CPU by command over the hours of the sample
+# proc log (the logs of sample-data/real are from 2005; a window over
+# both would be 18 years of empty days).  t3100 checks it is what this
+# extracct draws from the sample data: after a change to the charts,
+# "make sample-chart" and commit it.
+SAMPLE_WINDOW = --from 2023-11-14T22:00 --to 2023-11-15T04:00
+sample-chart: $(B)/extracct
+	@rm -rf $(B)/sample-chart && mkdir -p $(B)/sample-chart
+	@$(B)/extracct ingest --db $(B)/sample-chart/s.db \
+	    sample-data/proc.exacct >/dev/null
+	@TZ=UTC $(B)/extracct report --db $(B)/sample-chart/s.db --format svg \
+	    --by command $(SAMPLE_WINDOW) >docs/report-sample.svg
+	@rm -rf $(B)/sample-chart
+	@echo "  SVG     docs/report-sample.svg"
 
 bench: $(B)/extracct $(B)/bench-loader $(B)/bench-forkloop
 	@sh bench/run.sh $(B)/extracct
@@ -327,4 +348,5 @@ clean:
 	rm -rf $(B) out
 
 .PHONY: all check run bench fuzz fuzz-build portable install uninstall clean \
+	sample-chart \
 	FORCE

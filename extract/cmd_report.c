@@ -6,7 +6,8 @@
  * Usage totals from the database (reports/report.c), the capture ratio
  * (--capture), or, given log files, totals of their exit records with no
  * database (reports/summary.c).  --format svg draws one of them as a
- * chart, --format html a page of all the charts (reports/chart.h).  TIME is YYYY-MM-DD[THH:MM[:SS]] in the
+ * chart, --format html a page of all the charts (reports/chart.h).
+ * TIME is YYYY-MM-DD[THH:MM[:SS]] in the
  * report's time zone, or @EPOCH seconds.
  */
 #include <sys/stat.h>

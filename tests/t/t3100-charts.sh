@@ -238,6 +238,16 @@ test_expect_success 'bad combinations: exit 2 with the reason' '
 	grep "not table, csv, json, svg or html" err
 '
 
+test_expect_success 'docs/report-sample.svg is what the sample data gives (make sample-chart)' '
+	extracct ingest --db s.db "$SAMPLES/proc.exacct" >/dev/null &&
+	extracct report --db s.db --format svg --by command \
+	    --from 2023-11-14T22:00 --to 2023-11-15T04:00 >sample.svg &&
+	grep "^SAMPLE_WINDOW = --from 2023-11-14T22:00 --to 2023-11-15T04:00$" "$SRC/Makefile" &&
+	xmllint --noout "$SRC/docs/report-sample.svg" &&
+	test_cmp "$SRC/docs/report-sample.svg" sample.svg &&
+	grep "(docs/report-sample.svg)" "$SRC/README.md"
+'
+
 # Headless Chromium draws the page.  A blank page has one colour and no
 # ink; the chart page must have many colours, a real share of ink, and
 # the first three series' colours over wide areas; the page of an empty
