@@ -104,12 +104,17 @@ test_expect_success 'CPU chart: title, hosts and window, axes with units, hourly
 '
 
 test_expect_success 'the stack is the data: its top in the busiest hour is the hour'"'"'s CPU' '
-	# The busiest hour'"'"'s mean CPUs, and the y axis top that frames it.
+	# The busiest hour'"'"'s mean CPUs, and the height the stack
+	# reaches, read against the y axis'"'"'s own 0 and top ticks.
 	max=$(sqlite3 g.db "SELECT max(c) FROM (SELECT sum(coalesce(cpu_user_ns, 0) +
 	    coalesce(cpu_sys_ns, 0)) / 3.6e12 AS c FROM v_proc_usage
 	    GROUP BY t1_ns / 3600000000000)") &&
-	top=$(tail -n 1 yt) &&
-	awk -v m="$max" -v t="$top" "BEGIN { exit !(t >= m && t < 2.5 * m) }"
+	sed -n "s/^<text x=\"[0-9.]*\" y=\"\([0-9.]*\)\".*class=\"ytick\">\([^<]*\)<.*/\1 \2/p" cpu.svg >yt &&
+	grep -o "class=\"series\" fill=\"[^\"]*\" d=\"[^\"]*" cpu.svg |
+	    grep -o "V[0-9.]*" | tr -d V | sort -n | head -n 1 >ytop &&
+	awk -v m="$max" -v t="$(cat ytop)" "NR == 1 { y0 = \$1 } { y1 = \$1; v1 = \$2 }
+	    END { h = (y0 - 4 - t) / (y0 - y1) * v1; print h, m;
+	    exit !(h > m * 0.99 - 0.01 && h < m * 1.01 + 0.01 && v1 >= m && v1 < 2.5 * m) }" yt
 '
 
 test_expect_success '--by user: uids; more than 3 days: daily buckets and date ticks' '
@@ -130,6 +135,20 @@ test_expect_success '--tz names the zone on the axis and in the subtitle' '
 	xmllint --noout k.svg &&
 	texts xlabel k.svg | grep "^time in Asia/Kolkata;" &&
 	texts subtitle k.svg | grep "time zone Asia/Kolkata$"
+'
+
+test_expect_success 'days are local days: the week over the end of DST is 169 hours wide' '
+	extracct report --db g.db --format svg --by command --tz Europe/Paris \
+	    --from 2023-10-20 --to 2023-11-20 >dst.svg &&
+	xmllint --noout dst.svg &&
+	sed -n "s/^<text x=\"\([0-9.]*\)\".*class=\"xtick\">\([^<]*\)<.*/\1 \2/p" dst.svg >ticks &&
+	test "$(line_count ticks)" -ge 4 &&
+	while read -r x d; do
+		test "$(TZ=UTC date -d "$d" +%u)" -eq 1 || return 1
+	done <ticks &&
+	head -n 1 ticks | grep " 2023-10-23$" &&
+	awk "{ x[NR] = \$1 } END { r = (x[2] - x[1]) / (x[3] - x[2]);
+	    exit !(r > 169 / 168 - 0.002 && r < 169 / 168 + 0.002) }" ticks
 '
 
 test_expect_success 'capture ratio: one line per host, a point per hour, the 1.0 line' '
