@@ -512,8 +512,8 @@ make_buckets(struct chart *c, const struct chart_window *w, const char *tz,
 	    c->daily))
 		if (++n > MAX_BUCKETS)
 			return ex_fail(err, EXR_USAGE, 0, "the window is too "
-			    "long to draw (more than %d %ss): give --from and "
-			    "--to", MAX_BUCKETS, c->daily ? "day" : "hour");
+			    "long to draw (more than %d %ss): give a shorter "
+			    "--from and --to", MAX_BUCKETS, c->daily ? "day" : "hour");
 	if ((c->edge = calloc(n + 1, sizeof(*c->edge))) == NULL)
 		return ex_fail(err, EXR_NOMEM, 0, "no memory");
 	c->nb = n;

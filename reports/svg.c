@@ -13,7 +13,6 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -406,6 +405,18 @@ legend(FILE *fp, const struct chart *c)
 		legend_entry(fp, i, "#222222", 1, c->ref_label);
 }
 
+/* The height of the series below s in bucket b, stacked. */
+static double
+below(const struct chart *c, size_t s, size_t b)
+{
+	double sum = 0;
+	size_t k;
+
+	for (k = 0; k < s; k++)
+		sum += c->v[k * c->nb + b];
+	return sum;
+}
+
 /*
  * Each series a filled outline: its top (the sum of it and the series
  * below) then its base backwards, one flat step per bucket, as the
@@ -417,7 +428,6 @@ stacked(FILE *fp, const struct chart *c)
 {
 	double max = 0, top, sum, y, cur;
 	size_t s, b, k;
-	double *base;
 
 	for (b = 0; b < c->nb; b++) {
 		for (sum = 0, s = 0; s < c->ns; s++)
@@ -426,35 +436,36 @@ stacked(FILE *fp, const struct chart *c)
 			max = sum;
 	}
 	top = y_axis(fp, c, max);
-	/* The running base, per bucket, as values for each series. */
-	if ((base = calloc(c->nb, sizeof(*base))) == NULL)
-		return;
 	for (s = 0; s < c->ns; s++) {
-		cur = PY1 - base[0] / top * (PY1 - PY0);
+		cur = PY1 - below(c, s, 0) / top * (PY1 - PY0);
 		fprintf(fp, "<path class=\"series\" fill=\"%s\" d=\"M%.1f %.1f",
 		    series_colour(c, s), x_of(c, c->edge[0]), cur);
+		/* The top, left to right: a move where the height changes. */
 		for (b = 0; b < c->nb; b++) {
-			y = PY1 - (base[b] + c->v[s * c->nb + b]) / top *
-			    (PY1 - PY0);
-			if (!(fabs(y - cur) < 0.05))	/* as printed */
-				fprintf(fp, "V%.1f", y);
+			y = PY1 - below(c, s + 1, b) / top * (PY1 - PY0);
+			if (fabs(y - cur) < 0.05)	/* the same, printed */
+				continue;
+			if (b > 0)
+				fprintf(fp, "H%.1f", x_of(c, c->edge[b]));
+			fprintf(fp, "V%.1f", y);
 			cur = y;
-			fprintf(fp, "H%.1f", x_of(c, c->edge[b + 1]));
 		}
+		fprintf(fp, "H%.1f", x_of(c, c->edge[c->nb]));
+		/* The base, right to left. */
 		for (k = c->nb; k-- > 0;) {
-			y = PY1 - base[k] / top * (PY1 - PY0);
-			if (!(fabs(y - cur) < 0.05))	/* as printed */
-				fprintf(fp, "V%.1f", y);
+			y = PY1 - below(c, s, k) / top * (PY1 - PY0);
+			if (fabs(y - cur) < 0.05)
+				continue;
+			if (k < c->nb - 1)
+				fprintf(fp, "H%.1f", x_of(c, c->edge[k + 1]));
+			fprintf(fp, "V%.1f", y);
 			cur = y;
-			fprintf(fp, "H%.1f", x_of(c, c->edge[k]));
 		}
+		fprintf(fp, "H%.1f", x_of(c, c->edge[0]));
 		fputs("Z\"><title>", fp);
 		svg_text(fp, c->name[s], 0);
 		fputs("</title></path>\n", fp);
-		for (b = 0; b < c->nb; b++)
-			base[b] += c->v[s * c->nb + b];
 	}
-	free(base);
 	x_axis(fp, c);
 	legend(fp, c);
 }
