@@ -215,8 +215,8 @@ chart_capture(struct rdb *db, const struct report_opts *o,
 	    " WHERE c.t1_ns >= ?1 AND c.t1_ns < ?2 ORDER BY h.host, c.t1_ns";
 	struct rdb_q *q;
 	double *busy = NULL;
-	char hosts[MAX_LINES][128], last[128];
-	size_t nh = 0, more = 0, s, b;
+	char last[128];
+	size_t more = 0, s, b;
 	int rc;
 
 	snprintf(c->title, sizeof(c->title), "Capture ratio");
@@ -234,56 +234,42 @@ chart_capture(struct rdb *db, const struct report_opts *o,
 	if (w->empty)
 		return EXR_OK;
 
-	/* The hosts, in name order: one line each. */
-	if (rdb_prepare(db, sql, &q) != 0)
+	/*
+	 * One pass, in host order: a host's line is made when its first
+	 * row comes (room for MAX_LINES, so nothing moves), and the
+	 * process and busy CPU of its rows are summed per bucket.
+	 */
+	if ((c->name = calloc(MAX_LINES, sizeof(*c->name))) == NULL ||
+	    (rc = alloc_series(c, MAX_LINES, err)) != EXR_OK ||
+	    (busy = calloc(MAX_LINES * c->nb, sizeof(*busy))) == NULL)
+		return rc != EXR_OK ? rc : ex_fail(err, EXR_NOMEM, 0,
+		    "no memory");
+	c->ns = 0;
+	if (rdb_prepare(db, sql, &q) != 0) {
+		free(busy);
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	}
 	rdb_bind_int64(q, 1, w->lo_ns);
 	rdb_bind_int64(q, 2, w->hi_ns);
 	last[0] = '\0';
+	s = MAX_LINES;		/* the current row's line; none yet */
 	while ((rc = rdb_step(q)) == RDB_ROW) {
 		const char *h = rdb_text(q, 0) != NULL ? rdb_text(q, 0) : "-";
 
 		/* Sorted by host: a name unlike the last one is new. */
-		if (nh > 0 && strncmp(last, h, sizeof(last) - 1) == 0)
-			continue;
-		snprintf(last, sizeof(last), "%s", h);
-		if (nh < MAX_LINES)
-			snprintf(hosts[nh++], sizeof(hosts[0]), "%s", h);
-		else
-			more++;
-	}
-	if (rc != RDB_DONE)
-		return db_fail(db, q, err);
-	if (nh == 0) {
-		rdb_finalize(q);
-		return EXR_OK;
-	}
-	if ((c->name = calloc(nh, sizeof(*c->name))) == NULL ||
-	    (rc = alloc_series(c, nh, err)) != EXR_OK ||
-	    (busy = calloc(nh * c->nb, sizeof(*busy))) == NULL) {
-		rdb_finalize(q);
-		return rc != EXR_OK ? rc : ex_fail(err, EXR_NOMEM, 0,
-		    "no memory");
-	}
-	for (s = 0; s < nh; s++)
-		memcpy(c->name[s], hosts[s], sizeof(hosts[s]));
-	if (more > 0) {
-		size_t len = strlen(c->subtitle);
-
-		snprintf(c->subtitle + len, sizeof(c->subtitle) - len,
-		    "; %zu more hosts not drawn", more);
-	}
-
-	/* Sums of process and busy CPU per host and bucket. */
-	rdb_reset(q);
-	while ((rc = rdb_step(q)) == RDB_ROW) {
-		const char *h = rdb_text(q, 0) != NULL ? rdb_text(q, 0) : "-";
-
-		for (s = 0; s < nh; s++)
-			if (strncmp(c->name[s], h, sizeof(c->name[s]) - 1) == 0)
-				break;
+		if (c->ns + more == 0 || strncmp(last, h, sizeof(last) - 1) !=
+		    0) {
+			snprintf(last, sizeof(last), "%s", h);
+			if (c->ns < MAX_LINES) {
+				s = c->ns++;
+				memcpy(c->name[s], last, sizeof(last));
+			} else {
+				s = MAX_LINES;
+				more++;
+			}
+		}
 		b = bucket_of(c, rdb_int64(q, 1) / 1000000000);
-		if (s == nh || b >= c->nb)
+		if (s == MAX_LINES || b >= c->nb)
 			continue;
 		c->v[s * c->nb + b] += (double)rdb_int64(q, 2);
 		busy[s * c->nb + b] += (double)rdb_int64(q, 3);
@@ -293,6 +279,12 @@ chart_capture(struct rdb *db, const struct report_opts *o,
 		return db_fail(db, q, err);
 	}
 	rdb_finalize(q);
+	if (more > 0) {
+		size_t len = strlen(c->subtitle);
+
+		snprintf(c->subtitle + len, sizeof(c->subtitle) - len,
+		    "; %zu more hosts not drawn", more);
+	}
 	for (s = 0; s < c->ns * c->nb; s++)
 		c->v[s] = busy[s] > 0 ? c->v[s] / busy[s] : NAN;
 	free(busy);

@@ -15,11 +15,12 @@ texts() {
 
 # A snapshot log from lines "sys SECOND BUSY_TICKS" and
 # "proc PID COMMAND START_S SECOND SYS_CENTISECONDS", as snap writes it
-# on a 2-CPU host at 100 Hz (t2230 has the same writer).
+# on a 2-CPU host at 100 Hz (t2230 has the same writer): snaplog IN OUT
+# [HOST].
 T0=1796000400			# 2026-11-30 01:00:00 UTC
 snaplog() {
-	awk -v t0=$T0 '
-	BEGIN { print "header library extracct caphost" }
+	awk -v t0=$T0 -v host="${3:-caphost}" '
+	BEGIN { print "header library extracct " host }
 	$1 == "sys" {
 		print "group 0xf1000001"
 		printf "  uint 0x41000201 %d000000000\n", t0 + $2
@@ -167,6 +168,22 @@ test_expect_success 'capture ratio: one line per host, a point per hour, the 1.0
 	awk -v a="$max" -v b="$min" "BEGIN { exit !(a > 0.95 && a < 1.05 && b > 0.45 && b < 0.55) }" &&
 	top=$(texts ytick cap.svg | tail -n 1) &&
 	awk -v m="$max" -v t="$top" "BEGIN { exit !(t >= m * 1.2 - 1e-9) }"
+'
+
+test_expect_success 'capture ratio of 12 hosts: 10 lines, and the subtitle says so' '
+	printf "%s\n" "sys 0 0" "proc 7 w -1 0 0" "sys 600 30000" \
+	    "proc 7 w -1 600 30000" "sys 1200 60000" "proc 7 w -1 1200 60000" >h.in &&
+	for i in 01 02 03 04 05 06 07 08 09 10 11 12; do
+		snaplog h.in h$i.exacct host$i || return 1
+	done &&
+	extracct ingest --db h.db h??.exacct >/dev/null &&
+	extracct report --db h.db --format svg --capture >h.svg &&
+	xmllint --noout h.svg &&
+	{ for i in 01 02 03 04 05 06 07 08 09 10; do echo host$i; done &&
+	  echo "1.0: all CPU accounted"; } >expect &&
+	texts legend h.svg >actual && test_cmp expect actual &&
+	test "$(grep -c "class=\"series\"" h.svg)" -eq 10 &&
+	texts subtitle h.svg | grep "^host host01, host02, host03, host04 and 8 more; .*; 2 more hosts not drawn$"
 '
 
 test_expect_success 'energy by command: the 8 largest bars and other, in joules' '
