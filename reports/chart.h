@@ -8,7 +8,10 @@
  *   the capture ratio over time: process CPU over busy CPU per bucket,
  *     one line per host, against the 1.0 line;
  *   energy by application: joules per command (or user, or host), one
- *     bar each, measured and estimated apart.
+ *     bar each, measured and estimated apart;
+ *   energy over time (the page only): mean watts per bucket, stacked as
+ *     the CPU, of one basis (measured where there is any, else the
+ *     estimate).
  *
  * The time axis is cut into local hours when the window is at most 3
  * days long, else into local days; an interval counts in the bucket it
@@ -102,6 +105,10 @@ int	chart_capture(struct rdb *db, const struct report_opts *o,
 int	chart_energy(struct rdb *db, const struct report_opts *o,
 	    const struct chart_window *w, size_t n, struct chart *c,
 	    struct ex_err *err);
+/* Energy over time, stacked as the CPU: mean watts per bucket. */
+int	chart_energy_time(struct rdb *db, const struct report_opts *o,
+	    const struct chart_window *w, size_t n, struct chart *c,
+	    struct ex_err *err);
 
 /*
  * Write c as one <svg> element into fp (svg.c); with standalone, as a
@@ -114,11 +121,12 @@ void	svg_chart(FILE *fp, const struct chart *c, int standalone);
 void	svg_text(FILE *fp, const char *s, size_t max_chars);
 
 /* The report's charts. */
-enum chart_which { CHART_CPU, CHART_CAPTURE, CHART_ENERGY };
+enum chart_which { CHART_CPU, CHART_CAPTURE, CHART_ENERGY,
+	CHART_ENERGY_TIME };
 
 /*
  * report --format svg: one chart (which) as an SVG file into fp.
- * report --format html: a self-contained page with all three (html.c).
+ * report --format html: a self-contained page with all four (html.c).
  * EXR_OK, or EXR_DB/EXR_NOMEM/EXR_IO with err.
  */
 int	report_svg(struct rdb *db, FILE *fp, const struct report_opts *o,

@@ -109,43 +109,23 @@ chart_window(struct rdb *db, const struct report_opts *o, int mask,
 	return EXR_OK;
 }
 
-int
-chart_cpu(struct rdb *db, const struct report_opts *o,
-    const struct chart_window *w, size_t n, struct chart *c,
-    struct ex_err *err)
+/*
+ * The stacked series of c from two queries, each with ?1, ?2 the
+ * window: top_sql gives "key, total" for every key, largest first;
+ * hour_sql "local hour, key, amount" per hour and key.  The first n
+ * keys are series, the rest one "other (N whats)"; each bucket's
+ * amount is divided by its seconds (a mean rate).
+ */
+static int
+time_series(struct rdb *db, const struct chart_window *w, size_t n,
+    const char *what, const char *top_sql, const char *hour_sql,
+    struct chart *c, struct ex_err *err)
 {
-	static const char *const key_sql[] = {
-		[BY_USER] = "i.uid", [BY_COMMAND] = "i.command",
-		[BY_PROJECT] = "i.projid", [BY_ZONE] = "i.zone",
-		[BY_HOST] = "i.host", [BY_HOUR] = "i.command",
-	};
-	const char *key = key_sql[o->by];
-	char sql[1024];
 	struct rdb_q *q;
-	size_t s, b, nkeys = 0, k;
+	size_t s, b, nkeys = 0, k, top;
 	int rc;
 
-	snprintf(c->title, sizeof(c->title), "CPU by %s",
-	    report_by_names[o->by == BY_HOUR ? BY_COMMAND : o->by]);
-	if ((rc = describe(db, o, w, c, err)) != EXR_OK ||
-	    (rc = make_buckets(c, w, o->tz, err)) != EXR_OK)
-		return rc;
-	snprintf(c->ylabel, sizeof(c->ylabel), "CPUs busy (mean over each "
-	    "%s)", c->daily ? "day" : "hour");
-	snprintf(c->unit, sizeof(c->unit), "CPUs");
-	snprintf(c->legend, sizeof(c->legend), "%s", o->by == BY_USER ?
-	    "uid" : o->by == BY_PROJECT ? "projid" : report_by_names[o->by ==
-	    BY_HOUR ? BY_COMMAND : o->by]);
-	snprintf(c->empty, sizeof(c->empty), "no data in this window");
-	if (w->empty)
-		return EXR_OK;
-
-	/* The top n keys of the window, largest first. */
-	snprintf(sql, sizeof(sql), "SELECT coalesce(CAST(%s AS TEXT), '-') AS"
-	    " k, " SPLIT_SECS(CPU_NS) " FROM v_proc_usage i"
-	    " WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 GROUP BY k"
-	    " ORDER BY 2 DESC, 1", key);
-	if (rdb_prepare(db, sql, &q) != 0)
+	if (rdb_prepare(db, top_sql, &q) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	rdb_bind_int64(q, 1, w->lo_ns);
 	rdb_bind_int64(q, 2, w->hi_ns);
@@ -156,7 +136,7 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	while ((rc = rdb_step(q)) == RDB_ROW) {
 		if (nkeys < n)
 			snprintf(c->name[nkeys], sizeof(c->name[0]), "%s",
-			    rdb_text(q, 0));
+			    rdb_text(q, 0) != NULL ? rdb_text(q, 0) : "-");
 		nkeys++;
 	}
 	if (rc != RDB_DONE)
@@ -167,29 +147,25 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	c->has_other = nkeys > n;
 	if (nkeys > n) {
 		snprintf(c->name[n], sizeof(c->name[0]), "other (%zu %ss)",
-		    nkeys - n, report_by_names[o->by]);
+		    nkeys - n, what);
 		nkeys = n + 1;
 	}
 	if ((rc = alloc_series(c, nkeys, err)) != EXR_OK)
 		return rc;
+	top = c->has_other ? c->ns - 1 : c->ns;
 
-	/* CPU per local hour and key, into the buckets. */
-	snprintf(sql, sizeof(sql), "SELECT local_hour(i.t1_ns) AS h,"
-	    " coalesce(CAST(%s AS TEXT), '-') AS k, " SPLIT_SECS(CPU_NS)
-	    " FROM v_proc_usage i WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2"
-	    " GROUP BY h, k", key);
-	if (rdb_prepare(db, sql, &q) != 0)
+	if (rdb_prepare(db, hour_sql, &q) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	rdb_bind_int64(q, 1, w->lo_ns);
 	rdb_bind_int64(q, 2, w->hi_ns);
 	while ((rc = rdb_step(q)) == RDB_ROW) {
-		const char *name = rdb_text(q, 1);
-		size_t top = c->has_other ? c->ns - 1 : c->ns;
+		const char *name = rdb_text(q, 1) != NULL ? rdb_text(q, 1) :
+		    "-";
 
 		b = bucket_of(c, rdb_int64(q, 0));
 		for (k = 0; k < top; k++)
-			if (strncmp(c->name[k], name != NULL ? name : "-",
-			    sizeof(c->name[k]) - 1) == 0)
+			if (strncmp(c->name[k], name, sizeof(c->name[k]) - 1) ==
+			    0)
 				break;
 		if (b < c->nb && k < c->ns)
 			c->v[k * c->nb + b] += rdb_double(q, 2);
@@ -197,12 +173,131 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	if (rc != RDB_DONE)
 		return db_fail(db, q, err);
 	rdb_finalize(q);
-	/* CPU-seconds over the bucket's seconds: CPUs busy on average. */
 	for (s = 0; s < c->ns; s++)
 		for (b = 0; b < c->nb; b++)
 			c->v[s * c->nb + b] /= (double)(c->edge[b + 1] -
 			    c->edge[b]);
 	return EXR_OK;
+}
+
+int
+chart_cpu(struct rdb *db, const struct report_opts *o,
+    const struct chart_window *w, size_t n, struct chart *c,
+    struct ex_err *err)
+{
+	static const char *const key_sql[] = {
+		[BY_USER] = "i.uid", [BY_COMMAND] = "i.command",
+		[BY_PROJECT] = "i.projid", [BY_ZONE] = "i.zone",
+		[BY_HOST] = "i.host", [BY_HOUR] = "i.command",
+	};
+	enum report_by by = o->by == BY_HOUR ? BY_COMMAND : o->by;
+	const char *key = key_sql[by];
+	char top_sql[512], hour_sql[512];
+	int rc;
+
+	snprintf(c->title, sizeof(c->title), "CPU by %s",
+	    report_by_names[by]);
+	if ((rc = describe(db, o, w, c, err)) != EXR_OK ||
+	    (rc = make_buckets(c, w, o->tz, err)) != EXR_OK)
+		return rc;
+	snprintf(c->ylabel, sizeof(c->ylabel), "CPUs busy (mean over each "
+	    "%s)", c->daily ? "day" : "hour");
+	snprintf(c->unit, sizeof(c->unit), "CPUs");
+	snprintf(c->legend, sizeof(c->legend), "%s", by == BY_USER ? "uid" :
+	    by == BY_PROJECT ? "projid" : report_by_names[by]);
+	snprintf(c->empty, sizeof(c->empty), "no data in this window");
+	if (w->empty)
+		return EXR_OK;
+	snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS TEXT),"
+	    " '-') AS k, " SPLIT_SECS(CPU_NS) " FROM v_proc_usage i"
+	    " WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 GROUP BY k"
+	    " ORDER BY 2 DESC, 1", key);
+	snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour(i.t1_ns) AS h,"
+	    " coalesce(CAST(%s AS TEXT), '-') AS k, " SPLIT_SECS(CPU_NS)
+	    " FROM v_proc_usage i WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2"
+	    " GROUP BY h, k", key);
+	return time_series(db, w, n, report_by_names[by], top_sql, hour_sql,
+	    c, err);
+}
+
+/* The energy of one basis, after "SELECT ...": FROM and WHERE. */
+#define MEASURED_FROM \
+	" FROM v_energy_usage i" \
+	" WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns" \
+	" AND i.energy_nj IS NOT NULL"
+#define ESTIMATE_FROM \
+	" FROM v_energy_estimate e JOIN v_hosts h USING (host_id)" \
+	" WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2 AND e.energy_nj IS NOT NULL"
+
+int
+chart_energy_time(struct rdb *db, const struct report_opts *o,
+    const struct chart_window *w, size_t n, struct chart *c,
+    struct ex_err *err)
+{
+	enum report_by by = o->by == BY_USER || o->by == BY_HOST ? o->by :
+	    BY_COMMAND;
+	const char *key[2] = {
+	    by == BY_USER ? "i.uid" : by == BY_HOST ? "i.host" : "i.command",
+	    by == BY_USER ? "e.uid" : by == BY_HOST ? "h.host" : "e.command" };
+	char top_sql[512], hour_sql[512];
+	struct rdb_q *q;
+	int rc, measured;
+
+	if ((rc = describe(db, o, w, c, err)) != EXR_OK ||
+	    (rc = make_buckets(c, w, o->tz, err)) != EXR_OK)
+		return rc;
+	snprintf(c->ylabel, sizeof(c->ylabel), "watts (mean over each %s)",
+	    c->daily ? "day" : "hour");
+	snprintf(c->unit, sizeof(c->unit), "W");
+	snprintf(c->legend, sizeof(c->legend), "%s", by == BY_USER ? "uid" :
+	    report_by_names[by]);
+	snprintf(c->empty, sizeof(c->empty), "no data in this window "
+	    "(energy needs energy snapshots or RAPL)");
+	/*
+	 * One basis, never both in one stack: measured where there is
+	 * any, else the estimate, else none (nothing to draw).
+	 */
+	snprintf(c->title, sizeof(c->title), "Energy over time by %s",
+	    report_by_names[by]);
+	if (w->empty)
+		return EXR_OK;
+	for (measured = 1; measured >= 0; measured--) {
+		if (rdb_prepare(db, measured ? "SELECT count(*)" MEASURED_FROM :
+		    "SELECT count(*)" ESTIMATE_FROM, &q) != 0)
+			return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+		rdb_bind_int64(q, 1, w->lo_ns);
+		rdb_bind_int64(q, 2, w->hi_ns);
+		if (rdb_step(q) != RDB_ROW)
+			return db_fail(db, q, err);
+		rc = rdb_int64(q, 0) > 0;
+		rdb_finalize(q);
+		if (rc)
+			break;
+	}
+	if (measured < 0)
+		return EXR_OK;
+	snprintf(c->title + strlen(c->title), sizeof(c->title) -
+	    strlen(c->title), " (%s)", measured ? "measured" :
+	    "estimate: RAPL shared by CPU time");
+	if (measured) {
+		snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS"
+		    " TEXT), '-') AS k, sum(i.energy_nj * 1.0) / 1e9"
+		    MEASURED_FROM " GROUP BY k ORDER BY 2 DESC, 1", key[0]);
+		snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour("
+		    "i.t1_ns) AS hr, coalesce(CAST(%s AS TEXT), '-') AS k,"
+		    " sum(i.energy_nj * 1.0) / 1e9" MEASURED_FROM
+		    " GROUP BY hr, k", key[0]);
+	} else {
+		snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS"
+		    " TEXT), '-') AS k, sum(e.energy_nj) / 1e9" ESTIMATE_FROM
+		    " GROUP BY k ORDER BY 2 DESC, 1", key[1]);
+		snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour("
+		    "e.t1_ns) AS hr, coalesce(CAST(%s AS TEXT), '-') AS k,"
+		    " sum(e.energy_nj) / 1e9" ESTIMATE_FROM " GROUP BY hr, k",
+		    key[1]);
+	}
+	return time_series(db, w, n, report_by_names[by], top_sql, hour_sql,
+	    c, err);
 }
 
 int
@@ -318,15 +413,10 @@ chart_energy(struct rdb *db, const struct report_opts *o,
 {
 #define MEASURED_SQL \
 	    "SELECT coalesce(CAST(%s AS TEXT), '-') AS k," \
-	    " sum(i.energy_nj * 1.0) / 1e9 FROM v_energy_usage i" \
-	    " WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns" \
-	    " AND i.energy_nj IS NOT NULL GROUP BY k"
+	    " sum(i.energy_nj * 1.0) / 1e9" MEASURED_FROM " GROUP BY k"
 #define ESTIMATE_SQL \
 	    "SELECT coalesce(CAST(%s AS TEXT), '-') AS k," \
-	    " sum(e.energy_nj) / 1e9" \
-	    " FROM v_energy_estimate e JOIN v_hosts h USING (host_id)" \
-	    " WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2" \
-	    " AND e.energy_nj IS NOT NULL GROUP BY k"
+	    " sum(e.energy_nj) / 1e9" ESTIMATE_FROM " GROUP BY k"
 	enum report_by by = o->by == BY_USER || o->by == BY_HOST ? o->by :
 	    BY_COMMAND;
 	const char *keys[2] = {
@@ -505,7 +595,8 @@ make_buckets(struct chart *c, const struct chart_window *w, const char *tz,
 		if (++n > MAX_BUCKETS)
 			return ex_fail(err, EXR_USAGE, 0, "the window is too "
 			    "long to draw (more than %d %ss): give a shorter "
-			    "--from and --to", MAX_BUCKETS, c->daily ? "day" : "hour");
+			    "--from and --to", MAX_BUCKETS, c->daily ? "day" :
+			    "hour");
 	if ((c->edge = calloc(n + 1, sizeof(*c->edge))) == NULL)
 		return ex_fail(err, EXR_NOMEM, 0, "no memory");
 	c->nb = n;

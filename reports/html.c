@@ -6,7 +6,7 @@
  * file manager alike: the charts are inline SVG, the style is inline,
  * nothing is fetched and no script runs.  It is also well-formed XML
  * (XHTML served as HTML), so each chart inside it can be checked as the
- * SVG file would be.  The three charts share one window, so their time
+ * SVG file would be.  The charts share one window, so their time
  * axes line up.
  */
 #include <stdio.h>
@@ -20,7 +20,7 @@ static int	build(struct rdb *db, const struct report_opts *o,
 
 static const int window_mask[] = {
 	[CHART_CPU] = CW_USAGE, [CHART_CAPTURE] = CW_CAPTURE,
-	[CHART_ENERGY] = CW_ENERGY,
+	[CHART_ENERGY] = CW_ENERGY, [CHART_ENERGY_TIME] = CW_ENERGY,
 };
 
 int
@@ -46,7 +46,7 @@ report_html(struct rdb *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
 	static const enum chart_which order[] = { CHART_CPU, CHART_CAPTURE,
-	    CHART_ENERGY };
+	    CHART_ENERGY, CHART_ENERGY_TIME };
 	struct chart_window w;
 	struct chart c;
 	size_t i;
@@ -102,6 +102,9 @@ build(struct rdb *db, const struct report_opts *o,
 	case CHART_ENERGY:
 		chart_init(c, CHART_BARS);
 		return chart_energy(db, o, w, CHART_TOP, c, err);
+	case CHART_ENERGY_TIME:
+		chart_init(c, CHART_STACKED);
+		return chart_energy_time(db, o, w, CHART_TOP, c, err);
 	case CHART_CPU:
 	default:
 		chart_init(c, CHART_STACKED);

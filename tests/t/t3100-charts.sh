@@ -14,7 +14,8 @@ texts() {
 }
 
 # A snapshot log from lines "sys SECOND BUSY_TICKS" and
-# "proc PID COMMAND START_S SECOND SYS_CENTISECONDS", as snap writes it
+# "proc PID COMMAND START_S SECOND SYS_CENTISECONDS" and
+# "rapl SECOND PACKAGE_UJ", as snap writes them
 # on a 2-CPU host at 100 Hz (t2230 has the same writer): snaplog IN OUT
 # [HOST].
 T0=1796000400			# 2026-11-30 01:00:00 UTC
@@ -31,6 +32,17 @@ snaplog() {
 		print "  uint 0x3100020a 100"
 		printf "  uint 0x4100020b %d\n", t0 - 3600
 		print "  uint 0x3100020c 2"
+		print "end"
+	}
+	$1 == "rapl" {
+		print "group 0xf1000004"
+		printf "  uint 0x41000501 %d000000000\n", t0 + $2
+		print "  string 0x61000502 intel-rapl:0"
+		print "  string 0x61000503 package-0"
+		printf "  uint 0x41000504 %s\n", $3
+		print "  uint 0x41000505 262143328850"
+		printf "  uint 0x41000506 %d\n", t0 - 3600
+		print "  uint 0x41000507 150000000"
 		print "end"
 	}
 	$1 == "proc" {
@@ -60,8 +72,10 @@ test_expect_success 'setup: usage, snapshots, energy' '
 	while [ $s -le 21600 ]; do
 		# One CPU busy throughout; the process CPU of "work" is all
 		# of it for 3 hours, then half of it: ratios 1.0, then 0.5.
+		# The package draws 10 W.
 		echo "sys $s $((100 * s))" >>cap.in &&
 		echo "proc 100 work -1 $s $cs" >>cap.in &&
+		echo "rapl $s $((10000000 * s))" >>cap.in &&
 		if [ $s -lt 10800 ]; then cs=$((cs + 60000)); else cs=$((cs + 30000)); fi &&
 		s=$((s + 600)) || return 1
 	done &&
@@ -244,17 +258,66 @@ test_expect_success 'names from logs are XML-escaped and made valid UTF-8' '
 	grep -F "<title>a-very-long-command-name-indeed-and-more</title>" v.svg
 '
 
-test_expect_success 'html: one well-formed page, its three charts each valid SVG' '
+# The SVGs of an HTML page, as part1.svg, part2.svg ...
+svgs() {
+	rm -f part*.svg &&
+	awk "/^<svg /{ n++; f = \"part\" n \".svg\" } f { print > f } /^<\\/svg>/{ f = \"\" }" "$1"
+}
+
+test_expect_success 'html: one well-formed page, its four charts each valid SVG' '
 	extracct report --db g.db --format html --by command >g.html &&
 	xmllint --noout g.html &&
-	awk "/^<svg /{ n++; f = \"part\" n \".svg\" } f { print > f } /^<\\/svg>/{ f = \"\" }" g.html &&
-	test -f part3.svg && test ! -f part4.svg &&
-	for i in 1 2 3; do xmllint --noout part$i.svg || return 1; done &&
+	svgs g.html &&
+	test -f part4.svg && test ! -f part5.svg &&
+	for i in 1 2 3 4; do xmllint --noout part$i.svg || return 1; done &&
 	texts title part1.svg | grep "^CPU by command$" &&
 	texts title part2.svg | grep "^Capture ratio$" &&
 	texts title part3.svg | grep "^Energy by command$" &&
+	texts title part4.svg | grep "^Energy over time by command$" &&
+	texts empty part4.svg | grep "^no data in this window" &&
 	! grep -i "<script\|http://\|https://" g.html | grep -v "xmlns=\"http://www.w3.org/" &&
 	texts legend part1.svg >l1 && texts legend cpu.svg >l2 && test_cmp l2 l1
+'
+
+test_expect_success 'html: energy over time, stacked: the top 8 by joules, and its mean watts' '
+	extracct report --db e.db --format html --by command >e.html &&
+	xmllint --noout e.html && svgs e.html &&
+	{ echo "other ($(( $(line_count all) - 8 )) commands)" && head -n 8 all | tac; } >expect &&
+	texts legend part4.svg >actual && test_cmp expect actual &&
+	texts title part4.svg | grep "^Energy over time by command (measured)$" &&
+	texts ylabel part4.svg | grep "^watts (mean over each hour)$" &&
+	# All the energy is in one hour: the stack is its joules / 3600 s.
+	test "$(sqlite3 e.db "SELECT count(DISTINCT t1_ns / 3600000000000) FROM v_energy_usage")" -eq 1 &&
+	w=$(sqlite3 e.db "SELECT sum(energy_nj) / 1e9 / 3600 FROM v_energy_usage
+	    WHERE energy_nj IS NOT NULL AND t1_ns > t0_ns") &&
+	sed -n "s/^<text x=\"[0-9.]*\" y=\"\([0-9.]*\)\".*class=\"ytick\">\([^<]*\)<.*/\1 \2/p" part4.svg >yt &&
+	grep -o "class=\"series\" fill=\"[^\"]*\" d=\"[^\"]*" part4.svg |
+	    grep -o "V[0-9.]*" | tr -d V | sort -n | head -n 1 >ytop &&
+	awk -v m="$w" -v t="$(cat ytop)" "NR == 1 { y0 = \$1 } { y1 = \$1; v1 = \$2 }
+	    END { h = (y0 - 4 - t) / (y0 - y1) * v1;
+	    exit !(h > m * 0.99 && h < m * 1.01) }" yt
+'
+
+test_expect_success 'estimated energy (RAPL by CPU time): its own colour, title and scale' '
+	extracct report --db c.db --format svg --energy --by command >est.svg &&
+	xmllint --noout est.svg &&
+	texts class est.svg >classes && echo "estimate (RAPL shared by CPU time)" >expect &&
+	test_cmp expect classes &&
+	texts legend est.svg >l && echo work >expect && test_cmp expect l &&
+	sqlite3 c.db "SELECT printf(\"%.1f kJ\", sum(energy_nj) / 1e12) FROM v_energy_estimate" >expect &&
+	texts value est.svg >v && test_cmp expect v &&
+	texts xlabel est.svg | grep "^energy (kJ) in the window$" &&
+	extracct report --db c.db --format html --by command >c.html &&
+	xmllint --noout c.html && svgs c.html &&
+	texts title part4.svg | grep "^Energy over time by command (estimate: RAPL shared by CPU time)$" &&
+	w=$(sqlite3 c.db "SELECT max(j) FROM (SELECT sum(energy_nj) / 1e9 / 3600 AS j
+	    FROM v_energy_estimate GROUP BY t1_ns / 3600000000000)") &&
+	sed -n "s/^<text x=\"[0-9.]*\" y=\"\([0-9.]*\)\".*class=\"ytick\">\([^<]*\)<.*/\1 \2/p" part4.svg >yt &&
+	grep -o "class=\"series\" fill=\"[^\"]*\" d=\"[^\"]*" part4.svg |
+	    grep -o "V[0-9.]*" | tr -d V | sort -n | head -n 1 >ytop &&
+	awk -v m="$w" -v t="$(cat ytop)" "NR == 1 { y0 = \$1 } { y1 = \$1; v1 = \$2 }
+	    END { h = (y0 - 4 - t) / (y0 - y1) * v1;
+	    exit !(m > 4.9 && m < 5.1 && h > m * 0.99 && h < m * 1.01) }" yt
 '
 
 test_expect_success 'the same data gives the same bytes' '
