@@ -17,6 +17,7 @@
 static int	build(struct rdb *db, const struct report_opts *o,
 		    const struct chart_window *w, enum chart_which which,
 		    struct chart *c, struct ex_err *err);
+static void	head(FILE *fp, const char *about);
 
 static const int window_mask[] = {
 	[CHART_CPU] = CW_USAGE, [CHART_CAPTURE] = CW_CAPTURE,
@@ -55,32 +56,15 @@ report_html(struct rdb *db, FILE *fp, const struct report_opts *o,
 	if ((rc = chart_window(db, o, CW_USAGE | CW_CAPTURE | CW_ENERGY, &w,
 	    err)) != EXR_OK)
 		return rc;
-	fputs("<!DOCTYPE html>\n"
-	    "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
-	    "<head>\n<meta charset=\"utf-8\"/>\n"
-	    "<title>extracct report</title>\n"
-	    "<style>\n"
-	    "body { font-family: \"DejaVu Sans\", \"Liberation Sans\", Arial,"
-	    " sans-serif; color: #222222; background: #ffffff;"
-	    " margin: 24px; }\n"
-	    "h1 { font-size: 22px; margin: 0 0 4px 0; }\n"
-	    "p.sub { color: #444444; margin: 0 0 20px 0; }\n"
-	    "div.chart { margin: 0 0 28px 0; }\n"
-	    "svg { max-width: 100%; height: auto;"
-	    " border: 1px solid #dddddd; }\n"
-	    "</style>\n</head>\n<body>\n"
-	    "<h1>extracct report</h1>\n", fp);
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		chart_init(&c, CHART_STACKED);
 		if ((rc = build(db, o, &w, order[i], &c, err)) != EXR_OK) {
 			chart_release(&c);
 			return rc;
 		}
-		if (i == 0) {
-			fputs("<p class=\"sub\">", fp);
-			svg_text(fp, c.subtitle, 0);
-			fputs("</p>\n", fp);
-		}
+		/* The first chart's hosts and window name the page. */
+		if (i == 0)
+			head(fp, c.subtitle);
 		fputs("<div class=\"chart\">\n", fp);
 		svg_chart(fp, &c, 0);
 		fputs("</div>\n", fp);
@@ -110,4 +94,28 @@ build(struct rdb *db, const struct report_opts *o,
 		chart_init(c, CHART_STACKED);
 		return chart_cpu(db, o, w, CHART_TOP, c, err);
 	}
+}
+
+/* The page up to its first chart, about it the hosts and window. */
+static void
+head(FILE *fp, const char *about)
+{
+	fputs("<!DOCTYPE html>\n"
+	    "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
+	    "<head>\n<meta charset=\"utf-8\"/>\n<title>extracct report: ", fp);
+	svg_text(fp, about, 0);
+	fputs("</title>\n"
+	    "<style>\n"
+	    "body { font-family: \"DejaVu Sans\", \"Liberation Sans\", Arial,"
+	    " sans-serif; color: #222222; background: #ffffff;"
+	    " margin: 24px; }\n"
+	    "h1 { font-size: 22px; margin: 0 0 4px 0; }\n"
+	    "p.sub { color: #444444; margin: 0 0 20px 0; }\n"
+	    "div.chart { margin: 0 0 28px 0; }\n"
+	    "svg { max-width: 100%; height: auto;"
+	    " border: 1px solid #dddddd; }\n"
+	    "</style>\n</head>\n<body>\n"
+	    "<h1>extracct report</h1>\n<p class=\"sub\">", fp);
+	svg_text(fp, about, 0);
+	fputs("</p>\n", fp);
 }
