@@ -10,7 +10,6 @@
  * axes line up.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "chart.h"
 
