@@ -30,7 +30,8 @@ HAVE_LIBPQ := $(shell pkg-config --exists libpq 2>/dev/null && echo yes)
 endif
 ifeq ($(HAVE_LIBPQ),yes)
 # reports/rdb_pg.c: the report layer's engine on the central server.
-FLEET = fleet/central_views.c reports/rdb_pg.c
+FLEET = fleet/pgconn.c fleet/central_schema.c fleet/central_views.c \
+	fleet/push.c reports/rdb_pg.c
 ALL_CFLAGS += -DHAVE_LIBPQ $(shell pkg-config --cflags libpq)
 LDLIBS += $(shell pkg-config --libs libpq)
 endif
@@ -74,7 +75,7 @@ PORTABLE_EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/config.c extract/solaris.c extract/cmd_config.c \
 	extract/gen_energy.c extract/cmdopt.c extract/acctd_pidfile.c \
 	extract/rotate.c extract/hourly.c extract/retention.c \
-	extract/ingest_logs.c extract/cmd_merge.c
+	extract/ingest_logs.c extract/cmd_merge.c extract/cmd_push.c
 # The collectors that read what only Linux has (/proc, taskstats over
 # netlink, powercap): snap and acctd.  Elsewhere extract/nolinux.c
 # stands in for them, and "make portable" builds that way here.
