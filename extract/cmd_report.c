@@ -21,6 +21,8 @@
 #include <sqlite3.h>
 #ifdef HAVE_LIBPQ
 #include <libpq-fe.h>
+
+#include "../fleet/pgconn.h"
 #endif
 
 #include "../parsers/sniff.h"
@@ -239,21 +241,14 @@ report_central(const char *conninfo, const char *tz, int capture,
 		return complain(EXR_USAGE, "report: the local time zone has no "
 		    "name the server could know (TZ, /etc/localtime): give "
 		    "--tz ZONE");
-	conn = PQconnectdb(conninfo);
-	if (conn == NULL || PQstatus(conn) != CONNECTION_OK) {
-		snprintf(msg, sizeof(msg), "%s", conn != NULL ?
-		    PQerrorMessage(conn) : "no memory");
-		msg[strcspn(msg, "\n")] = '\0';
-		PQfinish(conn);
-		return complain(EXR_DB, "report: the central database: %s",
-		    msg);
-	}
+	/* A password on the command line is refused: ~/.pgpass has it. */
+	if ((rc = pg_open(conninfo, 0, &conn, &err)) != EXR_OK)
+		return complain(rc, "report: %s", err.reason);
 	vals[0] = zone;
 	res = PQexecParams(conn, "SELECT set_config('TimeZone', $1, false)",
 	    1, NULL, vals, NULL, NULL, 0);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-		snprintf(msg, sizeof(msg), "%s", PQresultErrorMessage(res));
-		msg[strcspn(msg, "\n")] = '\0';
+		pg_msg(conn, res, msg, sizeof(msg));
 		PQclear(res);
 		PQfinish(conn);
 		return complain(EXR_USAGE, "report: time zone '%s' on the "
@@ -268,7 +263,7 @@ report_central(const char *conninfo, const char *tz, int capture,
 	    energy ? report_energy(r, stdout, o, &err) :
 	    report_run(r, stdout, o, &err);
 	if (rc != EXR_OK)
-		complain(rc, "report: the central database: %s", err.reason);
+		complain(rc, "report: central server: %s", err.reason);
 	rdb_close(r);
 	PQfinish(conn);
 	return rc;
@@ -441,7 +436,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 #ifdef HAVE_LIBPQ
 		return report_central(db, tz, capture, energy, &o);
 #else
-		return complain(EXR_USAGE, "report: --db postgresql://... "
+		return complain(EXR_NOPG, "report: --db postgresql://... "
 		    "(or postgres://, service=) reads a PostgreSQL server, and "
 		    "this extracct was built without libpq: build it with "
 		    "libpq-dev installed, and not NO_LIBPQ=1");
