@@ -68,8 +68,8 @@ set_msg(struct rdb_pg *d, const char *msg)
  * not followed by digits is left as it is (PostgreSQL's jsonb operators
  * are spelt so; the reports use none).
  */
-static char *
-rewrite_params(const char *sql, int *nparam)
+char *
+rdb_pg_sql(const char *sql, int *nparam)
 {
 	char *out, *o, quote = 0;
 	const char *s;
@@ -128,7 +128,7 @@ p_prepare(struct rdb *d, const char *sql, struct rdb_q **qp)
 	q->base.ops = &pg_ops;
 	q->db = DB(d);
 	q->row = -1;
-	if ((q->sql = rewrite_params(sql, &q->nparam)) == NULL) {
+	if ((q->sql = rdb_pg_sql(sql, &q->nparam)) == NULL) {
 		free(q);
 		set_msg(DB(d), "no memory");
 		return -1;
