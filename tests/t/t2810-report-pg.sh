@@ -223,8 +223,13 @@ test_expect_success '--from/--to, in two zones' '
 	same --by host --tz Asia/Kolkata --from "$(TZ=Asia/Kolkata date -d @$mid +%Y-%m-%dT%H:%M)"
 '
 
-test_expect_success 'the local zone (no TZ) is the server session zone too' '
-	(unset TZ && same --by hour --format csv)
+test_expect_success 'the local zone (no TZ, or TZ a file) is the server session zone too' '
+	(unset TZ && same --by hour --format csv) &&
+	# TZ a file of the zoneinfo tree: the server gets the zone it names.
+	(TZ=/usr/share/zoneinfo/America/New_York && export TZ &&
+	    same --by hour --format csv && cut -d, -f1 actual >ny) &&
+	same --by hour --format csv && cut -d, -f1 actual >utc &&
+	! cmp -s ny utc
 '
 
 test_expect_success '--capture, table and CSV (gaps, alternates, losses)' '
