@@ -2,26 +2,28 @@
  * push (see push.h): the local database, read in one read transaction,
  * into the central one, one transaction per host.
  *
- * A row's signature is the FNV-1a 64 hash of its COPY line (every
- * column, as sent, but the host); a bucket's is the sum of its rows'
- * (so the order rows are read in does not matter) with their count.
- * Each push reads every local fact table twice: once to sign its
- * buckets (pass 1, before any central work), once for the rows of the
- * buckets to send (pass 2, inside the central transaction, only over the
- * span of those buckets).  Central keeps the signatures in push_buckets,
- * so a push needs nothing of the local database but its facts, and a
- * central database made again from nothing gets everything.
+ * A row's signature is a 64-bit hash of its values (every column but
+ * the host, with their types); a bucket's is the sum of its rows' (so
+ * the order rows are read in does not matter) with their count.  In
+ * the host's transaction, after central's signatures are read, a table
+ * central has nothing of (the host's first push) is sent in one pass,
+ * each bucket signed on the way; any other table is read twice: once to
+ * sign its buckets (pass 1), once for the rows of the buckets that
+ * differ (pass 2, only over the span of those buckets).  Central keeps
+ * the signatures in push_buckets, so the local database is never
+ * written, and a central database made again from nothing gets
+ * everything.
  *
  * Replacing whole buckets is exact because a local database never loses
- * a fact row: local retention removes logs, not rows (retention.h).  A
- * bucket gone from the local database (only a conversation that was
- * paired again, so moved to another hour, does that) is deleted
- * centrally too: central mirrors each host's database.
+ * a fact row: local retention removes logs, not rows (hourly.c).  A
+ * bucket gone from the local database (only a conversation paired again
+ * into another hour does that) is deleted centrally too: central
+ * mirrors each host's database.
  *
- * Partitions are made before the transaction that fills them (a new
+ * Partitions are made before the transactions that fill them (a new
  * partition locks its parent, which another host's transaction may be
- * writing): the transaction finds what it needs missing, rolls back,
- * has them made, and starts again.
+ * writing: made inside, two hosts could deadlock), for every month the
+ * local rows end in.
  */
 #include <assert.h>
 #include <inttypes.h>
@@ -230,6 +232,72 @@ add_text(struct push *pp, struct buf *b, const unsigned char *s, size_t n)
 }
 
 /*
+ * A row's signature: a 64-bit hash of its values, column by column, with
+ * their types (5 and '5' differ), but the column skip.  Not of its COPY
+ * line: formatting every row twice cost more than the COPY itself.
+ */
+static uint64_t
+mix(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 31);
+}
+
+static uint64_t
+row_sig(sqlite3_stmt *st, int skip)
+{
+	uint64_t h = 0xcbf29ce484222325ull, f;
+	const unsigned char *p;
+	double d;
+	int i, n = sqlite3_column_count(st), len;
+
+	for (i = 0; i < n; i++) {
+		if (i == skip)
+			continue;
+		switch (sqlite3_column_type(st, i)) {
+		case SQLITE_NULL:
+			h = mix(h, 0x6e756c6c);
+			break;
+		case SQLITE_INTEGER:
+			h = mix(mix(h, 1), (uint64_t)sqlite3_column_int64(st, i));
+			break;
+		case SQLITE_FLOAT:
+			d = sqlite3_column_double(st, i);
+			memcpy(&f, &d, sizeof(f));
+			h = mix(mix(h, 2), f);
+			break;
+		default:
+			p = sqlite3_column_text(st, i);
+			len = sqlite3_column_bytes(st, i);
+			f = 0xcbf29ce484222325ull;
+			while (len-- > 0)
+				f = (f ^ *p++) * 0x100000001b3ull;
+			h = mix(mix(h, 3), f);
+			break;
+		}
+	}
+	return h;
+}
+
+/* v in decimal at p (room for 21 bytes); returns its length. */
+static int
+fmt_i64(char *p, int64_t v)
+{
+	char tmp[24];
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	int n = 0, k = 0;
+
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		p[k++] = '-';
+	while (n > 0)
+		p[k++] = tmp[--n];
+	return k;
+}
+
+/*
  * The current row of st as a COPY line into pp->line, but its column
  * skip (the local host_id; -1: none), after host (the central host id)
  * and a tab.
@@ -256,8 +324,7 @@ format_row(struct push *pp, sqlite3_stmt *st, int skip, int64_t host)
 				return EXR_NOMEM;
 			break;
 		case SQLITE_INTEGER:
-			len = snprintf(num, sizeof(num), "%lld",
-			    (long long)sqlite3_column_int64(st, i));
+			len = fmt_i64(num, sqlite3_column_int64(st, i));
 			if (buf_add(pp, b, num, (size_t)len) != EXR_OK)
 				return EXR_NOMEM;
 			break;
@@ -275,16 +342,6 @@ format_row(struct push *pp, sqlite3_stmt *st, int skip, int64_t host)
 		}
 	}
 	return buf_add(pp, b, "\n", 1);
-}
-
-static uint64_t
-fnv64(const char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	while (n-- > 0)
-		h = (h ^ (unsigned char)*p++) * 0x100000001b3ull;
-	return h;
 }
 
 static int64_t
@@ -358,32 +415,6 @@ bmap_reset(struct bmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/*
- * Forget what central said (a new transaction reads it again): the
- * local buckets stay, those only central had go.  EXR_OK or EXR_NOMEM.
- */
-static int
-bmap_clear_central(struct push *pp, struct bmap *m)
-{
-	struct bmap old = *m;
-	struct bucket *e;
-	size_t k;
-
-	memset(m, 0, sizeof(*m));
-	for (k = 0; k < old.cap; k++) {
-		if (old.a[k].n == 0)
-			continue;
-		if ((e = bmap_get(pp, m, old.a[k].b)) == NULL) {
-			free(old.a);
-			return EXR_NOMEM;
-		}
-		e->n = old.a[k].n;
-		e->sig = old.a[k].sig;
-	}
-	free(old.a);
-	return EXR_OK;
-}
-
 /* The local statement of t's rows for host, with optional range. */
 static int
 local_rows(struct push *pp, const struct ptab *t, sqlite3_int64 host,
@@ -433,14 +464,12 @@ sign_table(struct push *pp, const struct ptab *t, sqlite3_int64 host,
 		int64_t b = floor_div(sqlite3_column_int64(st, bcol),
 		    t->width);
 
-		if ((rc = format_row(pp, st, skip, 0)) != EXR_OK)
-			break;
 		if ((e = bmap_get(pp, m, b)) == NULL) {
 			rc = EXR_NOMEM;
 			break;
 		}
 		e->n++;
-		e->sig += fnv64(pp->line.p, pp->line.len);
+		e->sig += row_sig(st, skip);
 	}
 	if (rc == EXR_OK && step != SQLITE_DONE)
 		rc = db_fail(pp->db, pp->err, t->name);
@@ -563,63 +592,22 @@ cmp_bucket(const void *a, const void *b)
 }
 
 /*
- * Pass 2 for t: delete central's rows of the buckets to replace, copy
- * the local ones in, and record the new signatures.
+ * Copy t's local rows of host into central: those of the buckets marked
+ * to send, over their span (range); or, with all (central has none of
+ * host's in t: its first push, or a new table), every row, each bucket
+ * signed on the way into m and marked to send.  Rows counted in pp.
  */
 static int
-send_table(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
-    int64_t chost, struct bmap *m)
+copy_rows(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
+    int64_t chost, struct bmap *m, const int64_t *range, int all)
 {
-	struct bucket *list = NULL;
 	struct buf sql = { 0 };
-	char hid[24], tabv[64], lo[24], hi[24], *arr = NULL;
-	const char *v[4];
 	sqlite3_stmt *st = NULL;
-	int64_t range[2];
-	size_t i, j, n = 0, alen = 0;
-	int rc = EXR_OK, step, bcol, skip;
+	struct bucket *e;
+	int rc, step, bcol, skip;
 
-	for (i = 0; i < m->cap; i++)
-		if (m->a[i].send)
-			n++;
-	if (n == 0)
-		return EXR_OK;
-	if ((list = malloc(n * sizeof(*list))) == NULL ||
-	    (arr = malloc(n * 24 + 3)) == NULL) {
-		rc = ex_fail(pp->err, EXR_NOMEM, 0, "out of memory");
-		goto out;
-	}
-	for (i = j = 0; i < m->cap; i++)
-		if (m->a[i].send)
-			list[j++] = m->a[i];
-	qsort(list, n, sizeof(*list), cmp_bucket);
-	snprintf(hid, sizeof(hid), "%" PRId64, chost);
-	snprintf(tabv, sizeof(tabv), "%s", t->name);
-
-	/* Central's rows of those buckets go, runs of them at a time. */
-	for (i = 0; i < n; i = j) {
-		char q[256];
-
-		for (j = i + 1; j < n && list[j].have_c &&
-		    list[j].b == list[j - 1].b + 1; j++)
-			;
-		if (!list[i].have_c)
-			continue;
-		snprintf(lo, sizeof(lo), "%" PRId64, list[i].b * t->width);
-		snprintf(hi, sizeof(hi), "%" PRId64,
-		    list[j - 1].b * t->width + (t->width - 1));
-		snprintf(q, sizeof(q), "DELETE FROM %s WHERE host_id = $1 AND "
-		    "%s BETWEEN $2 AND $3", t->name, t->bcol);
-		v[0] = hid, v[1] = lo, v[2] = hi;
-		if ((rc = pq_cmd(pp, q, 3, v, t->name)) != EXR_OK)
-			goto out;
-	}
-
-	/* The local rows, over the span of the buckets sent. */
-	range[0] = list[0].b * t->width;
-	range[1] = list[n - 1].b * t->width + (t->width - 1);
-	if ((rc = local_rows(pp, t, lhost, range, &st, &bcol, &skip)) !=
-	    EXR_OK)
+	if ((rc = local_rows(pp, t, lhost, all ? NULL : range, &st, &bcol,
+	    &skip)) != EXR_OK)
 		goto out;
 	if ((rc = copy_sql(pp, t->name, st, skip, &sql)) != EXR_OK ||
 	    (rc = copy_begin(pp, sql.p, t->name)) != EXR_OK)
@@ -627,9 +615,16 @@ send_table(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t b = floor_div(sqlite3_column_int64(st, bcol),
 		    t->width);
-		struct bucket *e = bmap_find(m, b);
 
-		if (e == NULL || !e->send)
+		if (all) {
+			if ((e = bmap_get(pp, m, b)) == NULL) {
+				rc = EXR_NOMEM;
+				break;
+			}
+			e->n++;
+			e->sig += row_sig(st, skip);
+			e->send = 1;
+		} else if ((e = bmap_find(m, b)) == NULL || !e->send)
 			continue;
 		if ((rc = format_row(pp, st, skip, chost)) != EXR_OK ||
 		    (rc = buf_add(pp, &pp->copy, pp->line.p,
@@ -642,10 +637,87 @@ send_table(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 	}
 	if (rc == EXR_OK && step != SQLITE_DONE)
 		rc = db_fail(pp->db, pp->err, t->name);
-	if ((rc = copy_end(pp, rc, t->name)) != EXR_OK)
-		goto out;
+	rc = copy_end(pp, rc, t->name);
+out:
+	sqlite3_finalize(st);
+	free(sql.p);
+	return rc;
+}
+
+/* The buckets of m to send, sorted, into *list (*n of them). */
+static int
+send_list(struct push *pp, const struct bmap *m, struct bucket **list,
+    size_t *n)
+{
+	size_t i, j;
+
+	*list = NULL;
+	for (i = *n = 0; i < m->cap; i++)
+		if (IN_USE(&m->a[i]) && m->a[i].send)
+			(*n)++;
+	if (*n == 0)
+		return EXR_OK;
+	if ((*list = malloc(*n * sizeof(**list))) == NULL)
+		return ex_fail(pp->err, EXR_NOMEM, 0, "out of memory");
+	for (i = j = 0; i < m->cap; i++)
+		if (IN_USE(&m->a[i]) && m->a[i].send)
+			(*list)[j++] = m->a[i];
+	qsort(*list, *n, sizeof(**list), cmp_bucket);
+	return EXR_OK;
+}
+
+/*
+ * t into central for one host.  all: central has nothing of it, so
+ * every row goes in one pass (signed as it goes); else the buckets
+ * pass 1 found changed: central's rows of them deleted, runs of
+ * buckets at a time, and the local ones copied in.  Then the new
+ * signatures replace the old.
+ */
+static int
+send_table(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
+    int64_t chost, struct bmap *m, int all)
+{
+	struct bucket *list = NULL;
+	char hid[24], lo[24], hi[24], q[256], *arr = NULL;
+	const char *v[3];
+	int64_t range[2];
+	size_t i, j, n = 0, alen;
+	int rc = EXR_OK;
+
+	snprintf(hid, sizeof(hid), "%" PRId64, chost);
+	if (all && (rc = copy_rows(pp, t, lhost, chost, m, NULL, 1)) != EXR_OK)
+		return rc;
+	if ((rc = send_list(pp, m, &list, &n)) != EXR_OK || n == 0)
+		return rc;
+	if (!all) {
+		for (i = 0; i < n; i = j) {
+			for (j = i + 1; j < n && list[j].have_c &&
+			    list[j].b == list[j - 1].b + 1; j++)
+				;
+			if (!list[i].have_c)
+				continue;
+			snprintf(lo, sizeof(lo), "%" PRId64,
+			    list[i].b * t->width);
+			snprintf(hi, sizeof(hi), "%" PRId64,
+			    list[j - 1].b * t->width + (t->width - 1));
+			snprintf(q, sizeof(q), "DELETE FROM %s WHERE host_id = "
+			    "$1 AND %s BETWEEN $2 AND $3", t->name, t->bcol);
+			v[0] = hid, v[1] = lo, v[2] = hi;
+			if ((rc = pq_cmd(pp, q, 3, v, t->name)) != EXR_OK)
+				goto out;
+		}
+		range[0] = list[0].b * t->width;
+		range[1] = list[n - 1].b * t->width + (t->width - 1);
+		if ((rc = copy_rows(pp, t, lhost, chost, m, range, 0)) !=
+		    EXR_OK)
+			goto out;
+	}
 
 	/* The signatures: the old ones out, the new in. */
+	if ((arr = malloc(n * 24 + 3)) == NULL) {
+		rc = ex_fail(pp->err, EXR_NOMEM, 0, "out of memory");
+		goto out;
+	}
 	alen = 0;
 	arr[alen++] = '{';
 	for (i = 0; i < n; i++)
@@ -654,7 +726,7 @@ send_table(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 			    alen > 1 ? "," : "", list[i].b);
 	arr[alen++] = '}';
 	arr[alen] = '\0';
-	v[0] = hid, v[1] = tabv, v[2] = arr;
+	v[0] = hid, v[1] = t->name, v[2] = arr;
 	if (alen > 2 && (rc = pq_cmd(pp, "DELETE FROM push_buckets WHERE "
 	    "host_id = $1 AND tab = $2 AND bucket = ANY ($3::bigint[])", 3, v,
 	    "push_buckets")) != EXR_OK)
@@ -676,33 +748,25 @@ send_table(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 	}
 	rc = copy_end(pp, rc, "push_buckets");
 out:
-	sqlite3_finalize(st);
 	free(list);
 	free(arr);
-	free(sql.p);
 	return rc;
 }
 
 /*
- * Read central's signatures of host into the maps, and mark what to
- * send.  *need gets the partitions missing (their times into want[],
- * at most nwant, one per month and table).
+ * Central's signatures of host into the maps; nc[k]: how many of
+ * ptabs[k]'s it has.
  */
-struct want {
-	const char	*table;
-	int64_t		 t_ns;
-};
-
 static int
-central_buckets(struct push *pp, const char *hid, struct want *want,
-    size_t nwant, size_t *need)
+central_buckets(struct push *pp, const char *hid, size_t *nc)
 {
 	const char *v[1] = { hid };
-	PGresult *res, *parts;
+	PGresult *res;
+	struct bucket *e;
 	size_t k;
 	int i, rows;
 
-	*need = 0;
+	memset(nc, 0, NPTABS * sizeof(*nc));
 	if ((res = pq(pp, "SELECT tab, bucket, n, sig FROM push_buckets "
 	    "WHERE host_id = $1", 1, v, PGRES_TUPLES_OK, "push_buckets")) ==
 	    NULL)
@@ -710,7 +774,6 @@ central_buckets(struct push *pp, const char *hid, struct want *want,
 	rows = PQntuples(res);
 	for (i = 0; i < rows; i++) {
 		const char *tab = PQgetvalue(res, i, 0);
-		struct bucket *e;
 
 		for (k = 0; k < NPTABS && strcmp(ptabs[k].name, tab) != 0; k++)
 			;
@@ -724,46 +787,78 @@ central_buckets(struct push *pp, const char *hid, struct want *want,
 		e->have_c = 1;
 		e->cn = strtoull(PQgetvalue(res, i, 2), NULL, 10);
 		e->csig = (uint64_t)strtoll(PQgetvalue(res, i, 3), NULL, 10);
+		nc[k]++;
 	}
 	PQclear(res);
+	return EXR_OK;
+}
+
+/* After pass 1: a bucket goes if central lacks it or holds another. */
+static void
+mark_send(struct bmap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		if (IN_USE(&m->a[i]))
+			m->a[i].send = !m->a[i].have_c ||
+			    m->a[i].n != m->a[i].cn ||
+			    m->a[i].sig != m->a[i].csig;
+}
+
+/*
+ * Every monthly partition the local rows need, made before any data
+ * goes (each in its own short transaction): the months of the days the
+ * partitioned tables' rows end on, over every host of the database.
+ */
+static int
+make_partitions(struct push *pp)
+{
+	const int64_t day = 86400 * INT64_C(1000000000);
+	char sql[256], name[96];
+	PGresult *parts;
+	sqlite3_stmt *st;
+	int64_t from, to, last;
+	size_t k;
+	int rc = EXR_OK, step, y, mo, p, found;
+
 	if ((parts = pq(pp, "SELECT c.relname FROM pg_inherits i JOIN pg_class "
 	    "c ON c.oid = i.inhrelid", 0, NULL, PGRES_TUPLES_OK,
 	    "partitions")) == NULL)
 		return EXR_CENTRAL;
-	for (k = 0; k < NPTABS; k++) {
-		struct bmap *m = &pp->maps[k];
-		size_t s;
-
-		for (s = 0; s < m->cap; s++) {
-			struct bucket *e = &m->a[s];
-			char name[96];
-			int64_t from, to;
-			int y, mo, p, found = 0;
-
-			if (e->n == 0 && !e->have_c)
-				continue;
-			e->send = e->n != e->cn || e->sig != e->csig ||
-			    !e->have_c;
-			if (!e->send || e->n == 0 || !ptabs[k].part)
-				continue;
-			central_month(e->b * ptabs[k].width, &from, &to, &y,
-			    &mo);
+	for (k = 0; rc == EXR_OK && k < NPTABS; k++) {
+		if (!ptabs[k].part)
+			continue;
+		snprintf(sql, sizeof(sql), "SELECT DISTINCT CASE WHEN %s >= 0 "
+		    "THEN %s / %" PRId64 " ELSE (%s + 1) / %" PRId64 " - 1 END "
+		    "AS d FROM %s ORDER BY d", ptabs[k].bcol, ptabs[k].bcol,
+		    day, ptabs[k].bcol, day, ptabs[k].name);
+		if (db_prepare(pp->db, sql, &st, pp->err) != EXR_OK) {
+			rc = EXR_DB;
+			break;
+		}
+		last = INT64_MIN;
+		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+			central_month(sqlite3_column_int64(st, 0) * day, &from,
+			    &to, &y, &mo);
+			if (from == last)
+				continue;	/* days in order: months too */
+			last = from;
 			snprintf(name, sizeof(name), "%s_%04d_%02d",
 			    ptabs[k].name, y, mo);
-			for (p = 0; p < PQntuples(parts) && !found; p++)
+			for (p = found = 0; p < PQntuples(parts) && !found; p++)
 				found = strcmp(PQgetvalue(parts, p, 0), name) ==
 				    0;
-			for (p = 0; !found && (size_t)p < *need; p++)
-				found = want[p].table == ptabs[k].name &&
-				    want[p].t_ns == from;
-			if (!found && *need < nwant) {
-				want[*need].table = ptabs[k].name;
-				want[(*need)++].t_ns = from;
-			}
+			if (!found && (rc = central_partition(pp->conn,
+			    ptabs[k].name, from, pp->err)) != EXR_OK)
+				break;
 		}
+		if (rc == EXR_OK && step != SQLITE_DONE)
+			rc = db_fail(pp->db, pp->err, ptabs[k].name);
+		sqlite3_finalize(st);
 	}
 	PQclear(parts);
-	return EXR_OK;
+	return rc;
 }
 
 static uint64_t
@@ -827,53 +922,39 @@ push_mark(struct push *pp, const char *hid)
 	    "push_marks");
 }
 
-#define NWANT	256	/* partitions made per round */
-
-/* One host, in one central transaction (started again if it needed
- * partitions made first). */
+/*
+ * One host, in one central transaction: its row locked, central's
+ * signatures read, then table by table, parents first, what differs.
+ */
 static int
 push_host(struct push *pp, sqlite3_stmt *hs)
 {
 	sqlite3_int64 lhost = sqlite3_column_int64(hs, 0);
-	struct want want[NWANT];
+	size_t nc[NPTABS], k;
 	char hid[24];
-	size_t k, need, w;
-	int rc = EXR_OK, round;
+	int64_t chost;
+	int rc;
 
-	for (k = 0; k < NPTABS; k++) {
-		bmap_reset(&pp->maps[k]);
-		if ((rc = sign_table(pp, &ptabs[k], lhost, &pp->maps[k])) !=
-		    EXR_OK)
-			return rc;
-	}
-	for (round = 0; ; round++) {
-		pp->rows = pp->buckets = 0;
-		for (k = 0; k < NPTABS; k++)
-			if ((rc = bmap_clear_central(pp, &pp->maps[k])) !=
-			    EXR_OK)
-				return rc;
-		if ((rc = pg_exec(pp->conn, "BEGIN", "push", pp->err)) !=
-		    EXR_OK)
-			return rc;
-		if ((rc = central_host(pp, hs, hid, sizeof(hid))) != EXR_OK ||
-		    (rc = central_buckets(pp, hid, want, NWANT, &need)) !=
-		    EXR_OK)
-			goto fail;
-		if (need == 0)
-			break;
-		PQclear(PQexec(pp->conn, "ROLLBACK"));
-		for (w = 0; w < need; w++)
-			if ((rc = central_partition(pp->conn, want[w].table,
-			    want[w].t_ns, pp->err)) != EXR_OK)
-				return rc;
-		if (round > 1000)	/* each round makes some: never */
-			return ex_fail(pp->err, EXR_CENTRAL, 0, "central "
-			    "server: partitions keep missing");
-	}
+	pp->rows = pp->buckets = 0;
 	for (k = 0; k < NPTABS; k++)
-		if ((rc = send_table(pp, &ptabs[k], lhost, strtoll(hid, NULL,
-		    10), &pp->maps[k])) != EXR_OK)
+		bmap_reset(&pp->maps[k]);
+	if ((rc = pg_exec(pp->conn, "BEGIN", "push", pp->err)) != EXR_OK)
+		return rc;
+	if ((rc = central_host(pp, hs, hid, sizeof(hid))) != EXR_OK ||
+	    (rc = central_buckets(pp, hid, nc)) != EXR_OK)
+		goto fail;
+	chost = strtoll(hid, NULL, 10);
+	for (k = 0; k < NPTABS; k++) {
+		if (nc[k] > 0) {
+			if ((rc = sign_table(pp, &ptabs[k], lhost,
+			    &pp->maps[k])) != EXR_OK)
+				goto fail;
+			mark_send(&pp->maps[k]);
+		}
+		if ((rc = send_table(pp, &ptabs[k], lhost, chost,
+		    &pp->maps[k], nc[k] == 0)) != EXR_OK)
 			goto fail;
+	}
 	if ((rc = push_mark(pp, hid)) != EXR_OK)
 		goto fail;
 	return pg_exec(pp->conn, "COMMIT", "push", pp->err);
@@ -921,7 +1002,8 @@ push_db(const char *db, const char *conninfo, int allow_password,
 	    (rc = local_origin(&pp)) != EXR_OK)
 		goto out;
 	if ((rc = pg_open(conninfo, allow_password, &pp.conn, err)) != EXR_OK ||
-	    (rc = central_migrate(pp.conn, err)) != EXR_OK)
+	    (rc = central_migrate(pp.conn, err)) != EXR_OK ||
+	    (rc = make_partitions(&pp)) != EXR_OK)
 		goto out;
 	if (db_prepare(pp.db, "SELECT host_id, name, ident, exit_sources, "
 	    "carbon_g_per_kwh, carbon_source FROM hosts ORDER BY host_id",
