@@ -201,6 +201,8 @@ bench: $(B)/extracct $(B)/bench-loader $(B)/bench-forkloop
 	@echo
 	@sh bench/energy.sh $(B)/extracct
 	@echo
+	@sh bench/push.sh $(B)/extracct
+	@echo
 	@sh bench/fleet.sh $(B)/extracct
 	@if [ -n "$(BASELINE)" ]; then echo; \
 		sh bench/compare.sh "$(BASELINE)" $(B)/extracct; fi

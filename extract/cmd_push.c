@@ -31,7 +31,7 @@ static const struct cmdopt push_options[] = {
 	{ 0, NULL, NULL, 0, NULL }
 };
 
-const struct cmddoc cmd_push_doc = { "push", "",
+const struct cmddoc cmd_push_doc = { "push", NULL,
     "Send this database's facts to the central PostgreSQL store, exactly "
     "once: what it lacks, and what changed here since.", push_options };
 

@@ -20,8 +20,8 @@ pg_conninfo_check(const char *conninfo, int allow_password, char *why,
 	if (conninfo == NULL || *conninfo == '\0')
 		return 0;
 	if ((opts = PQconninfoParse(conninfo, &msg)) == NULL) {
-		snprintf(why, n, "%s", msg != NULL ? msg :
-		    "cannot be parsed (out of memory)");
+		snprintf(why, n, "cannot be parsed: %s", msg != NULL ? msg :
+		    "out of memory");
 		if (msg != NULL) {
 			why[strcspn(why, "\n")] = '\0';
 			PQfreemem(msg);

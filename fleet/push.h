@@ -4,7 +4,7 @@
  *
  * Each local fact table (ptabs[] in push.c) is cut into buckets (an hour
  * of its time column, or a range of its ids) and each bucket summed to a
- * count and a signature of the columns that can change.  The central
+ * count and a signature of its rows' values.  The central
  * database keeps, per host, the signature of every bucket it was last
  * sent (push_buckets), in the transaction that sent it.  A push sends
  * the buckets whose signature differs, each whole: the central rows of
