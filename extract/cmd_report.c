@@ -39,7 +39,7 @@ static const struct cmdopt report_options[] = {
 	{ 'd', "db", "FILE|CONNINFO", 0,
 	    "the database, which must exist; not with FILE operands; or the "
 	    "fleet's central PostgreSQL server: postgresql://..., "
-	    "postgres://... or service=NAME (default: the configuration's "
+	    "service=NAME, host=... dbname=... (default: the configuration's "
 	    "database, " PATH_DB ")" },
 	{ 'b', "by", "user|command|project|zone|host|hour", 0,
 	    "what to total by (default: user)" },
@@ -160,13 +160,20 @@ operand_check(const char *path)
 	return EXR_OK;
 }
 
-/* Does --db name a PostgreSQL server rather than an SQLite file? */
+/*
+ * Does --db name a PostgreSQL server rather than an SQLite file?  A URI
+ * (postgresql://, postgres://), or libpq's keyword=value form (host=...
+ * dbname=..., service=NAME), unless a file of that name exists.
+ */
 static int
 is_conninfo(const char *db)
 {
-	return strncmp(db, "postgresql://", 13) == 0 ||
-	    strncmp(db, "postgres://", 11) == 0 ||
-	    strncmp(db, "service=", 8) == 0;
+	size_t n = strspn(db, "abcdefghijklmnopqrstuvwxyz_");
+
+	if (strncmp(db, "postgresql://", 13) == 0 ||
+	    strncmp(db, "postgres://", 11) == 0)
+		return 1;
+	return n > 0 && db[n] == '=' && access(db, F_OK) != 0;
 }
 
 #ifdef HAVE_LIBPQ
@@ -437,7 +444,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		return report_central(db, tz, capture, energy, &o);
 #else
 		return complain(EXR_NOPG, "report: --db postgresql://... "
-		    "(or postgres://, service=) reads a PostgreSQL server, and "
+		    "(or service=, host=...) reads a PostgreSQL server, and "
 		    "this extracct was built without libpq: build it with "
 		    "libpq-dev installed, and not NO_LIBPQ=1");
 #endif
