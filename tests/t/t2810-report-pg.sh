@@ -214,4 +214,22 @@ test_expect_success 'a server that is not there: a clear message' '
 	grep "password" err
 '
 
+NOPQ=${EXTRACCT_NOPQ:-$SRC/build/nopq/extracct}
+[ -x "$NOPQ" ] || NOPQ=$SRC/build/portable/extracct
+if [ -x "$NOPQ" ]; then
+	test_expect_success 'built without libpq: report on a server says so, exit 6' '
+		for db in "$PG" "$(pg_conn fleet)" service=fleet; do
+			test_expect_code 6 "$NOPQ" report --db "$db" 2>err &&
+			grep "built without libpq" err || return 1
+		done &&
+		"$NOPQ" report --db fleet.db --by host >actual &&
+		extracct report --db fleet.db --by host >expect &&
+		test_cmp expect actual
+	'
+elif [ "${CI:-}" = true ]; then
+	test_expect_success 'built without libpq: a binary to test' 'false'
+else
+	test_skip 'built without libpq' 'make NO_LIBPQ=1 build/nopq/extracct first'
+fi
+
 test_done
