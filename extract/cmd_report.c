@@ -199,6 +199,11 @@ zone_name(const char *tz, char *buf, size_t n)
 	}
 	if (env != NULL && env[0] == ':')
 		env++;
+	/* Set but empty: glibc reads it as UTC. */
+	if (env != NULL && env[0] == '\0' && getenv("TZ")[0] == '\0') {
+		snprintf(buf, n, "UTC");
+		return 0;
+	}
 	if (env != NULL && env[0] != '\0' && strcmp(env,
 	    "/etc/localtime") != 0) {
 		/* A path into the zoneinfo tree names its zone. */
@@ -258,8 +263,8 @@ report_central(const char *conninfo, const char *tz, int capture,
 		pg_msg(conn, res, msg, sizeof(msg));
 		PQclear(res);
 		PQfinish(conn);
-		return complain(EXR_USAGE, "report: time zone '%s' on the "
-		    "central database: %s", zone, msg);
+		return complain(EXR_USAGE, "report: central server: time zone "
+		    "'%s': %s", zone, msg);
 	}
 	PQclear(res);
 	if ((r = rdb_postgresql(conn)) == NULL) {
