@@ -29,9 +29,10 @@
  *   where it is used a NULL operand makes the whole NULL anyway).
  * - group_concat exists here as an aggregate of text joined with ",".
  *   With DISTINCT, PostgreSQL sorts what it joins; SQLite joins in the
- *   order it meets the values, so where a group has several values
- *   (exit sources of one capture window, carbon sources of one key) the
- *   list may come in another order.
+ *   order it meets the values.  The capture view's exit sources are
+ *   listed by their first exit, as SQLite's scan of the time index
+ *   meets them; the carbon sources of one report key (several hosts of
+ *   different sources) may still come in another order.
  * - LIKE is case-blind for ASCII in SQLite: ILIKE.
  * - local_hour(ns), the epoch second of the start of the local hour
  *   holding ns, in the session's TimeZone (report sets it to the
@@ -125,10 +126,20 @@ const char central_views_sql[] =
 	"        AND i.t0_ns >= s.prev_t - 1000000000) AS proc_cpu_ns,"
 	"    (s.busy - s.prev_busy) * 1000000000 / NULLIF(s.clk_tck, 0)"
 	"      AS busy_ns,"
-	"    (SELECT group_concat(DISTINCT p.exit_source COLLATE \"C\")"
-	"      FROM proc_intervals i JOIN procs p USING (host_id, proc_id)"
-	"      WHERE i.host_id = s.host_id AND i.final = 1"
-	"        AND i.t1_ns > s.prev_t AND i.t1_ns <= s.t_ns) AS exit_sources,"
+	/*
+	 * SQLite's group_concat(DISTINCT) lists the sources in the order
+	 * its scan meets them, which is by the time index: by the first
+	 * exit of each, here too.
+	 */
+	"    (SELECT string_agg(f.src, ',' ORDER BY f.t, f.id)"
+	"      FROM (SELECT DISTINCT ON (p.exit_source)"
+	"          p.exit_source AS src, i.t1_ns AS t, i.proc_id AS id"
+	"        FROM proc_intervals i JOIN procs p USING (host_id, proc_id)"
+	"        WHERE i.host_id = s.host_id AND i.final = 1"
+	"          AND i.t1_ns > s.prev_t AND i.t1_ns <= s.t_ns"
+	"          AND p.exit_source IS NOT NULL"
+	"        ORDER BY p.exit_source, i.t1_ns, i.proc_id) AS f)"
+	"      AS exit_sources,"
 	"    (SELECT coalesce(sum(l.records), 0)::bigint FROM lost l"
 	"      WHERE l.host_id = s.host_id AND l.t_ns > s.prev_t"
 	"        AND l.t_ns <= s.t_ns) AS lost"

@@ -93,14 +93,23 @@ test_expect_success 'setup: three hosts, merged in SQLite and in PostgreSQL' '
 	extracct ingest --db gamma.db --host gamma gamma.proc gamma.flow \
 	    gamma.energy gamma.pacct snap.log >/dev/null &&
 	# What only rotate, snap and the configuration write: a pacct gap,
-	# system records around the acctd exits (capture windows), and
-	# the intensities (one host has none).
+	# system records around the acctd exits (capture windows; one
+	# from just before an exacct exit, so that acctd comes second),
+	# and the intensities (one host has none).
 	sqlite3 alpha.db "INSERT INTO sysload (host_id, t_ns, user_ticks,
 	    nice_ticks, system_ticks, clk_tck, ncpu) VALUES
 	    (1, 1699999990000000000, 1000, 0, 500, 100, 2),
 	    (1, 1700000060000000000, 3000, 10, 900, 100, 2),
 	    (1, 1700000120000000000, 5000, 10, 1300, 100, 2),
 	    (1, 1700000250000000000, 9000, 20, 2000, 100, 2);
+	    INSERT INTO sysload (host_id, t_ns, user_ticks, nice_ticks,
+	    system_ticks, clk_tck, ncpu)
+	    WITH f(e) AS (SELECT min(i.t1_ns) FROM proc_intervals i
+	        JOIN procs p USING (proc_id) WHERE i.final = 1
+	        AND p.exit_source = '\''exacct'\''
+	        AND i.t1_ns > 1700000001000000000)
+	    SELECT 1, e - 1000000, 1100, 0, 520, 100, 2 FROM f UNION ALL
+	    SELECT 1, e + 1000000000, 1200, 0, 540, 100, 2 FROM f;
 	    INSERT INTO pacct_gaps VALUES (1, NULL,
 	    1700000100000000000, '\''accounting found off'\'');
 	    INSERT INTO pacct_gaps VALUES (1, 1700000050000000000,
@@ -193,7 +202,8 @@ test_expect_success '--capture, table and CSV (gaps, alternates, losses)' '
 	same --capture &&
 	grep "^# alpha: accounting was off" actual &&
 	grep -n "^Beta \|^alpha " actual | head -1 | grep ":Beta " &&
-	grep "pacct=" actual || { cat actual; false; } &&
+	grep "pacct=" actual &&
+	grep "^alpha .* exacct,acctd " actual &&
 	same --capture --format csv &&
 	same --capture --tolerance 0.5
 '
