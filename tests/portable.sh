@@ -68,9 +68,19 @@ if [ "$rc" -ne 6 ] || ! grep -q "built without PostgreSQL support" \
 	cat "$tmp/err"
 	fails=$((fails + 1))
 fi
+# And report on a server says the same, with the same status.
+"$port" report --db "postgresql:///x?host=/nonexistent" >/dev/null \
+    2>"$tmp/err" && rc=0 || rc=$?
+if [ "$rc" -ne 6 ] || ! grep -q "built without libpq" "$tmp/err"; then
+	echo "portable: report --db postgresql:// (exit $rc, not 6) did not"\
+	    "say it has no libpq:"
+	cat "$tmp/err"
+	fails=$((fails + 1))
+fi
 if [ "$fails" -ne 0 ]; then
 	echo "portable: $fails differences"
 	exit 1
 fi
 echo "portable: $port gives what $linux gives on the sample data; snap" \
-    "and acctd say they are Linux only, push that it has no PostgreSQL"
+    "and acctd say they are Linux only, push and report on a server that" \
+    "it has no PostgreSQL"
