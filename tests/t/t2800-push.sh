@@ -268,15 +268,26 @@ test_expect_success 'server stopped during run: run says so (5), keeps the facts
 	test "$(sqlite3 r.db "SELECT count(*) FROM procs")" -gt 0 &&
 	pg_start &&
 	extracct gen --kind pacct --records 300 --seed 72 -o sp/pacct-$(hostname)-20240101-1100 &&
-	extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate >out 2>err &&
+	extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate \
+	    --retention-days 0 >out 2>err &&
 	cat out err &&
 	grep "^push: r.db: 1 host, [1-9][0-9]* buckets, [1-9][0-9]* rows sent$" out &&
+	grep "^retention: removed sp/pacct-.*-1000$" out &&
 	canon r.db >expect && canon_pg hourly >actual && test_cmp expect actual &&
 	test "$(pg_psql hourly -c "SELECT count(*) FROM procs")" -eq \
 	    "$(sqlite3 r.db "SELECT count(*) FROM procs")" &&
-	extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate >out 2>err &&
+	extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate \
+	    --retention-days 0 >out 2>err &&
 	grep "^push: r.db: 1 host, 0 buckets, 0 rows sent$" out &&
-	canon_pg hourly >again && test_cmp expect again
+	canon_pg hourly >again && test_cmp expect again &&
+	# Logs gone, facts kept: a third log, pushed, numbered after them.
+	extracct gen --kind pacct --records 100 --seed 73 -o sp/pacct-$(hostname)-20240101-1200 &&
+	extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate >out 2>err &&
+	grep "^push: r.db: 1 host, [1-9][0-9]* buckets, [1-9][0-9]* rows sent$" out &&
+	canon r.db >expect && canon_pg hourly >actual && test_cmp expect actual &&
+	sqlite3 r.db "SELECT proc_id, pid, start_ns FROM procs ORDER BY 1" >l.ids &&
+	pg_psql hourly -F "|" -c "SELECT proc_id, pid, start_ns FROM procs ORDER BY 1" >c.ids &&
+	test_cmp l.ids c.ids
 '
 
 test_expect_success 'the server down: push says so, exits 5, and changes nothing here' '
@@ -318,6 +329,25 @@ test_expect_success 'a host is pushed from one database only' '
 	cp alpha.db copy.db &&
 	extracct push --db copy.db --to "$(pg_conn central)" >out &&
 	grep " 0 buckets, 0 rows sent$" out
+'
+
+test_expect_success 'text that is not UTF-8 is sent as \\xNN; tabs, newlines, backslashes as they are' '
+	cp alpha.db bytes.db &&
+	sqlite3 bytes.db "UPDATE procs SET command = CAST(X'\''61ff09625c0a63'\'' AS TEXT)
+	    WHERE proc_id = 1" &&
+	pg_createdb bytes &&
+	extracct push --db bytes.db --to "$(pg_conn bytes)" >/dev/null &&
+	printf "%s\n" "SELECT command = E'\''a\\\\xff\\tb\\\\\\nc'\'' FROM procs WHERE proc_id = 1" >q.sql &&
+	cat q.sql &&
+	test "$(pg_psql bytes -f q.sql)" = t
+'
+
+test_expect_success 'a central schema newer than this extracct is refused' '
+	pg_createdb newer &&
+	extracct push --db beta.db --to "$(pg_conn newer)" >/dev/null &&
+	pg_psql newer -c "UPDATE extracct_meta SET version = 99" &&
+	test_expect_code 5 extracct push --db beta.db --to "$(pg_conn newer)" 2>err &&
+	grep "central server: schema version 99 is newer than this extracct.s 1: upgrade extracct" err
 '
 
 test_expect_success 'credentials: no password in --to or a readable configuration' '
