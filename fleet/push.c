@@ -55,7 +55,7 @@ struct ptab {
 	const char	*from;
 	const char	*bcol;
 	int64_t		 width;
-	int		 part;
+	int		 part;		/* 2: and an index leads with bcol */
 };
 
 #define OF_HOST(t)	t " x WHERE x.host_id = ?1"
@@ -66,7 +66,7 @@ static const struct ptab ptabs[] = {
 	{ "damage", OF("damage", "files", "file_id"), "file_id", 256, 0 },
 	{ "procs", OF_HOST("procs"), "start_ns", HOUR_NS, 0 },
 	{ "proc_intervals", OF("proc_intervals", "procs", "proc_id"), "t1_ns",
-	    HOUR_NS, 1 },
+	    HOUR_NS, 2 },
 	{ "proc_alt_exits", OF("proc_alt_exits", "procs", "proc_id"),
 	    "proc_id", 4096, 0 },
 	{ "tasks", OF_HOST("tasks"), "start_ns", HOUR_NS, 0 },
@@ -79,7 +79,7 @@ static const struct ptab ptabs[] = {
 	{ "pacct_gaps", OF_HOST("pacct_gaps"), "t1_ns", HOUR_NS, 0 },
 	{ "energy_procs", OF_HOST("energy_procs"), "start_ns", HOUR_NS, 0 },
 	{ "energy_intervals", OF("energy_intervals", "energy_procs",
-	    "eproc_id"), "t1_ns", HOUR_NS, 1 },
+	    "eproc_id"), "t1_ns", HOUR_NS, 2 },
 	{ "metric_series", OF_HOST("metric_series"), "series_id", 4096, 0 },
 	{ "metric_samples", OF("metric_samples", "metric_series",
 	    "series_id"), "ts_ns", HOUR_NS, 1 },
@@ -806,55 +806,93 @@ mark_send(struct bmap *m)
 			    m->a[i].sig != m->a[i].csig;
 }
 
+/* The partition of t's month from, made unless parts lists it. */
+static int
+month_partition(struct push *pp, const struct ptab *t, int64_t t_ns,
+    const PGresult *parts)
+{
+	char name[96];
+	int64_t from, to;
+	int y, mo, p;
+
+	central_month(t_ns, &from, &to, &y, &mo);
+	snprintf(name, sizeof(name), "%s_%04d_%02d", t->name, y, mo);
+	for (p = 0; p < PQntuples(parts); p++)
+		if (strcmp(PQgetvalue(parts, p, 0), name) == 0)
+			return EXR_OK;
+	return central_partition(pp->conn, t->name, from, pp->err);
+}
+
 /*
  * Every monthly partition the local rows need, made before any data
- * goes (each in its own short transaction): the months of the days the
- * partitioned tables' rows end on, over every host of the database.
+ * goes (each in its own short transaction), over every host of the
+ * database.  Where an index leads with the column, one probe a month
+ * (the first row at or after the month's end); else the days the rows
+ * end on, each month once.
  */
 static int
 make_partitions(struct push *pp)
 {
 	const int64_t day = 86400 * INT64_C(1000000000);
-	char sql[256], name[96];
+	char sql[256];
 	PGresult *parts;
 	sqlite3_stmt *st;
 	int64_t from, to, last;
 	size_t k;
-	int rc = EXR_OK, step, y, mo, p, found;
+	int rc = EXR_OK, step, y, mo;
 
 	if ((parts = pq(pp, "SELECT c.relname FROM pg_inherits i JOIN pg_class "
 	    "c ON c.oid = i.inhrelid", 0, NULL, PGRES_TUPLES_OK,
 	    "partitions")) == NULL)
 		return EXR_CENTRAL;
 	for (k = 0; rc == EXR_OK && k < NPTABS; k++) {
-		if (!ptabs[k].part)
+		const struct ptab *t = &ptabs[k];
+
+		if (t->part == 0)
 			continue;
-		snprintf(sql, sizeof(sql), "SELECT DISTINCT CASE WHEN %s >= 0 "
-		    "THEN %s / %" PRId64 " ELSE (%s + 1) / %" PRId64 " - 1 END "
-		    "AS d FROM %s ORDER BY d", ptabs[k].bcol, ptabs[k].bcol,
-		    day, ptabs[k].bcol, day, ptabs[k].name);
+		if (t->part == 2)
+			snprintf(sql, sizeof(sql), "SELECT min(%s) FROM %s "
+			    "WHERE %s >= ?", t->bcol, t->name, t->bcol);
+		else
+			snprintf(sql, sizeof(sql), "SELECT DISTINCT CASE WHEN "
+			    "%s >= 0 THEN %s / %" PRId64 " ELSE (%s + 1) / %"
+			    PRId64 " - 1 END AS d FROM %s ORDER BY d", t->bcol,
+			    t->bcol, day, t->bcol, day, t->name);
 		if (db_prepare(pp->db, sql, &st, pp->err) != EXR_OK) {
 			rc = EXR_DB;
 			break;
 		}
 		last = INT64_MIN;
-		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-			central_month(sqlite3_column_int64(st, 0) * day, &from,
-			    &to, &y, &mo);
-			if (from == last)
-				continue;	/* days in order: months too */
-			last = from;
-			snprintf(name, sizeof(name), "%s_%04d_%02d",
-			    ptabs[k].name, y, mo);
-			for (p = found = 0; p < PQntuples(parts) && !found; p++)
-				found = strcmp(PQgetvalue(parts, p, 0), name) ==
-				    0;
-			if (!found && (rc = central_partition(pp->conn,
-			    ptabs[k].name, from, pp->err)) != EXR_OK)
-				break;
-		}
+		if (t->part == 2) {
+			for (;;) {
+				sqlite3_bind_int64(st, 1, last);
+				step = sqlite3_step(st);
+				if (step != SQLITE_ROW ||
+				    sqlite3_column_type(st, 0) == SQLITE_NULL)
+					break;
+				central_month(sqlite3_column_int64(st, 0), &from,
+				    &to, &y, &mo);
+				sqlite3_reset(st);
+				if ((rc = month_partition(pp, t, from, parts)) !=
+				    EXR_OK)
+					break;
+				last = to;
+			}
+			if (step == SQLITE_ROW)
+				step = SQLITE_DONE;
+		} else
+			while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+				central_month(sqlite3_column_int64(st, 0) * day,
+				    &from, &to, &y, &mo);
+				if (from == last)
+					continue;	/* days in order */
+				last = from;
+				if ((rc = month_partition(pp, t, from, parts)) !=
+				    EXR_OK)
+					break;
+			}
 		if (rc == EXR_OK && step != SQLITE_DONE)
-			rc = db_fail(pp->db, pp->err, ptabs[k].name);
+			rc = db_fail(pp->db, pp->err, t->name);
 		sqlite3_finalize(st);
 	}
 	PQclear(parts);
