@@ -934,8 +934,9 @@ central_host(struct push *pp, sqlite3_stmt *hs, char *hid, size_t n)
 	    "carbon_g_per_kwh, carbon_source, origin) VALUES ($1, $2, $3, $4, "
 	    "$5, $6) ON CONFLICT (ident) DO UPDATE SET name = excluded.name, "
 	    "exit_sources = excluded.exit_sources, carbon_g_per_kwh = "
-	    "excluded.carbon_g_per_kwh, carbon_source = excluded.carbon_source "
-	    "WHERE hosts.origin = excluded.origin RETURNING host_id", 6, v,
+	    "excluded.carbon_g_per_kwh, carbon_source = excluded.carbon_source, "
+	    "origin = excluded.origin WHERE hosts.origin = excluded.origin OR "
+	    "hosts.origin = '0' RETURNING host_id", 6, v,
 	    PGRES_TUPLES_OK, "hosts")) == NULL)
 		return EXR_CENTRAL;
 	if (PQntuples(res) != 1) {
@@ -1009,7 +1010,9 @@ fail:
 
 /*
  * This database to central: the time of its first ingest, which no
- * other database has (a copy of the file is the same database).
+ * other database has (a copy of the file is the same database).  "0"
+ * while it has read no file: a database that has pushed nothing but
+ * its host, which the first database with a file may take over.
  */
 static int
 local_origin(struct push *pp)

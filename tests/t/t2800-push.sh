@@ -328,7 +328,27 @@ test_expect_success 'a host is pushed from one database only' '
 	grep "host .alpha. (name:alpha) is pushed to the central server from another database" err &&
 	cp alpha.db copy.db &&
 	extracct push --db copy.db --to "$(pg_conn central)" >out &&
-	grep " 0 buckets, 0 rows sent$" out
+	grep " 0 buckets, 0 rows sent$" out &&
+	# A database that has read no file yet pushes its host only, and
+	# goes on pushing once it has.
+	pg_createdb first &&
+	cp alpha.db first.db &&
+	for t in $TABLES proc_last task_last energy_last; do
+		sqlite3 first.db "DELETE FROM $t" || return 1
+	done &&
+	sqlite3 first.db "INSERT INTO hosts (name, ident) VALUES
+	    ('\''first'\'', '\''name:first'\'')" &&
+	extracct push --db first.db --to "$(pg_conn first)" >out &&
+	grep "^push: first.db: 1 host, 0 buckets, 0 rows sent$" out &&
+	extracct gen --kind pacct --records 50 --seed 81 -o first.pacct &&
+	extracct ingest --db first.db --host first first.pacct >/dev/null &&
+	extracct push --db first.db --to "$(pg_conn first)" >out &&
+	grep "^push: first.db: 1 host, [1-9][0-9]* buckets, [1-9][0-9]* rows sent$" out &&
+	canon first.db >expect && canon_pg first >actual && test_cmp expect actual &&
+	# but an empty database never takes over a host with facts.
+	sqlite3 first.db "DELETE FROM files" &&
+	test_expect_code 2 extracct push --db first.db --to "$(pg_conn first)" 2>err &&
+	grep "is pushed to the central server from another database" err
 '
 
 test_expect_success 'text that is not UTF-8 is sent as \\xNN; tabs, newlines, backslashes as they are' '
