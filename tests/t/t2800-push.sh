@@ -300,6 +300,33 @@ test_expect_success 'the server down: push says so, exits 5, and changes nothing
 	test_cmp before after
 '
 
+test_expect_success 'the server killed in the middle of pushes: exit 5, the next push completes them' '
+	extracct gen --kind proc --records 10000 --seed 91 --host big -o big.exacct &&
+	extracct ingest --db big.db big.exacct >/dev/null &&
+	pg_createdb bigclean &&
+	t0=$(date +%s%N) &&
+	extracct push --db big.db --to "$(pg_conn bigclean)" >/dev/null &&
+	t1=$(date +%s%N) && ms=$(( (t1 - t0) / 1000000 )) &&
+	canon_pg bigclean >expect &&
+	i=0 && cut=0 &&
+	while [ $i -lt 3 ]; do
+		pg_createdb mid$i &&
+		d=$(awk -v ms=$ms -v i=$i "BEGIN { printf \"%.3f\", ms * (0.3 + i * 0.2) / 1000 }") &&
+		{ extracct push --db big.db --to "$(pg_conn mid$i)" >out 2>err & } &&
+		sleep $d && pg_kill &&
+		{ wait $! && rc=0 || rc=$?; } &&
+		cat err &&
+		{ test $rc -eq 0 || { test $rc -eq 5 && cut=$((cut + 1)) &&
+		  grep "^extracct: push: central server: .*; nothing lost" err; }; } &&
+		pg_start &&
+		extracct push --db big.db --to "$(pg_conn mid$i)" >/dev/null &&
+		canon_pg mid$i >actual && test_cmp expect actual &&
+		i=$((i + 1)) || return 1
+	done &&
+	echo "$cut of 3 pushes cut by the server (one push: $ms ms)" &&
+	test $cut -ge 1
+'
+
 test_expect_success '20 hosts push at once: all complete, central is their union' '
 	pg_createdb fleet20 &&
 	i=1 && dbs= &&
@@ -351,7 +378,7 @@ test_expect_success 'a host is pushed from one database only' '
 	grep "is pushed to the central server from another database" err
 '
 
-test_expect_success 'text that is not UTF-8 is sent as \\xNN; tabs, newlines, backslashes as they are' '
+test_expect_success 'text that is not UTF-8 is escaped byte by byte; tabs, newlines, backslashes kept' '
 	cp alpha.db bytes.db &&
 	sqlite3 bytes.db "UPDATE procs SET command = CAST(X'\''61ff09625c0a63'\'' AS TEXT)
 	    WHERE proc_id = 1" &&
