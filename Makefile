@@ -19,7 +19,8 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN = -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wvla
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(CFLAGS)
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(PQ_CFLAGS) \
+	$(CFLAGS)
 LDLIBS = $(PKG_LIBS)
 
 # PostgreSQL (push, fleet/) is optional: built in where pkg-config finds
@@ -32,7 +33,7 @@ ifeq ($(HAVE_LIBPQ),yes)
 # reports/rdb_pg.c: the report layer's engine on the central server.
 FLEET = fleet/pgconn.c fleet/central_schema.c fleet/central_views.c \
 	fleet/push.c reports/rdb_pg.c
-ALL_CFLAGS += -DHAVE_LIBPQ $(shell pkg-config --cflags libpq)
+PQ_CFLAGS := -DHAVE_LIBPQ $(shell pkg-config --cflags libpq)
 LDLIBS += $(shell pkg-config --libs libpq)
 endif
 
@@ -249,7 +250,7 @@ FUZZ_CC ?= clang
 F = build/fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(filter-out -Werror,$(WARN)) \
-	$(PKG_CFLAGS) -g -O2 \
+	$(PKG_CFLAGS) $(PQ_CFLAGS) -g -O2 \
 	-Wno-sign-compare $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 	-fsanitize-coverage-ignorelist=tests/fuzz/nocoverage.txt
 FUZZ_OBJ = $(LIB_SRC:%.c=$(F)/%.o)

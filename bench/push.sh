@@ -74,11 +74,17 @@ while [ "$i" -lt "$REPS" ]; do
 	t1=$(now)
 	elapsed "$t0" "$t1" >>t.copy
 done
+# And a push with nothing new: what every hourly push costs at least.
+t0=$(now)
+"$EXTRACCT" push --db local.db --to "$(pg_conn p1)" >/dev/null
+t1=$(now)
+tn=$(elapsed "$t0" "$t1")
 tp=$(median t.push)
 tc=$(median t.copy)
-awk -v rows="$ROWS" -v tp="$tp" -v tc="$tc" -v reps="$REPS" 'BEGIN {
+awk -v rows="$ROWS" -v tp="$tp" -v tc="$tc" -v tn="$tn" -v reps="$REPS" 'BEGIN {
 	printf "== push: %d rows (%s tables) into PostgreSQL, median of %d\n", rows, "'"$(echo $TABLES | wc -w)"'", reps
 	printf "  extracct push   %8.3f s  %10.0f rows/s\n", tp, rows / tp
 	printf "  psql \\copy CSV  %8.3f s  %10.0f rows/s\n", tc, rows / tc
 	printf "  ratio (push / \\copy throughput): %.2fx (goal >= 0.8x)\n", tc / tp
+	printf "  a second push (nothing new): %.3f s\n", tn
 }'

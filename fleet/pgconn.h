@@ -15,19 +15,22 @@
 #include "../parsers/exerr.h"
 
 /*
- * Is conninfo well formed and (unless allow_password) free of a password?  0 if so; else -1 with
- * why[n] saying what is wrong (a parse error, or "a password").
+ * Is conninfo well formed and (unless allow_password) free of a
+ * password?  0 if so; else -1 with why[n] saying what is wrong (a parse
+ * error, or a password).
  */
 int	pg_conninfo_check(const char *conninfo, int allow_password, char *why,
 	    size_t n);
 
 /*
  * Open a connection from conninfo ("" or NULL: libpq's environment and
- * defaults), refusing a password in it unless allow_password.  EXR_OK with *conn set (the caller PQfinish()es it), or
- * EXR_USAGE (a bad string, a password in it) or EXR_CENTRAL (the server
- * cannot be reached or refused us), with err->reason saying why in one
- * line.  The connection's client encoding is UTF8, its time zone UTC,
- * and it has no statement timeout.
+ * defaults), refusing a password in it unless allow_password.  EXR_OK
+ * with *conn set (the caller PQfinish()es it), or EXR_USAGE (a bad
+ * string, a password in it) or EXR_CENTRAL (the server cannot be reached
+ * or refused us), with err->reason saying why in one line.  The
+ * connection's client encoding is UTF8, its time zone UTC, it has no
+ * statement timeout, and a connection attempt gives up after 10 s
+ * unless conninfo sets connect_timeout.
  */
 int	pg_open(const char *conninfo, int allow_password, PGconn **conn,
 	    struct ex_err *err);

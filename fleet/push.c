@@ -55,7 +55,7 @@ struct ptab {
 	const char	*from;
 	const char	*bcol;
 	int64_t		 width;
-	int		 part;
+	int		 part;		/* 2: and an index leads with bcol */
 };
 
 #define OF_HOST(t)	t " x WHERE x.host_id = ?1"
@@ -66,7 +66,7 @@ static const struct ptab ptabs[] = {
 	{ "damage", OF("damage", "files", "file_id"), "file_id", 256, 0 },
 	{ "procs", OF_HOST("procs"), "start_ns", HOUR_NS, 0 },
 	{ "proc_intervals", OF("proc_intervals", "procs", "proc_id"), "t1_ns",
-	    HOUR_NS, 1 },
+	    HOUR_NS, 2 },
 	{ "proc_alt_exits", OF("proc_alt_exits", "procs", "proc_id"),
 	    "proc_id", 4096, 0 },
 	{ "tasks", OF_HOST("tasks"), "start_ns", HOUR_NS, 0 },
@@ -79,7 +79,7 @@ static const struct ptab ptabs[] = {
 	{ "pacct_gaps", OF_HOST("pacct_gaps"), "t1_ns", HOUR_NS, 0 },
 	{ "energy_procs", OF_HOST("energy_procs"), "start_ns", HOUR_NS, 0 },
 	{ "energy_intervals", OF("energy_intervals", "energy_procs",
-	    "eproc_id"), "t1_ns", HOUR_NS, 1 },
+	    "eproc_id"), "t1_ns", HOUR_NS, 2 },
 	{ "metric_series", OF_HOST("metric_series"), "series_id", 4096, 0 },
 	{ "metric_samples", OF("metric_samples", "metric_series",
 	    "series_id"), "ts_ns", HOUR_NS, 1 },
@@ -118,9 +118,10 @@ struct push {
 	PGconn		*conn;
 	struct ex_err	*err;
 	struct bmap	 maps[NPTABS];
-	struct buf	 line, copy;
+	struct buf	 copy;		/* COPY data not yet sent */
 	char		 origin[32];	/* this database, for central */
 	uint64_t	 rows, buckets;	/* of the host being pushed */
+	int		 one_host;	/* the database holds one host */
 };
 
 static int
@@ -178,56 +179,56 @@ utf8_len(const unsigned char *s, size_t n)
 	return k;
 }
 
+static void
+put16(char *p, uint16_t v)
+{
+	p[0] = (char)(v >> 8);
+	p[1] = (char)v;
+}
+
+static void
+put32(char *p, uint32_t v)
+{
+	put16(p, (uint16_t)(v >> 16));
+	put16(p + 2, (uint16_t)v);
+}
+
+static void
+put64(char *p, uint64_t v)
+{
+	put32(p, (uint32_t)(v >> 32));
+	put32(p + 4, (uint32_t)v);
+}
+
 /*
- * Text as COPY's text format has it: backslash, tab, newline and
- * carriage return escaped.  The server takes only UTF-8: a byte that is
- * not (a command name is whatever bytes the process had) is sent as the
- * four characters \xNN, as extracct text shows it.
+ * A text field of binary COPY: its length, then its bytes.  The server
+ * takes only UTF-8 (and no NUL): a byte that is not (a command name is
+ * whatever bytes the process had) is sent as the four characters \xNN,
+ * as extracct text shows it.
  */
 static int
 add_text(struct push *pp, struct buf *b, const unsigned char *s, size_t n)
 {
-	char esc[8];
-	size_t i = 0, k;
+	size_t i = 0, k, at;
 
-	if (buf_grow(pp, b, n + 16) != EXR_OK)
+	if (buf_grow(pp, b, 4 + n) != EXR_OK)
 		return EXR_NOMEM;
+	at = b->len;
+	b->len += 4;
 	while (i < n) {
-		if (buf_grow(pp, b, 8) != EXR_OK)
+		if ((k = utf8_len(s + i, n - i)) != 0 && s[i] != '\0') {
+			if (buf_add(pp, b, (const char *)s + i, k) != EXR_OK)
+				return EXR_NOMEM;
+			i += k;
+			continue;
+		}
+		if (buf_grow(pp, b, 5) != EXR_OK)
 			return EXR_NOMEM;
-		switch (s[i]) {
-		case '\\':
-			b->p[b->len++] = '\\';
-			b->p[b->len++] = '\\';
-			i++;
-			continue;
-		case '\t':
-			b->p[b->len++] = '\\';
-			b->p[b->len++] = 't';
-			i++;
-			continue;
-		case '\n':
-			b->p[b->len++] = '\\';
-			b->p[b->len++] = 'n';
-			i++;
-			continue;
-		case '\r':
-			b->p[b->len++] = '\\';
-			b->p[b->len++] = 'r';
-			i++;
-			continue;
-		}
-		if ((k = utf8_len(s + i, n - i)) == 0) {
-			snprintf(esc, sizeof(esc), "\\\\x%02x", s[i]);
-			memcpy(b->p + b->len, esc, 5);
-			b->len += 5;
-			i++;
-			continue;
-		}
-		memcpy(b->p + b->len, s + i, k);
-		b->len += k;
-		i += k;
+		snprintf(b->p + b->len, 5, "\\x%02x", s[i]);
+		b->len += 4;
+		i++;
 	}
+	put32(b->p + at, (uint32_t)(b->len - at - 4));
 	return EXR_OK;
 }
 
@@ -279,69 +280,58 @@ row_sig(sqlite3_stmt *st, int skip)
 	return h;
 }
 
-/* v in decimal at p (room for 21 bytes); returns its length. */
-static int
-fmt_i64(char *p, int64_t v)
-{
-	char tmp[24];
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	int n = 0, k = 0;
-
-	do
-		tmp[n++] = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (v < 0)
-		p[k++] = '-';
-	while (n > 0)
-		p[k++] = tmp[--n];
-	return k;
-}
-
 /*
- * The current row of st as a COPY line into pp->line, but its column
- * skip (the local host_id; -1: none), after host (the central host id)
- * and a tab.
+ * The current row of st as a tuple of binary COPY, appended to b: the
+ * central host id, then every column but skip (the local host_id; -1:
+ * none).  An integer is a bigint, a real a double precision, text
+ * text: the central columns' types.
  */
 static int
-format_row(struct push *pp, sqlite3_stmt *st, int skip, int64_t host)
+format_row(struct push *pp, sqlite3_stmt *st, int skip, int64_t host,
+    struct buf *b)
 {
-	struct buf *b = &pp->line;
-	char num[32];
-	int i, n = sqlite3_column_count(st), len;
+	double d;
+	uint64_t f;
+	int i, n = sqlite3_column_count(st);
 
-	b->len = 0;
-	len = snprintf(num, sizeof(num), "%" PRId64, host);
-	if (buf_add(pp, b, num, (size_t)len) != EXR_OK)
+	if (buf_grow(pp, b, 2 + 12 * ((size_t)n + 1)) != EXR_OK)
 		return EXR_NOMEM;
+	put16(b->p + b->len, (uint16_t)(n + 1 - (skip >= 0)));
+	put32(b->p + b->len + 2, 8);
+	put64(b->p + b->len + 6, (uint64_t)host);
+	b->len += 14;
 	for (i = 0; i < n; i++) {
 		if (i == skip)
 			continue;
-		if (buf_add(pp, b, "\t", 1) != EXR_OK)
-			return EXR_NOMEM;
 		switch (sqlite3_column_type(st, i)) {
 		case SQLITE_NULL:
-			if (buf_add(pp, b, "\\N", 2) != EXR_OK)
-				return EXR_NOMEM;
+			put32(b->p + b->len, UINT32_MAX);	/* -1 */
+			b->len += 4;
 			break;
 		case SQLITE_INTEGER:
-			len = fmt_i64(num, sqlite3_column_int64(st, i));
-			if (buf_add(pp, b, num, (size_t)len) != EXR_OK)
-				return EXR_NOMEM;
+			put32(b->p + b->len, 8);
+			put64(b->p + b->len + 4,
+			    (uint64_t)sqlite3_column_int64(st, i));
+			b->len += 12;
 			break;
 		case SQLITE_FLOAT:
-			len = snprintf(num, sizeof(num), "%.17g",
-			    sqlite3_column_double(st, i));
-			if (buf_add(pp, b, num, (size_t)len) != EXR_OK)
-				return EXR_NOMEM;
+			d = sqlite3_column_double(st, i);
+			memcpy(&f, &d, sizeof(f));
+			put32(b->p + b->len, 8);
+			put64(b->p + b->len + 4, f);
+			b->len += 12;
 			break;
 		default:
 			if (add_text(pp, b, sqlite3_column_text(st, i),
 			    (size_t)sqlite3_column_bytes(st, i)) != EXR_OK)
 				return EXR_NOMEM;
+			/* What is left of the 12 bytes a column was given. */
+			if (buf_grow(pp, b, 12 * ((size_t)(n - i))) != EXR_OK)
+				return EXR_NOMEM;
 			break;
 		}
 	}
-	return buf_add(pp, b, "\n", 1);
+	return EXR_OK;
 }
 
 static int64_t
@@ -420,14 +410,24 @@ static int
 local_rows(struct push *pp, const struct ptab *t, sqlite3_int64 host,
     const int64_t *range, sqlite3_stmt **st, int *bcol, int *skip)
 {
-	char sql[512];
+	char sql[512], bare[80];
+	const char *from = t->from;
 	int i, n;
 
+	/* One host: a child's rows are all its rows (a parent is never
+	 * missing), and a join per row is a fifth of a first push.  Not
+	 * damage: that of a file with no host yet is no host's. */
+	if (pp->one_host && strstr(from, " JOIN ") != NULL &&
+	    strcmp(t->name, "damage") != 0) {
+		snprintf(bare, sizeof(bare), "%s x WHERE ?1 IS NOT NULL",
+		    t->name);
+		from = bare;
+	}
 	if (range != NULL)
 		snprintf(sql, sizeof(sql), "SELECT x.* FROM %s AND x.%s "
-		    "BETWEEN ?2 AND ?3", t->from, t->bcol);
+		    "BETWEEN ?2 AND ?3", from, t->bcol);
 	else
-		snprintf(sql, sizeof(sql), "SELECT x.* FROM %s", t->from);
+		snprintf(sql, sizeof(sql), "SELECT x.* FROM %s", from);
 	if (db_prepare(pp->db, sql, st, pp->err) != EXR_OK)
 		return EXR_DB;
 	sqlite3_bind_int64(*st, 1, host);
@@ -523,12 +523,14 @@ copy_flush(struct push *pp, const char *what)
 
 /* End the COPY in progress (rc: how it went so far). */
 static int
-copy_end(struct push *pp, int rc, const char *what)
+copy_end(struct push *pp, int rc, const char *what, int binary)
 {
 	PGresult *res;
 	char msg[160];
 	int end;
 
+	if (rc == EXR_OK && binary)
+		rc = buf_add(pp, &pp->copy, "\377\377", 2);	/* trailer */
 	if (rc == EXR_OK)
 		rc = copy_flush(pp, what);
 	end = PQputCopyEnd(pp->conn, rc == EXR_OK ? NULL : "push failed");
@@ -543,8 +545,11 @@ copy_end(struct push *pp, int rc, const char *what)
 	return rc;
 }
 
+/* The signature and header of binary COPY (no flags, no extension). */
+static const char copy_header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
+
 static int
-copy_begin(struct push *pp, const char *sql, const char *what)
+copy_begin(struct push *pp, const char *sql, const char *what, int binary)
 {
 	PGresult *res = PQexec(pp->conn, sql);
 	char msg[160];
@@ -555,6 +560,8 @@ copy_begin(struct push *pp, const char *sql, const char *what)
 		    what, pg_msg(pp->conn, res, msg, sizeof(msg)));
 	PQclear(res);
 	pp->copy.len = 0;
+	if (rc == EXR_OK && binary)
+		rc = buf_add(pp, &pp->copy, copy_header, sizeof(copy_header));
 	return rc;
 }
 
@@ -580,7 +587,7 @@ copy_sql(struct push *pp, const char *table, sqlite3_stmt *st, int skip,
 		    buf_add(pp, sql, "\"", 1) != EXR_OK)
 			return EXR_NOMEM;
 	}
-	return buf_add(pp, sql, ") FROM STDIN\0", 13);
+	return buf_add(pp, sql, ") FROM STDIN (FORMAT binary)\0", 29);
 }
 
 static int
@@ -610,7 +617,7 @@ copy_rows(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 	    &skip)) != EXR_OK)
 		goto out;
 	if ((rc = copy_sql(pp, t->name, st, skip, &sql)) != EXR_OK ||
-	    (rc = copy_begin(pp, sql.p, t->name)) != EXR_OK)
+	    (rc = copy_begin(pp, sql.p, t->name, 1)) != EXR_OK)
 		goto out;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t b = floor_div(sqlite3_column_int64(st, bcol),
@@ -626,9 +633,8 @@ copy_rows(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 			e->send = 1;
 		} else if ((e = bmap_find(m, b)) == NULL || !e->send)
 			continue;
-		if ((rc = format_row(pp, st, skip, chost)) != EXR_OK ||
-		    (rc = buf_add(pp, &pp->copy, pp->line.p,
-		    pp->line.len)) != EXR_OK)
+		if ((rc = format_row(pp, st, skip, chost, &pp->copy)) !=
+		    EXR_OK)
 			break;
 		pp->rows++;
 		if (pp->copy.len >= COPY_CHUNK &&
@@ -637,7 +643,7 @@ copy_rows(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 	}
 	if (rc == EXR_OK && step != SQLITE_DONE)
 		rc = db_fail(pp->db, pp->err, t->name);
-	rc = copy_end(pp, rc, t->name);
+	rc = copy_end(pp, rc, t->name, 1);
 out:
 	sqlite3_finalize(st);
 	free(sql.p);
@@ -732,7 +738,7 @@ send_table(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 	    "push_buckets")) != EXR_OK)
 		goto out;
 	if ((rc = copy_begin(pp, "COPY push_buckets (host_id, tab, bucket, "
-	    "n, sig) FROM STDIN", "push_buckets")) != EXR_OK)
+	    "n, sig) FROM STDIN", "push_buckets", 0)) != EXR_OK)
 		goto out;
 	for (i = 0; rc == EXR_OK && i < n; i++) {
 		char row[160];
@@ -746,7 +752,7 @@ send_table(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 		    list[i].n, (int64_t)list[i].sig);
 		rc = buf_add(pp, &pp->copy, row, (size_t)len);
 	}
-	rc = copy_end(pp, rc, "push_buckets");
+	rc = copy_end(pp, rc, "push_buckets", 0);
 out:
 	free(list);
 	free(arr);
@@ -806,55 +812,93 @@ mark_send(struct bmap *m)
 			    m->a[i].sig != m->a[i].csig;
 }
 
+/* The partition of t's month from, made unless parts lists it. */
+static int
+month_partition(struct push *pp, const struct ptab *t, int64_t t_ns,
+    const PGresult *parts)
+{
+	char name[96];
+	int64_t from, to;
+	int y, mo, p;
+
+	central_month(t_ns, &from, &to, &y, &mo);
+	snprintf(name, sizeof(name), "%s_%04d_%02d", t->name, y, mo);
+	for (p = 0; p < PQntuples(parts); p++)
+		if (strcmp(PQgetvalue(parts, p, 0), name) == 0)
+			return EXR_OK;
+	return central_partition(pp->conn, t->name, from, pp->err);
+}
+
 /*
  * Every monthly partition the local rows need, made before any data
- * goes (each in its own short transaction): the months of the days the
- * partitioned tables' rows end on, over every host of the database.
+ * goes (each in its own short transaction), over every host of the
+ * database.  Where an index leads with the column, one probe a month
+ * (the first row at or after the month's end); else the days the rows
+ * end on, each month once.
  */
 static int
 make_partitions(struct push *pp)
 {
 	const int64_t day = 86400 * INT64_C(1000000000);
-	char sql[256], name[96];
+	char sql[256];
 	PGresult *parts;
 	sqlite3_stmt *st;
 	int64_t from, to, last;
 	size_t k;
-	int rc = EXR_OK, step, y, mo, p, found;
+	int rc = EXR_OK, step, y, mo;
 
 	if ((parts = pq(pp, "SELECT c.relname FROM pg_inherits i JOIN pg_class "
 	    "c ON c.oid = i.inhrelid", 0, NULL, PGRES_TUPLES_OK,
 	    "partitions")) == NULL)
 		return EXR_CENTRAL;
 	for (k = 0; rc == EXR_OK && k < NPTABS; k++) {
-		if (!ptabs[k].part)
+		const struct ptab *t = &ptabs[k];
+
+		if (t->part == 0)
 			continue;
-		snprintf(sql, sizeof(sql), "SELECT DISTINCT CASE WHEN %s >= 0 "
-		    "THEN %s / %" PRId64 " ELSE (%s + 1) / %" PRId64 " - 1 END "
-		    "AS d FROM %s ORDER BY d", ptabs[k].bcol, ptabs[k].bcol,
-		    day, ptabs[k].bcol, day, ptabs[k].name);
+		if (t->part == 2)
+			snprintf(sql, sizeof(sql), "SELECT min(%s) FROM %s "
+			    "WHERE %s >= ?", t->bcol, t->name, t->bcol);
+		else
+			snprintf(sql, sizeof(sql), "SELECT DISTINCT CASE WHEN "
+			    "%s >= 0 THEN %s / %" PRId64 " ELSE (%s + 1) / %"
+			    PRId64 " - 1 END AS d FROM %s ORDER BY d", t->bcol,
+			    t->bcol, day, t->bcol, day, t->name);
 		if (db_prepare(pp->db, sql, &st, pp->err) != EXR_OK) {
 			rc = EXR_DB;
 			break;
 		}
 		last = INT64_MIN;
-		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-			central_month(sqlite3_column_int64(st, 0) * day, &from,
-			    &to, &y, &mo);
-			if (from == last)
-				continue;	/* days in order: months too */
-			last = from;
-			snprintf(name, sizeof(name), "%s_%04d_%02d",
-			    ptabs[k].name, y, mo);
-			for (p = found = 0; p < PQntuples(parts) && !found; p++)
-				found = strcmp(PQgetvalue(parts, p, 0), name) ==
-				    0;
-			if (!found && (rc = central_partition(pp->conn,
-			    ptabs[k].name, from, pp->err)) != EXR_OK)
-				break;
-		}
+		if (t->part == 2) {
+			for (;;) {
+				sqlite3_bind_int64(st, 1, last);
+				step = sqlite3_step(st);
+				if (step != SQLITE_ROW ||
+				    sqlite3_column_type(st, 0) == SQLITE_NULL)
+					break;
+				central_month(sqlite3_column_int64(st, 0), &from,
+				    &to, &y, &mo);
+				sqlite3_reset(st);
+				if ((rc = month_partition(pp, t, from, parts)) !=
+				    EXR_OK)
+					break;
+				last = to;
+			}
+			if (step == SQLITE_ROW)
+				step = SQLITE_DONE;
+		} else
+			while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+				central_month(sqlite3_column_int64(st, 0) * day,
+				    &from, &to, &y, &mo);
+				if (from == last)
+					continue;	/* days in order */
+				last = from;
+				if ((rc = month_partition(pp, t, from, parts)) !=
+				    EXR_OK)
+					break;
+			}
 		if (rc == EXR_OK && step != SQLITE_DONE)
-			rc = db_fail(pp->db, pp->err, ptabs[k].name);
+			rc = db_fail(pp->db, pp->err, t->name);
 		sqlite3_finalize(st);
 	}
 	PQclear(parts);
@@ -890,8 +934,9 @@ central_host(struct push *pp, sqlite3_stmt *hs, char *hid, size_t n)
 	    "carbon_g_per_kwh, carbon_source, origin) VALUES ($1, $2, $3, $4, "
 	    "$5, $6) ON CONFLICT (ident) DO UPDATE SET name = excluded.name, "
 	    "exit_sources = excluded.exit_sources, carbon_g_per_kwh = "
-	    "excluded.carbon_g_per_kwh, carbon_source = excluded.carbon_source "
-	    "WHERE hosts.origin = excluded.origin RETURNING host_id", 6, v,
+	    "excluded.carbon_g_per_kwh, carbon_source = excluded.carbon_source, "
+	    "origin = excluded.origin WHERE hosts.origin = excluded.origin OR "
+	    "hosts.origin = '0' RETURNING host_id", 6, v,
 	    PGRES_TUPLES_OK, "hosts")) == NULL)
 		return EXR_CENTRAL;
 	if (PQntuples(res) != 1) {
@@ -965,7 +1010,9 @@ fail:
 
 /*
  * This database to central: the time of its first ingest, which no
- * other database has (a copy of the file is the same database).
+ * other database has (a copy of the file is the same database).  "0"
+ * while it has read no file: a database that has pushed nothing but
+ * its host, which the first database with a file may take over.
  */
 static int
 local_origin(struct push *pp)
@@ -1005,6 +1052,14 @@ push_db(const char *db, const char *conninfo, int allow_password,
 	    (rc = central_migrate(pp.conn, err)) != EXR_OK ||
 	    (rc = make_partitions(&pp)) != EXR_OK)
 		goto out;
+	if (db_prepare(pp.db, "SELECT count(*) FROM hosts", &hs, err) !=
+	    EXR_OK) {
+		rc = EXR_DB;
+		goto out;
+	}
+	pp.one_host = sqlite3_step(hs) == SQLITE_ROW &&
+	    sqlite3_column_int64(hs, 0) == 1;
+	sqlite3_finalize(hs);
 	if (db_prepare(pp.db, "SELECT host_id, name, ident, exit_sources, "
 	    "carbon_g_per_kwh, carbon_source FROM hosts ORDER BY host_id",
 	    &hs, err) != EXR_OK) {
@@ -1034,7 +1089,6 @@ out:
 	db_close(pp.db);
 	for (k = 0; k < NPTABS; k++)
 		bmap_reset(&pp.maps[k]);
-	free(pp.line.p);
 	free(pp.copy.p);
 	return rc;
 }

@@ -32,11 +32,12 @@ struct push_stats {
 /*
  * Push the local database at db (opened read-only, as a report opens
  * it) to the server conninfo names (pgconn.h; allow_password: it may
- * hold one, having come from a file only its owner reads).  EXR_OK with *st filled;
- * EXR_USAGE (a bad connection string, a host with no identity, or one
- * another database pushes), EXR_DB (the local database), EXR_CENTRAL
- * (the server: down, refused, failed), EXR_NOMEM, with err filled.  The
- * hosts pushed before a failure stay pushed.
+ * hold one, having come from a file only its owner reads).  EXR_OK
+ * with *st filled; EXR_USAGE (a bad connection string, a host with no
+ * identity, or one another database pushes), EXR_DB (the local
+ * database), EXR_CENTRAL (the server: down, refused, failed),
+ * EXR_NOMEM, with err filled.  The hosts pushed before a failure stay
+ * pushed.
  */
 int	push_db(const char *db, const char *conninfo, int allow_password,
 	    struct push_stats *st, struct ex_err *err);

@@ -268,15 +268,26 @@ test_expect_success 'server stopped during run: run says so (5), keeps the facts
 	test "$(sqlite3 r.db "SELECT count(*) FROM procs")" -gt 0 &&
 	pg_start &&
 	extracct gen --kind pacct --records 300 --seed 72 -o sp/pacct-$(hostname)-20240101-1100 &&
-	extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate >out 2>err &&
+	extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate \
+	    --retention-days 0 >out 2>err &&
 	cat out err &&
 	grep "^push: r.db: 1 host, [1-9][0-9]* buckets, [1-9][0-9]* rows sent$" out &&
+	grep "^retention: removed sp/pacct-.*-1000$" out &&
 	canon r.db >expect && canon_pg hourly >actual && test_cmp expect actual &&
 	test "$(pg_psql hourly -c "SELECT count(*) FROM procs")" -eq \
 	    "$(sqlite3 r.db "SELECT count(*) FROM procs")" &&
-	extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate >out 2>err &&
+	extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate \
+	    --retention-days 0 >out 2>err &&
 	grep "^push: r.db: 1 host, 0 buckets, 0 rows sent$" out &&
-	canon_pg hourly >again && test_cmp expect again
+	canon_pg hourly >again && test_cmp expect again &&
+	# Logs gone, facts kept: a third log, pushed, numbered after them.
+	extracct gen --kind pacct --records 100 --seed 73 -o sp/pacct-$(hostname)-20240101-1200 &&
+	extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate >out 2>err &&
+	grep "^push: r.db: 1 host, [1-9][0-9]* buckets, [1-9][0-9]* rows sent$" out &&
+	canon r.db >expect && canon_pg hourly >actual && test_cmp expect actual &&
+	sqlite3 r.db "SELECT proc_id, pid, start_ns FROM procs ORDER BY 1" >l.ids &&
+	pg_psql hourly -F "|" -c "SELECT proc_id, pid, start_ns FROM procs ORDER BY 1" >c.ids &&
+	test_cmp l.ids c.ids
 '
 
 test_expect_success 'the server down: push says so, exits 5, and changes nothing here' '
@@ -287,6 +298,33 @@ test_expect_success 'the server down: push says so, exits 5, and changes nothing
 	pg_start &&
 	sqlite3 down.db "SELECT count(*) FROM procs" >after &&
 	test_cmp before after
+'
+
+test_expect_success 'the server killed in the middle of pushes: exit 5, the next push completes them' '
+	extracct gen --kind proc --records 10000 --seed 91 --host big -o big.exacct &&
+	extracct ingest --db big.db big.exacct >/dev/null &&
+	pg_createdb bigclean &&
+	t0=$(date +%s%N) &&
+	extracct push --db big.db --to "$(pg_conn bigclean)" >/dev/null &&
+	t1=$(date +%s%N) && ms=$(( (t1 - t0) / 1000000 )) &&
+	canon_pg bigclean >expect &&
+	i=0 && cut=0 &&
+	while [ $i -lt 3 ]; do
+		pg_createdb mid$i &&
+		d=$(awk -v ms=$ms -v i=$i "BEGIN { printf \"%.3f\", ms * (0.3 + i * 0.2) / 1000 }") &&
+		{ extracct push --db big.db --to "$(pg_conn mid$i)" >out 2>err & } &&
+		sleep $d && pg_kill &&
+		{ wait $! && rc=0 || rc=$?; } &&
+		cat err &&
+		{ test $rc -eq 0 || { test $rc -eq 5 && cut=$((cut + 1)) &&
+		  grep "^extracct: push: central server: .*; nothing lost" err; }; } &&
+		pg_start &&
+		extracct push --db big.db --to "$(pg_conn mid$i)" >/dev/null &&
+		canon_pg mid$i >actual && test_cmp expect actual &&
+		i=$((i + 1)) || return 1
+	done &&
+	echo "$cut of 3 pushes cut by the server (one push: $ms ms)" &&
+	test $cut -ge 1
 '
 
 test_expect_success '20 hosts push at once: all complete, central is their union' '
@@ -317,7 +355,46 @@ test_expect_success 'a host is pushed from one database only' '
 	grep "host .alpha. (name:alpha) is pushed to the central server from another database" err &&
 	cp alpha.db copy.db &&
 	extracct push --db copy.db --to "$(pg_conn central)" >out &&
-	grep " 0 buckets, 0 rows sent$" out
+	grep " 0 buckets, 0 rows sent$" out &&
+	# A database that has read no file yet pushes its host only, and
+	# goes on pushing once it has.
+	pg_createdb first &&
+	cp alpha.db first.db &&
+	for t in $TABLES proc_last task_last energy_last; do
+		sqlite3 first.db "DELETE FROM $t" || return 1
+	done &&
+	sqlite3 first.db "INSERT INTO hosts (name, ident) VALUES
+	    ('\''first'\'', '\''name:first'\'')" &&
+	extracct push --db first.db --to "$(pg_conn first)" >out &&
+	grep "^push: first.db: 1 host, 0 buckets, 0 rows sent$" out &&
+	extracct gen --kind pacct --records 50 --seed 81 -o first.pacct &&
+	extracct ingest --db first.db --host first first.pacct >/dev/null &&
+	extracct push --db first.db --to "$(pg_conn first)" >out &&
+	grep "^push: first.db: 1 host, [1-9][0-9]* buckets, [1-9][0-9]* rows sent$" out &&
+	canon first.db >expect && canon_pg first >actual && test_cmp expect actual &&
+	# but an empty database never takes over a host with facts.
+	sqlite3 first.db "DELETE FROM files" &&
+	test_expect_code 2 extracct push --db first.db --to "$(pg_conn first)" 2>err &&
+	grep "is pushed to the central server from another database" err
+'
+
+test_expect_success 'text that is not UTF-8 is escaped byte by byte; tabs, newlines, backslashes kept' '
+	cp alpha.db bytes.db &&
+	sqlite3 bytes.db "UPDATE procs SET command = CAST(X'\''61ff09625c0a63'\'' AS TEXT)
+	    WHERE proc_id = 1" &&
+	pg_createdb bytes &&
+	extracct push --db bytes.db --to "$(pg_conn bytes)" >/dev/null &&
+	printf "%s\n" "SELECT command = E'\''a\\\\xff\\tb\\\\\\nc'\'' FROM procs WHERE proc_id = 1" >q.sql &&
+	cat q.sql &&
+	test "$(pg_psql bytes -f q.sql)" = t
+'
+
+test_expect_success 'a central schema newer than this extracct is refused' '
+	pg_createdb newer &&
+	extracct push --db beta.db --to "$(pg_conn newer)" >/dev/null &&
+	pg_psql newer -c "UPDATE extracct_meta SET version = 99" &&
+	test_expect_code 5 extracct push --db beta.db --to "$(pg_conn newer)" 2>err &&
+	grep "central server: schema version 99 is newer than this extracct.s 1: upgrade extracct" err
 '
 
 test_expect_success 'credentials: no password in --to or a readable configuration' '

@@ -37,6 +37,7 @@ void	suite_catalog(void);
 void	suite_store(void);
 void	suite_reader(void);
 void	suite_hostid(void);
+void	suite_fleet(void);
 void	suite_rdb(void);
 
 #endif
