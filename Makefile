@@ -19,8 +19,23 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN = -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wvla
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(CFLAGS)
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(PQ_CFLAGS) \
+	$(CFLAGS)
 LDLIBS = $(PKG_LIBS) -lm
+
+# PostgreSQL (push, fleet/) is optional: built in where pkg-config finds
+# libpq, unless NO_LIBPQ=1, which builds into build/nopq (its objects
+# differ) an extracct whose push says it has no PostgreSQL support.
+ifeq ($(NO_LIBPQ),)
+HAVE_LIBPQ := $(shell pkg-config --exists libpq 2>/dev/null && echo yes)
+endif
+ifeq ($(HAVE_LIBPQ),yes)
+# reports/rdb_pg.c: the report layer's engine on the central server.
+FLEET = fleet/pgconn.c fleet/central_schema.c fleet/central_views.c \
+	fleet/push.c reports/rdb_pg.c
+PQ_CFLAGS := -DHAVE_LIBPQ $(shell pkg-config --cflags libpq)
+LDLIBS += $(shell pkg-config --libs libpq)
+endif
 
 # The version extracct --version prints.  In a git checkout, git
 # describe: the newest tag (0.2.0-3-g1234abc), or, while there is none,
@@ -62,7 +77,7 @@ PORTABLE_EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/config.c extract/solaris.c extract/cmd_config.c \
 	extract/gen_energy.c extract/cmdopt.c extract/acctd_pidfile.c \
 	extract/rotate.c extract/hourly.c extract/retention.c \
-	extract/ingest_logs.c extract/cmd_merge.c
+	extract/ingest_logs.c extract/cmd_merge.c extract/cmd_push.c
 # The collectors that read what only Linux has (/proc, taskstats over
 # netlink, powercap): snap and acctd.  Elsewhere extract/nolinux.c
 # stands in for them, and "make portable" builds that way here.
@@ -74,15 +89,19 @@ EXTRACT = $(PORTABLE_EXTRACT) $(LINUX_EXTRACT)
 else
 EXTRACT = $(PORTABLE_EXTRACT) extract/nolinux.c
 endif
-LIB_SRC = $(PARSERS) $(STORE) $(REPORTS) $(EXTRACT)
+LIB_SRC = $(PARSERS) $(STORE) $(REPORTS) $(EXTRACT) $(FLEET)
 MAIN_SRC = extract/main.c
 HELPER_SRC = tests/helper/extracct-test.c tests/helper/workload.c
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
-HEADERS = $(wildcard parsers/*.h store/*.h reports/*.h extract/*.h \
+HEADERS = $(wildcard parsers/*.h store/*.h reports/*.h extract/*.h fleet/*.h \
 	tests/unit/*.h tests/helper/*.h)
 
+ifeq ($(NO_LIBPQ),)
 B = build
-S = build/san
+else
+B = build/nopq
+endif
+S = $(B:build%=build/san%)
 
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
 LIB_SAN_OBJ = $(LIB_SRC:%.c=$(S)/%.o)
@@ -204,6 +223,10 @@ bench: $(B)/extracct $(B)/bench-loader $(B)/bench-forkloop
 	@sh bench/acctd.sh $(B)/extracct $(B)/bench-forkloop
 	@echo
 	@sh bench/energy.sh $(B)/extracct
+	@echo
+	@sh bench/push.sh $(B)/extracct
+	@echo
+	@sh bench/fleet.sh $(B)/extracct
 	@if [ -n "$(BASELINE)" ]; then echo; \
 		sh bench/compare.sh "$(BASELINE)" $(B)/extracct; fi
 
@@ -249,7 +272,7 @@ FUZZ_CC ?= clang
 F = build/fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(filter-out -Werror,$(WARN)) \
-	$(PKG_CFLAGS) -g -O2 \
+	$(PKG_CFLAGS) $(PQ_CFLAGS) -g -O2 \
 	-Wno-sign-compare $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 	-fsanitize-coverage-ignorelist=tests/fuzz/nocoverage.txt
 FUZZ_OBJ = $(LIB_SRC:%.c=$(F)/%.o)

@@ -21,6 +21,11 @@
 #include <unistd.h>
 
 #include <sqlite3.h>
+#ifdef HAVE_LIBPQ
+#include <libpq-fe.h>
+
+#include "../fleet/pgconn.h"
+#endif
 
 #include "../parsers/sniff.h"
 #include "../reports/chart.h"
@@ -34,9 +39,11 @@
 #include "walk.h"
 
 static const struct cmdopt report_options[] = {
-	{ 'd', "db", "FILE", 0,
-	    "the database, which must exist; not with FILE operands "
-	    "(default: the configuration's database, " PATH_DB ")" },
+	{ 'd', "db", "FILE|CONNINFO", 0,
+	    "the database, which must exist; not with FILE operands; or the "
+	    "fleet's central PostgreSQL server: postgresql://..., "
+	    "service=NAME, host=... dbname=... (default: the configuration's "
+	    "database, " PATH_DB ")" },
 	{ 'b', "by", "user|command|project|zone|host|hour", 0,
 	    "what to total by (default: user)" },
 	{ 'f', "from", "TIME", 0,
@@ -157,6 +164,128 @@ operand_check(const char *path)
 		    "then report --energy)", path);
 	return EXR_OK;
 }
+
+/*
+ * Does --db name a PostgreSQL server rather than an SQLite file?  A URI
+ * (postgresql://, postgres://), or libpq's keyword=value form (host=...
+ * dbname=..., service=NAME), unless a file of that name exists.
+ */
+static int
+is_conninfo(const char *db)
+{
+	size_t n = strspn(db, "abcdefghijklmnopqrstuvwxyz_");
+
+	if (strncmp(db, "postgresql://", 13) == 0 ||
+	    strncmp(db, "postgres://", 11) == 0)
+		return 1;
+	return n > 0 && db[n] == '=' && access(db, F_OK) != 0;
+}
+
+#ifdef HAVE_LIBPQ
+/*
+ * The report's zone by a name the server knows, into buf[n]: its hours
+ * (local_hour) must be the ones the client prints.  tz is --tz or the
+ * configuration's (NULL or "local": the TZ variable, else the zone
+ * /etc/localtime links to, else Debian's /etc/timezone).  0, or -1 if
+ * no name can be found.
+ */
+static int
+zone_name(const char *tz, char *buf, size_t n)
+{
+	static const char marker[] = "zoneinfo/";
+	const char *env = getenv("TZ"), *z;
+	char link[512];
+	ssize_t len;
+	FILE *fp;
+
+	if (tz != NULL && strcmp(tz, "local") != 0) {
+		snprintf(buf, n, "%s", tz);
+		return 0;
+	}
+	if (env != NULL && env[0] == ':')
+		env++;
+	/* Set but empty: glibc reads it as UTC. */
+	if (env != NULL && env[0] == '\0' && getenv("TZ")[0] == '\0') {
+		snprintf(buf, n, "UTC");
+		return 0;
+	}
+	if (env != NULL && env[0] != '\0' && strcmp(env,
+	    "/etc/localtime") != 0) {
+		/* A path into the zoneinfo tree names its zone. */
+		z = strstr(env, marker);
+		snprintf(buf, n, "%s", env[0] == '/' && z != NULL ?
+		    z + sizeof(marker) - 1 : env);
+		return env[0] == '/' && z == NULL ? -1 : 0;
+	}
+	if ((len = readlink("/etc/localtime", link, sizeof(link) - 1)) > 0) {
+		link[len] = '\0';
+		if ((z = strstr(link, marker)) != NULL) {
+			snprintf(buf, n, "%s", z + sizeof(marker) - 1);
+			return 0;
+		}
+	}
+	if ((fp = fopen("/etc/timezone", "r")) != NULL) {
+		if (fgets(buf, (int)n, fp) != NULL) {
+			buf[strcspn(buf, "\n")] = '\0';
+			if (buf[0] != '\0') {
+				fclose(fp);
+				return 0;
+			}
+		}
+		fclose(fp);
+	}
+	return -1;
+}
+
+/*
+ * The same report on the fleet's central server: its published views
+ * are the SQLite ones (fleet/central_views.c), read by the same report
+ * layer; the session's TimeZone is the report's, so hours bucket alike.
+ */
+static int
+report_central(const char *conninfo, const char *tz, int capture,
+    int energy, const struct report_opts *o)
+{
+	const char *vals[1];
+	char zone[1024], msg[512];
+	struct ex_err err = { 0 };
+	PGconn *conn;
+	PGresult *res;
+	struct rdb *r;
+	int rc;
+
+	if (zone_name(tz, zone, sizeof(zone)) != 0)
+		return complain(EXR_USAGE, "report: the local time zone has no "
+		    "name the server could know (TZ, /etc/localtime): give "
+		    "--tz ZONE");
+	/* A password on the command line is refused: ~/.pgpass has it. */
+	if ((rc = pg_open(conninfo, 0, &conn, &err)) != EXR_OK)
+		return complain(rc, "report: %s", err.reason);
+	vals[0] = zone;
+	res = PQexecParams(conn, "SELECT set_config('TimeZone', $1, false)",
+	    1, NULL, vals, NULL, NULL, 0);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		pg_msg(conn, res, msg, sizeof(msg));
+		PQclear(res);
+		PQfinish(conn);
+		return complain(EXR_USAGE, "report: central server: time zone "
+		    "'%s': %s", zone, msg);
+	}
+	PQclear(res);
+	if ((r = rdb_postgresql(conn)) == NULL) {
+		PQfinish(conn);
+		return complain(EXR_NOMEM, "report: no memory");
+	}
+	rc = capture ? report_capture(r, stdout, o, &err) :
+	    energy ? report_energy(r, stdout, o, &err) :
+	    report_run(r, stdout, o, &err);
+	if (rc != EXR_OK)
+		complain(rc, "report: central server: %s", err.reason);
+	rdb_close(r);
+	PQfinish(conn);
+	return rc;
+}
+#endif
 
 /* --tolerance R: a fraction, 0 <= R < 1 (0.05: ratios of 0.95-1.05). */
 static int
@@ -332,6 +461,16 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	if (optind < argc)
 		return report_files(argc - optind, argv + optind, &o);
 
+	if (is_conninfo(db)) {
+#ifdef HAVE_LIBPQ
+		return report_central(db, tz, capture, energy, &o);
+#else
+		return complain(EXR_NOPG, "report: --db postgresql://... "
+		    "(or service=, host=...) reads a PostgreSQL server, and "
+		    "this extracct was built without libpq: build it with "
+		    "libpq-dev installed, and not NO_LIBPQ=1");
+#endif
+	}
 	memset(&err, 0, sizeof(err));
 	if ((rc = db_open_readonly(db, &h, &err)) != EXR_OK)
 		return complain(rc, "%s: %s", db, err.reason);

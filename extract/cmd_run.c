@@ -5,7 +5,8 @@
  *
  * The hourly job: snap, rotate, hand every closed log in the spool to
  * ingest, write each one's .txt and .csv into the output directory,
- * then retention.  One run at a time: a second finds the spool's lock
+ * then retention, then (with central: in the configuration) push.  One
+ * run at a time: a second finds the spool's lock
  * taken and exits 3.  The options only: the steps are hourly.c's.
  *
  * Retention deletes a closed log older than --retention-days only when
@@ -44,7 +45,8 @@ static const struct cmdopt run_options[] = {
 
 const struct cmddoc cmd_run_doc = { "run", "[FILE...]",
     "The hourly job: snap, rotate, ingest every closed log of the spool "
-    "and each FILE, then delete what retention allows.", run_options };
+    "and each FILE, delete what retention allows, then push to the "
+    "configuration's central server, if any.", run_options };
 
 int
 cmd_run(int argc, char **argv, struct ctx *ctx)

@@ -99,6 +99,8 @@ static const struct key keys[] = {
 	WORD("snap_cpu", K_SNAP_CPU),
 	WORD("carbon_intensity", K_INTENSITY),
 	STR("carbon_source", carbon_source, C_ANY),
+	/* The central server push sends to (libpq's conninfo or URI). */
+	STR("central", central, C_ANY),
 };
 
 #define NKEYS	(sizeof(keys) / sizeof(keys[0]))
@@ -351,6 +353,7 @@ refused(const yaml_event_t *ev)
 int
 config_load(struct config *c, const char *path, struct ex_err *err)
 {
+	struct stat st;
 	FILE *fp;
 	int rc;
 
@@ -359,6 +362,9 @@ config_load(struct config *c, const char *path, struct ex_err *err)
 		return rc;
 	}
 	rc = config_read(c, fp, path, err);
+	/* Whether a password in central: may stay there (push). */
+	c->private_file = fstat(fileno(fp), &st) == 0 &&
+	    (st.st_mode & 077) == 0;
 	fclose(fp);
 	return rc;
 }
@@ -517,6 +523,23 @@ yaml_double(FILE *fp, const char *key, double v)
 	fprintf(fp, "%s: %s\n", key, buf);
 }
 
+/* Does s hold the word "password", in any case? */
+static int
+names_password(const char *s)
+{
+	static const char w[] = "password";
+	size_t i;
+
+	for (; *s != '\0'; s++) {
+		for (i = 0; w[i] != '\0' && s[i] != '\0' &&
+		    (s[i] | 0x20) == w[i]; i++)
+			;
+		if (w[i] == '\0')
+			return 1;
+	}
+	return 0;
+}
+
 void
 config_print(FILE *fp, const struct config *c)
 {
@@ -531,6 +554,9 @@ config_print(FILE *fp, const struct config *c)
 	fprintf(fp, "pacct: %s\n", c->pacct_manage ? "manage" : "leave");
 	yaml_kv(fp, "host", c->host);
 	yaml_kv(fp, "host_id", c->host_id);
+	/* Shown unless it may hold a secret. */
+	yaml_kv(fp, "central", !names_password(c->central) ? c->central :
+	    "(not shown: it names a password)");
 	yaml_kv(fp, "timezone", c->timezone);
 	fprintf(fp, "retention_days: %llu\n",
 	    (unsigned long long)c->retention_days);

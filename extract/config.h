@@ -38,6 +38,9 @@ struct config {
 	int		 snap_cpu;			/* snapcpu.h */
 	double		 carbon_intensity;		/* g CO2e/kWh; < 0: none */
 	char		 carbon_source[CONFIG_STR];
+	char		 central[CONFIG_STR];		/* "" : no push */
+	int		 private_file;			/* path: no group or
+							   other access */
 };
 
 /* acctd's socket receive buffer, bytes: acctd_rcvbuf and --rcvbuf. */

@@ -37,12 +37,21 @@ int	cmd_run(int argc, char **argv, struct ctx *ctx);
 int	cmd_config(int argc, char **argv, struct ctx *ctx);
 int	cmd_acctd(int argc, char **argv, struct ctx *ctx);
 int	cmd_merge(int argc, char **argv, struct ctx *ctx);
+int	cmd_push(int argc, char **argv, struct ctx *ctx);
+
+/*
+ * Push the database db to the central server to (cmd_push.c; run calls
+ * it too), saying what it sent or why not.  allow_password: to came
+ * from a configuration file only its owner can read.  EXR_OK,
+ * EXR_CENTRAL (the server), EXR_NOPG (no libpq in this build), ...
+ */
+int	push_run(const char *db, const char *to, int allow_password);
 
 /* Each command's options, usage line and --help (cmdopt.h), beside it. */
 extern const struct cmddoc cmd_dump_doc, cmd_text_doc, cmd_check_doc,
     cmd_gen_doc, cmd_ingest_doc, cmd_report_doc, cmd_snap_doc,
     cmd_rotate_doc, cmd_run_doc, cmd_config_doc, cmd_acctd_doc,
-    cmd_merge_doc;
+    cmd_merge_doc, cmd_push_doc;
 
 /* How long ingest and run wait for another writer of the database. */
 #define DB_WAIT_DEFAULT_S	600

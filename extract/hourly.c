@@ -8,7 +8,13 @@
  *      their processes), then the operands, writing each one's .txt and
  *      .csv into the output directory;
  *   4. retention: the gaps rotate found into the database, then the
- *      closed logs the database holds whole, and old text outputs.
+ *      closed logs the database holds whole, and old text outputs;
+ *   5. push, when the configuration names a central server: the
+ *      database's facts that central lacks (fleet/push.h).  A server
+ *      that is down fails this step alone (exit status 5): the facts
+ *      stay in the database, which retention never prunes (it deletes
+ *      logs the database holds, never rows), and the next run sends
+ *      them.
  *
  * A log is closed unless extracct switched its kind to it (spool.h),
  * whatever its name; acctd's is the one its pidfile names while it
@@ -135,6 +141,10 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 	store_close(s);
 	status = worst(status, retention_text(h->outdir,
 	    (int)h->keep_text_days, now));
+	/* 5. push, still under the spool's lock: one run's at a time. */
+	if (ctx->cfg->central[0] != '\0')
+		status = worst(status, push_run(h->db, ctx->cfg->central,
+		    ctx->cfg->private_file));
 	spool_close(&sp);
 	close(lock);
 	return status;

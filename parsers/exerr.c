@@ -54,6 +54,10 @@ ex_exit_status(int code)
 		return 2;
 	case EXR_BUSY:
 		return 4;
+	case EXR_CENTRAL:
+		return 5;
+	case EXR_NOPG:
+		return 6;
 	default:
 		return 3;
 	}

@@ -21,7 +21,10 @@ enum {
 	EXR_LOCKED,		/* another run holds the lock */
 	EXR_BUSY,		/* another writer held the database past
 				   the wait (exit status 4) */
-	EXR_EOF			/* clean end of input (not an error) */
+	EXR_EOF,		/* clean end of input (not an error) */
+	EXR_CENTRAL,		/* the central server could not be reached
+				   or refused the push (exit status 5) */
+	EXR_NOPG		/* built without PostgreSQL (exit status 6) */
 };
 
 struct ex_err {

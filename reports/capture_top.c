@@ -30,7 +30,10 @@ capture_top(struct rdb *db, FILE *fp, const char *host, int64_t t0_ns,
 	    " FROM v_proc_usage"
 	    " WHERE host = ?1 AND t1_ns > ?2 AND t1_ns <= ?3"
 	    "   AND t0_ns >= ?2 - 1000000000"
-	    " GROUP BY proc_id HAVING c > 0 ORDER BY c DESC, pid LIMIT ?4";
+	    /* Grouped by all it shows, summed again: as PostgreSQL asks. */
+	    " GROUP BY proc_id, pid, command, start_ns"
+	    " HAVING sum(coalesce(cpu_user_ns, 0) + coalesce(cpu_sys_ns, 0)) > 0"
+	    " ORDER BY c DESC, pid, start_ns LIMIT ?4";
 	char cmd[4 * 64], start[40], cpu[32];
 	struct rdb_q *st;
 	int rc;

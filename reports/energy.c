@@ -51,12 +51,14 @@ struct erows {
  * energy, span, peak W, g CO2e (NULL unless every row's host has an
  * intensity; 1 kWh = 3.6e15 nJ), the intensities' sources, then CPU ns
  * as whole seconds and remainders (summed apart: one sum of ns would
- * overflow at 292 CPU-years, as in report.c).
+ * overflow at 292 CPU-years, as in report.c).  Written so that SQLite
+ * and PostgreSQL compute the same: nJ as a double by CAST (x * 1.0 is a
+ * double in SQLite, an exact decimal in PostgreSQL), a NULL key first.
  */
 static const char measured_sql[] =
-    "count(DISTINCT eproc_id), sum(i.energy_nj * 1.0), "
-    "count(i.energy_nj), max(i.t1_ns) - min(i.t0_ns), "
-    "max(i.energy_nj * 1.0 / (i.t1_ns - i.t0_ns)), "
+    "count(DISTINCT eproc_id), sum(CAST(i.energy_nj AS DOUBLE PRECISION)),"
+    " count(i.energy_nj), max(i.t1_ns) - min(i.t0_ns), "
+    "max(CAST(i.energy_nj AS DOUBLE PRECISION) / (i.t1_ns - i.t0_ns)), "
     "CASE WHEN count(i.energy_nj) = count(i.energy_nj * "
     "i.carbon_g_per_kwh) THEN sum(i.energy_nj * i.carbon_g_per_kwh) / "
     "3.6e15 END, group_concat(DISTINCT i.carbon_source), "
@@ -64,7 +66,7 @@ static const char measured_sql[] =
     "coalesce(sum(i.cpu_ns % 1000000000), 0) "
     "FROM v_energy_usage i "
     "WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns "
-    "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1";
+    "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST";
 
 static const char estimate_sql[] =
     "count(DISTINCT e.proc_id), sum(e.energy_nj), "
@@ -77,7 +79,7 @@ static const char estimate_sql[] =
     "coalesce(sum(e.cpu_ns % 1000000000), 0) "
     "FROM v_energy_estimate e JOIN v_hosts h USING (host_id) "
     "WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2 "
-    "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1";
+    "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST";
 
 /* "a/b" to 3 places, or "-" (doubles: energy is REAL, see above). */
 static void

@@ -31,4 +31,12 @@ struct rdb_q {
 	const struct rdb_ops	*ops;
 };
 
+#ifdef HAVE_LIBPQ
+/*
+ * rdb_pg.c: sql with each ?N outside quotes made $N, in a string the
+ * caller frees (NULL: no memory); *nparam gets the highest N.
+ */
+char	*rdb_pg_sql(const char *sql, int *nparam);
+#endif
+
 #endif

@@ -277,8 +277,11 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    " WHERE c.t1_ns > ?1 AND c.t0_ns >= ?1 AND c.t1_ns <= ?2"
 	    " ORDER BY h.host, c.t0_ns";
 	static const char alt_sql[] =
-	    "SELECT x.source, sum(max(coalesce(x.cpu_user_ns, 0) +"
-	    "   coalesce(x.cpu_sys_ns, 0) - coalesce(x.base_cpu_ns, 0), 0) -"
+	    /* max(a, 0) as a CASE: PostgreSQL's max takes one. */
+	    "SELECT x.source, sum(CASE WHEN coalesce(x.cpu_user_ns, 0) +"
+	    "   coalesce(x.cpu_sys_ns, 0) - coalesce(x.base_cpu_ns, 0) > 0"
+	    "   THEN coalesce(x.cpu_user_ns, 0) + coalesce(x.cpu_sys_ns, 0) -"
+	    "   coalesce(x.base_cpu_ns, 0) ELSE 0 END -"
 	    "   coalesce(i.cpu_user_ns, 0) - coalesce(i.cpu_sys_ns, 0))"
 	    " FROM v_proc_usage i JOIN v_alt_exits x USING (proc_id)"
 	    " WHERE i.host = ?1 AND i.final = 1 AND i.t1_ns > ?2"
@@ -467,13 +470,14 @@ report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    " max(i.rss_max_kb), sum(i.faults_major), sum(i.syscalls)"
 	    " FROM v_proc_usage i"
 	    " WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2"
-	    " GROUP BY k ORDER BY %s", key_sql[o->by],
+	    " GROUP BY k ORDER BY %s NULLS FIRST", key_sql[o->by],
 	    /*
 	     * Hours read best in time order; everything else by CPU: the
 	     * split sums above (SQLite computes each once), joined as a
 	     * double, as the seconds cannot be times 1e9 in 64 bits.  So
 	     * groups within 1 us of each other beyond 2^53 ns (104 days)
-	     * may come in key order instead.
+	     * may come in key order instead.  A NULL key first, as
+	     * SQLite sorts it and PostgreSQL does only when told.
 	     */
 	    o->by == BY_HOUR ? "k" : "(coalesce(sum(i.cpu_user_ns / "
 	    "1000000000), 0) + coalesce(sum(i.cpu_sys_ns / 1000000000), 0))"

@@ -59,9 +59,28 @@ for cmd in snap acctd; do
 		fails=$((fails + 1))
 	fi
 done
+# Nor is PostgreSQL in it: push says so, with its own exit status.
+"$port" push --db "$tmp/p.db" --to "host=/nonexistent" >/dev/null \
+    2>"$tmp/err" && rc=0 || rc=$?
+if [ "$rc" -ne 6 ] || ! grep -q "built without PostgreSQL support" \
+    "$tmp/err"; then
+	echo "portable: push (exit $rc, not 6) did not say it has no libpq:"
+	cat "$tmp/err"
+	fails=$((fails + 1))
+fi
+# And report on a server says the same, with the same status.
+"$port" report --db "postgresql:///x?host=/nonexistent" >/dev/null \
+    2>"$tmp/err" && rc=0 || rc=$?
+if [ "$rc" -ne 6 ] || ! grep -q "built without libpq" "$tmp/err"; then
+	echo "portable: report --db postgresql:// (exit $rc, not 6) did not"\
+	    "say it has no libpq:"
+	cat "$tmp/err"
+	fails=$((fails + 1))
+fi
 if [ "$fails" -ne 0 ]; then
 	echo "portable: $fails differences"
 	exit 1
 fi
 echo "portable: $port gives what $linux gives on the sample data; snap" \
-    "and acctd say they are Linux only"
+    "and acctd say they are Linux only, push and report on a server that" \
+    "it has no PostgreSQL"

@@ -38,5 +38,7 @@ void	suite_store(void);
 void	suite_reader(void);
 void	suite_hostid(void);
 void	suite_chart(void);
+void	suite_fleet(void);
+void	suite_rdb(void);
 
 #endif

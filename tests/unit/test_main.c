@@ -26,6 +26,8 @@ main(void)
 	suite_reader();
 	suite_hostid();
 	suite_chart();
+	suite_fleet();
+	suite_rdb();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }

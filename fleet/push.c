@@ -1,0 +1,1094 @@
+/*
+ * push (see push.h): the local database, read in one read transaction,
+ * into the central one, one transaction per host.
+ *
+ * A row's signature is a 64-bit hash of its values (every column but
+ * the host, with their types); a bucket's is the sum of its rows' (so
+ * the order rows are read in does not matter) with their count.  In
+ * the host's transaction, after central's signatures are read, a table
+ * central has nothing of (the host's first push) is sent in one pass,
+ * each bucket signed on the way; any other table is read twice: once to
+ * sign its buckets (pass 1), once for the rows of the buckets that
+ * differ (pass 2, only over the span of those buckets).  Central keeps
+ * the signatures in push_buckets, so the local database is never
+ * written, and a central database made again from nothing gets
+ * everything.
+ *
+ * Replacing whole buckets is exact because a local database never loses
+ * a fact row: local retention removes logs, not rows (hourly.c).  A
+ * bucket gone from the local database (only a conversation paired again
+ * into another hour does that) is deleted centrally too: central
+ * mirrors each host's database.
+ *
+ * Partitions are made before the transactions that fill them (a new
+ * partition locks its parent, which another host's transaction may be
+ * writing: made inside, two hosts could deadlock), for every month the
+ * local rows end in.
+ */
+#include <assert.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libpq-fe.h>
+#include <sqlite3.h>
+
+#include "../store/db.h"
+#include "central_schema.h"
+#include "pgconn.h"
+#include "push.h"
+
+#define HOUR_NS		INT64_C(3600000000000)
+#define COPY_CHUNK	(256 * 1024)	/* bytes of COPY data per write */
+
+/*
+ * One local fact table.  Its rows of host ?1 are "SELECT x.* FROM "
+ * from; bcol (a column of x, never changed once written) cut by width
+ * makes the buckets; part: partitioned centrally by month of bcol.
+ * Parents before children, as the central key of a child names its
+ * parent's local id.
+ */
+struct ptab {
+	const char	*name;
+	const char	*from;
+	const char	*bcol;
+	int64_t		 width;
+	int		 part;		/* 2: and an index leads with bcol */
+};
+
+#define OF_HOST(t)	t " x WHERE x.host_id = ?1"
+#define OF(t, p, id)	t " x JOIN " p " p USING (" id ") WHERE p.host_id = ?1"
+
+static const struct ptab ptabs[] = {
+	{ "files", OF_HOST("files"), "file_id", 256, 0 },
+	{ "damage", OF("damage", "files", "file_id"), "file_id", 256, 0 },
+	{ "procs", OF_HOST("procs"), "start_ns", HOUR_NS, 0 },
+	{ "proc_intervals", OF("proc_intervals", "procs", "proc_id"), "t1_ns",
+	    HOUR_NS, 2 },
+	{ "proc_alt_exits", OF("proc_alt_exits", "procs", "proc_id"),
+	    "proc_id", 4096, 0 },
+	{ "tasks", OF_HOST("tasks"), "start_ns", HOUR_NS, 0 },
+	{ "task_intervals", OF("task_intervals", "tasks", "task_id"), "t1_ns",
+	    HOUR_NS, 1 },
+	{ "flow_records", OF_HOST("flow_records"), "ctime_s", 3600, 0 },
+	{ "flows", OF_HOST("flows"), "first_s", 3600, 0 },
+	{ "sysload", OF_HOST("sysload"), "t_ns", HOUR_NS, 0 },
+	{ "lost", OF_HOST("lost"), "t_ns", HOUR_NS, 0 },
+	{ "pacct_gaps", OF_HOST("pacct_gaps"), "t1_ns", HOUR_NS, 0 },
+	{ "energy_procs", OF_HOST("energy_procs"), "start_ns", HOUR_NS, 0 },
+	{ "energy_intervals", OF("energy_intervals", "energy_procs",
+	    "eproc_id"), "t1_ns", HOUR_NS, 2 },
+	{ "metric_series", OF_HOST("metric_series"), "series_id", 4096, 0 },
+	{ "metric_samples", OF("metric_samples", "metric_series",
+	    "series_id"), "ts_ns", HOUR_NS, 1 },
+	{ "metric_gaps", OF("metric_gaps", "metric_series", "series_id"),
+	    "to_ns", HOUR_NS, 0 },
+	{ "rapl_zones", OF_HOST("rapl_zones"), "zone_id", 4096, 0 },
+	{ "rapl_intervals", OF("rapl_intervals", "rapl_zones", "zone_id"),
+	    "t1_ns", HOUR_NS, 1 },
+};
+
+#define NPTABS	(sizeof(ptabs) / sizeof(ptabs[0]))
+
+/* A bucket: what the local database holds in it, what central does. */
+struct bucket {
+	int64_t		 b;
+	uint64_t	 n, sig;	/* local; n 0: none here */
+	uint64_t	 cn, csig;	/* central; have_c 0: none there */
+	int		 have_c;
+	int		 send;		/* differs: replace it centrally */
+};
+
+/* A table's buckets: an open-addressing map on b, then sorted. */
+struct bmap {
+	struct bucket	*a;
+	size_t		 n, cap;	/* used, slots (a power of two) */
+};
+
+/* A growing byte buffer (COPY lines). */
+struct buf {
+	char		*p;
+	size_t		 len, cap;
+};
+
+struct push {
+	sqlite3		*db;
+	PGconn		*conn;
+	struct ex_err	*err;
+	struct bmap	 maps[NPTABS];
+	struct buf	 copy;		/* COPY data not yet sent */
+	char		 origin[32];	/* this database, for central */
+	uint64_t	 rows, buckets;	/* of the host being pushed */
+	int		 one_host;	/* the database holds one host */
+};
+
+static int
+buf_grow(struct push *pp, struct buf *b, size_t more)
+{
+	size_t cap = b->cap != 0 ? b->cap : 4096;
+	char *p;
+
+	if (b->len + more <= b->cap)
+		return EXR_OK;
+	while (cap < b->len + more)
+		cap *= 2;
+	if ((p = realloc(b->p, cap)) == NULL)
+		return ex_fail(pp->err, EXR_NOMEM, 0, "out of memory");
+	b->p = p;
+	b->cap = cap;
+	return EXR_OK;
+}
+
+static int
+buf_add(struct push *pp, struct buf *b, const char *s, size_t n)
+{
+	if (buf_grow(pp, b, n) != EXR_OK)
+		return EXR_NOMEM;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	return EXR_OK;
+}
+
+/* The length of the valid UTF-8 sequence at s (n bytes left), or 0. */
+static size_t
+utf8_len(const unsigned char *s, size_t n)
+{
+	size_t k, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		k = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		k = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		k = 4;
+	else
+		return 0;
+	if (n < k)
+		return 0;
+	for (i = 1; i < k; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* Overlong, surrogates, past U+10FFFF. */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return k;
+}
+
+static void
+put16(char *p, uint16_t v)
+{
+	p[0] = (char)(v >> 8);
+	p[1] = (char)v;
+}
+
+static void
+put32(char *p, uint32_t v)
+{
+	put16(p, (uint16_t)(v >> 16));
+	put16(p + 2, (uint16_t)v);
+}
+
+static void
+put64(char *p, uint64_t v)
+{
+	put32(p, (uint32_t)(v >> 32));
+	put32(p + 4, (uint32_t)v);
+}
+
+/*
+ * A text field of binary COPY: its length, then its bytes.  The server
+ * takes only UTF-8 (and no NUL): a byte that is not (a command name is
+ * whatever bytes the process had) is sent as the four characters \xNN,
+ * as extracct text shows it.
+ */
+static int
+add_text(struct push *pp, struct buf *b, const unsigned char *s, size_t n)
+{
+	size_t i = 0, k, at;
+
+	if (buf_grow(pp, b, 4 + n) != EXR_OK)
+		return EXR_NOMEM;
+	at = b->len;
+	b->len += 4;
+	while (i < n) {
+		if ((k = utf8_len(s + i, n - i)) != 0 && s[i] != '\0') {
+			if (buf_add(pp, b, (const char *)s + i, k) != EXR_OK)
+				return EXR_NOMEM;
+			i += k;
+			continue;
+		}
+		if (buf_grow(pp, b, 5) != EXR_OK)
+			return EXR_NOMEM;
+		snprintf(b->p + b->len, 5, "\\x%02x", s[i]);
+		b->len += 4;
+		i++;
+	}
+	put32(b->p + at, (uint32_t)(b->len - at - 4));
+	return EXR_OK;
+}
+
+/*
+ * A row's signature: a 64-bit hash of its values, column by column, with
+ * their types (5 and '5' differ), but the column skip.  Not of its COPY
+ * line: formatting every row twice cost more than the COPY itself.
+ */
+static uint64_t
+mix(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 31);
+}
+
+static uint64_t
+row_sig(sqlite3_stmt *st, int skip)
+{
+	uint64_t h = 0xcbf29ce484222325ull, f;
+	const unsigned char *p;
+	double d;
+	int i, n = sqlite3_column_count(st), len;
+
+	for (i = 0; i < n; i++) {
+		if (i == skip)
+			continue;
+		switch (sqlite3_column_type(st, i)) {
+		case SQLITE_NULL:
+			h = mix(h, 0x6e756c6c);
+			break;
+		case SQLITE_INTEGER:
+			h = mix(mix(h, 1), (uint64_t)sqlite3_column_int64(st, i));
+			break;
+		case SQLITE_FLOAT:
+			d = sqlite3_column_double(st, i);
+			memcpy(&f, &d, sizeof(f));
+			h = mix(mix(h, 2), f);
+			break;
+		default:
+			p = sqlite3_column_text(st, i);
+			len = sqlite3_column_bytes(st, i);
+			f = 0xcbf29ce484222325ull;
+			while (len-- > 0)
+				f = (f ^ *p++) * 0x100000001b3ull;
+			h = mix(mix(h, 3), f);
+			break;
+		}
+	}
+	return h;
+}
+
+/*
+ * The current row of st as a tuple of binary COPY, appended to b: the
+ * central host id, then every column but skip (the local host_id; -1:
+ * none).  An integer is a bigint, a real a double precision, text
+ * text: the central columns' types.
+ */
+static int
+format_row(struct push *pp, sqlite3_stmt *st, int skip, int64_t host,
+    struct buf *b)
+{
+	double d;
+	uint64_t f;
+	int i, n = sqlite3_column_count(st);
+
+	if (buf_grow(pp, b, 2 + 12 * ((size_t)n + 1)) != EXR_OK)
+		return EXR_NOMEM;
+	put16(b->p + b->len, (uint16_t)(n + 1 - (skip >= 0)));
+	put32(b->p + b->len + 2, 8);
+	put64(b->p + b->len + 6, (uint64_t)host);
+	b->len += 14;
+	for (i = 0; i < n; i++) {
+		if (i == skip)
+			continue;
+		switch (sqlite3_column_type(st, i)) {
+		case SQLITE_NULL:
+			put32(b->p + b->len, UINT32_MAX);	/* -1 */
+			b->len += 4;
+			break;
+		case SQLITE_INTEGER:
+			put32(b->p + b->len, 8);
+			put64(b->p + b->len + 4,
+			    (uint64_t)sqlite3_column_int64(st, i));
+			b->len += 12;
+			break;
+		case SQLITE_FLOAT:
+			d = sqlite3_column_double(st, i);
+			memcpy(&f, &d, sizeof(f));
+			put32(b->p + b->len, 8);
+			put64(b->p + b->len + 4, f);
+			b->len += 12;
+			break;
+		default:
+			if (add_text(pp, b, sqlite3_column_text(st, i),
+			    (size_t)sqlite3_column_bytes(st, i)) != EXR_OK)
+				return EXR_NOMEM;
+			/* What is left of the 12 bytes a column was given. */
+			if (buf_grow(pp, b, 12 * ((size_t)(n - i))) != EXR_OK)
+				return EXR_NOMEM;
+			break;
+		}
+	}
+	return EXR_OK;
+}
+
+static int64_t
+floor_div(int64_t v, int64_t w)
+{
+	return v >= 0 ? v / w : (v + 1) / w - 1;
+}
+
+static size_t
+slot(int64_t b, size_t mask)
+{
+	return (size_t)((uint64_t)b * 0x9e3779b97f4a7c15ull >> 17) & mask;
+}
+
+#define IN_USE(e)	((e)->n != 0 || (e)->have_c)
+
+/* The bucket b of m, added (zeroed) if new; NULL: out of memory. */
+static struct bucket *
+bmap_get(struct push *pp, struct bmap *m, int64_t b)
+{
+	size_t i, k, mask;
+
+	if (m->n * 2 >= m->cap) {
+		struct bmap g = { 0 };
+
+		g.cap = m->cap != 0 ? m->cap * 2 : 64;
+		if ((g.a = calloc(g.cap, sizeof(*g.a))) == NULL) {
+			ex_fail(pp->err, EXR_NOMEM, 0, "out of memory");
+			return NULL;
+		}
+		for (k = 0; k < m->cap; k++) {
+			if (!IN_USE(&m->a[k]))
+				continue;
+			for (i = slot(m->a[k].b, g.cap - 1); IN_USE(&g.a[i]);
+			    i = (i + 1) & (g.cap - 1))
+				;
+			g.a[i] = m->a[k];
+			g.n++;
+		}
+		free(m->a);
+		*m = g;
+	}
+	mask = m->cap - 1;
+	for (i = slot(b, mask); IN_USE(&m->a[i]); i = (i + 1) & mask)
+		if (m->a[i].b == b)
+			return &m->a[i];
+	memset(&m->a[i], 0, sizeof(m->a[i]));
+	m->a[i].b = b;
+	m->n++;
+	return &m->a[i];
+}
+
+static struct bucket *
+bmap_find(const struct bmap *m, int64_t b)
+{
+	size_t i, mask;
+
+	if (m->cap == 0)
+		return NULL;
+	mask = m->cap - 1;
+	for (i = slot(b, mask); IN_USE(&m->a[i]); i = (i + 1) & mask)
+		if (m->a[i].b == b)
+			return &m->a[i];
+	return NULL;
+}
+
+static void
+bmap_reset(struct bmap *m)
+{
+	free(m->a);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The local statement of t's rows for host, with optional range. */
+static int
+local_rows(struct push *pp, const struct ptab *t, sqlite3_int64 host,
+    const int64_t *range, sqlite3_stmt **st, int *bcol, int *skip)
+{
+	char sql[512], bare[80];
+	const char *from = t->from;
+	int i, n;
+
+	/* One host: a child's rows are all its rows (a parent is never
+	 * missing), and a join per row is a fifth of a first push.  Not
+	 * damage: that of a file with no host yet is no host's. */
+	if (pp->one_host && strstr(from, " JOIN ") != NULL &&
+	    strcmp(t->name, "damage") != 0) {
+		snprintf(bare, sizeof(bare), "%s x WHERE ?1 IS NOT NULL",
+		    t->name);
+		from = bare;
+	}
+	if (range != NULL)
+		snprintf(sql, sizeof(sql), "SELECT x.* FROM %s AND x.%s "
+		    "BETWEEN ?2 AND ?3", from, t->bcol);
+	else
+		snprintf(sql, sizeof(sql), "SELECT x.* FROM %s", from);
+	if (db_prepare(pp->db, sql, st, pp->err) != EXR_OK)
+		return EXR_DB;
+	sqlite3_bind_int64(*st, 1, host);
+	if (range != NULL) {
+		sqlite3_bind_int64(*st, 2, range[0]);
+		sqlite3_bind_int64(*st, 3, range[1]);
+	}
+	*bcol = *skip = -1;
+	n = sqlite3_column_count(*st);
+	for (i = 0; i < n; i++) {
+		const char *c = sqlite3_column_name(*st, i);
+
+		if (strcmp(c, t->bcol) == 0)
+			*bcol = i;
+		else if (strcmp(c, "host_id") == 0)
+			*skip = i;
+	}
+	assert(*bcol >= 0);	/* ptabs[]: bcol is a column of the table */
+	return EXR_OK;
+}
+
+/* Pass 1: sign every bucket of t for host into m. */
+static int
+sign_table(struct push *pp, const struct ptab *t, sqlite3_int64 host,
+    struct bmap *m)
+{
+	sqlite3_stmt *st;
+	struct bucket *e;
+	int bcol, skip, step, rc = EXR_OK;
+
+	if ((rc = local_rows(pp, t, host, NULL, &st, &bcol, &skip)) != EXR_OK)
+		return rc;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t b = floor_div(sqlite3_column_int64(st, bcol),
+		    t->width);
+
+		if ((e = bmap_get(pp, m, b)) == NULL) {
+			rc = EXR_NOMEM;
+			break;
+		}
+		e->n++;
+		e->sig += row_sig(st, skip);
+	}
+	if (rc == EXR_OK && step != SQLITE_DONE)
+		rc = db_fail(pp->db, pp->err, t->name);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Run a query with text parameters; the result, or NULL with err set. */
+static PGresult *
+pq(struct push *pp, const char *sql, int n, const char *const *v,
+    ExecStatusType want, const char *what)
+{
+	PGresult *res = PQexecParams(pp->conn, sql, n, NULL, v, NULL, NULL, 0);
+	char msg[160];
+
+	if (PQresultStatus(res) != want) {
+		ex_fail(pp->err, EXR_CENTRAL, 0, "central server: %s: %s",
+		    what, pg_msg(pp->conn, res, msg, sizeof(msg)));
+		PQclear(res);
+		return NULL;
+	}
+	return res;
+}
+
+static int
+pq_cmd(struct push *pp, const char *sql, int n, const char *const *v,
+    const char *what)
+{
+	PGresult *res = pq(pp, sql, n, v, PGRES_COMMAND_OK, what);
+
+	if (res == NULL)
+		return EXR_CENTRAL;
+	PQclear(res);
+	return EXR_OK;
+}
+
+/* Send pp->copy's bytes to the COPY in progress. */
+static int
+copy_flush(struct push *pp, const char *what)
+{
+	char msg[160];
+
+	if (pp->copy.len == 0)
+		return EXR_OK;
+	if (PQputCopyData(pp->conn, pp->copy.p, (int)pp->copy.len) != 1)
+		return ex_fail(pp->err, EXR_CENTRAL, 0, "central server: %s: "
+		    "%s", what, pg_msg(pp->conn, NULL, msg, sizeof(msg)));
+	pp->copy.len = 0;
+	return EXR_OK;
+}
+
+/* End the COPY in progress (rc: how it went so far). */
+static int
+copy_end(struct push *pp, int rc, const char *what, int binary)
+{
+	PGresult *res;
+	char msg[160];
+	int end;
+
+	if (rc == EXR_OK && binary)
+		rc = buf_add(pp, &pp->copy, "\377\377", 2);	/* trailer */
+	if (rc == EXR_OK)
+		rc = copy_flush(pp, what);
+	end = PQputCopyEnd(pp->conn, rc == EXR_OK ? NULL : "push failed");
+	while ((res = PQgetResult(pp->conn)) != NULL) {
+		if (rc == EXR_OK && (end != 1 ||
+		    PQresultStatus(res) != PGRES_COMMAND_OK))
+			rc = ex_fail(pp->err, EXR_CENTRAL, 0, "central server: "
+			    "%s: %s", what, pg_msg(pp->conn, res, msg,
+			    sizeof(msg)));
+		PQclear(res);
+	}
+	return rc;
+}
+
+/* The signature and header of binary COPY (no flags, no extension). */
+static const char copy_header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
+
+static int
+copy_begin(struct push *pp, const char *sql, const char *what, int binary)
+{
+	PGresult *res = PQexec(pp->conn, sql);
+	char msg[160];
+	int rc = EXR_OK;
+
+	if (PQresultStatus(res) != PGRES_COPY_IN)
+		rc = ex_fail(pp->err, EXR_CENTRAL, 0, "central server: %s: %s",
+		    what, pg_msg(pp->conn, res, msg, sizeof(msg)));
+	PQclear(res);
+	pp->copy.len = 0;
+	if (rc == EXR_OK && binary)
+		rc = buf_add(pp, &pp->copy, copy_header, sizeof(copy_header));
+	return rc;
+}
+
+/* "COPY t (host_id, c1, ...) FROM STDIN" from st's columns. */
+static int
+copy_sql(struct push *pp, const char *table, sqlite3_stmt *st, int skip,
+    struct buf *sql)
+{
+	int i, n = sqlite3_column_count(st);
+	const char *c;
+
+	sql->len = 0;
+	if (buf_add(pp, sql, "COPY ", 5) != EXR_OK ||
+	    buf_add(pp, sql, table, strlen(table)) != EXR_OK ||
+	    buf_add(pp, sql, " (host_id", 9) != EXR_OK)
+		return EXR_NOMEM;
+	for (i = 0; i < n; i++) {
+		if (i == skip)
+			continue;
+		c = sqlite3_column_name(st, i);
+		if (buf_add(pp, sql, ", \"", 3) != EXR_OK ||
+		    buf_add(pp, sql, c, strlen(c)) != EXR_OK ||
+		    buf_add(pp, sql, "\"", 1) != EXR_OK)
+			return EXR_NOMEM;
+	}
+	return buf_add(pp, sql, ") FROM STDIN (FORMAT binary)\0", 29);
+}
+
+static int
+cmp_bucket(const void *a, const void *b)
+{
+	const struct bucket *x = a, *y = b;
+
+	return x->b < y->b ? -1 : x->b > y->b;
+}
+
+/*
+ * Copy t's local rows of host into central: those of the buckets marked
+ * to send, over their span (range); or, with all (central has none of
+ * host's in t: its first push, or a new table), every row, each bucket
+ * signed on the way into m and marked to send.  Rows counted in pp.
+ */
+static int
+copy_rows(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
+    int64_t chost, struct bmap *m, const int64_t *range, int all)
+{
+	struct buf sql = { 0 };
+	sqlite3_stmt *st = NULL;
+	struct bucket *e;
+	int rc, step, bcol, skip;
+
+	if ((rc = local_rows(pp, t, lhost, all ? NULL : range, &st, &bcol,
+	    &skip)) != EXR_OK)
+		goto out;
+	if ((rc = copy_sql(pp, t->name, st, skip, &sql)) != EXR_OK ||
+	    (rc = copy_begin(pp, sql.p, t->name, 1)) != EXR_OK)
+		goto out;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t b = floor_div(sqlite3_column_int64(st, bcol),
+		    t->width);
+
+		if (all) {
+			if ((e = bmap_get(pp, m, b)) == NULL) {
+				rc = EXR_NOMEM;
+				break;
+			}
+			e->n++;
+			e->sig += row_sig(st, skip);
+			e->send = 1;
+		} else if ((e = bmap_find(m, b)) == NULL || !e->send)
+			continue;
+		if ((rc = format_row(pp, st, skip, chost, &pp->copy)) !=
+		    EXR_OK)
+			break;
+		pp->rows++;
+		if (pp->copy.len >= COPY_CHUNK &&
+		    (rc = copy_flush(pp, t->name)) != EXR_OK)
+			break;
+	}
+	if (rc == EXR_OK && step != SQLITE_DONE)
+		rc = db_fail(pp->db, pp->err, t->name);
+	rc = copy_end(pp, rc, t->name, 1);
+out:
+	sqlite3_finalize(st);
+	free(sql.p);
+	return rc;
+}
+
+/* The buckets of m to send, sorted, into *list (*n of them). */
+static int
+send_list(struct push *pp, const struct bmap *m, struct bucket **list,
+    size_t *n)
+{
+	size_t i, j;
+
+	*list = NULL;
+	for (i = *n = 0; i < m->cap; i++)
+		if (IN_USE(&m->a[i]) && m->a[i].send)
+			(*n)++;
+	if (*n == 0)
+		return EXR_OK;
+	if ((*list = malloc(*n * sizeof(**list))) == NULL)
+		return ex_fail(pp->err, EXR_NOMEM, 0, "out of memory");
+	for (i = j = 0; i < m->cap; i++)
+		if (IN_USE(&m->a[i]) && m->a[i].send)
+			(*list)[j++] = m->a[i];
+	qsort(*list, *n, sizeof(**list), cmp_bucket);
+	return EXR_OK;
+}
+
+/*
+ * t into central for one host.  all: central has nothing of it, so
+ * every row goes in one pass (signed as it goes); else the buckets
+ * pass 1 found changed: central's rows of them deleted, runs of
+ * buckets at a time, and the local ones copied in.  Then the new
+ * signatures replace the old.
+ */
+static int
+send_table(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
+    int64_t chost, struct bmap *m, int all)
+{
+	struct bucket *list = NULL;
+	char hid[24], lo[24], hi[24], q[256], *arr = NULL;
+	const char *v[3];
+	int64_t range[2];
+	size_t i, j, n = 0, alen;
+	int rc = EXR_OK;
+
+	snprintf(hid, sizeof(hid), "%" PRId64, chost);
+	if (all && (rc = copy_rows(pp, t, lhost, chost, m, NULL, 1)) != EXR_OK)
+		return rc;
+	if ((rc = send_list(pp, m, &list, &n)) != EXR_OK || n == 0)
+		return rc;
+	if (!all) {
+		for (i = 0; i < n; i = j) {
+			for (j = i + 1; j < n && list[j].have_c &&
+			    list[j].b == list[j - 1].b + 1; j++)
+				;
+			if (!list[i].have_c)
+				continue;
+			snprintf(lo, sizeof(lo), "%" PRId64,
+			    list[i].b * t->width);
+			snprintf(hi, sizeof(hi), "%" PRId64,
+			    list[j - 1].b * t->width + (t->width - 1));
+			snprintf(q, sizeof(q), "DELETE FROM %s WHERE host_id = "
+			    "$1 AND %s BETWEEN $2 AND $3", t->name, t->bcol);
+			v[0] = hid, v[1] = lo, v[2] = hi;
+			if ((rc = pq_cmd(pp, q, 3, v, t->name)) != EXR_OK)
+				goto out;
+		}
+		range[0] = list[0].b * t->width;
+		range[1] = list[n - 1].b * t->width + (t->width - 1);
+		if ((rc = copy_rows(pp, t, lhost, chost, m, range, 0)) !=
+		    EXR_OK)
+			goto out;
+	}
+
+	/* The signatures: the old ones out, the new in. */
+	if ((arr = malloc(n * 24 + 3)) == NULL) {
+		rc = ex_fail(pp->err, EXR_NOMEM, 0, "out of memory");
+		goto out;
+	}
+	alen = 0;
+	arr[alen++] = '{';
+	for (i = 0; i < n; i++)
+		if (list[i].have_c)
+			alen += (size_t)snprintf(arr + alen, 24, "%s%" PRId64,
+			    alen > 1 ? "," : "", list[i].b);
+	arr[alen++] = '}';
+	arr[alen] = '\0';
+	v[0] = hid, v[1] = t->name, v[2] = arr;
+	if (alen > 2 && (rc = pq_cmd(pp, "DELETE FROM push_buckets WHERE "
+	    "host_id = $1 AND tab = $2 AND bucket = ANY ($3::bigint[])", 3, v,
+	    "push_buckets")) != EXR_OK)
+		goto out;
+	if ((rc = copy_begin(pp, "COPY push_buckets (host_id, tab, bucket, "
+	    "n, sig) FROM STDIN", "push_buckets", 0)) != EXR_OK)
+		goto out;
+	for (i = 0; rc == EXR_OK && i < n; i++) {
+		char row[160];
+		int len;
+
+		if (list[i].n == 0)
+			continue;	/* gone here: gone there */
+		pp->buckets++;
+		len = snprintf(row, sizeof(row), "%s\t%s\t%" PRId64 "\t%"
+		    PRIu64 "\t%" PRId64 "\n", hid, t->name, list[i].b,
+		    list[i].n, (int64_t)list[i].sig);
+		rc = buf_add(pp, &pp->copy, row, (size_t)len);
+	}
+	rc = copy_end(pp, rc, "push_buckets", 0);
+out:
+	free(list);
+	free(arr);
+	return rc;
+}
+
+/*
+ * Central's signatures of host into the maps; nc[k]: how many of
+ * ptabs[k]'s it has.
+ */
+static int
+central_buckets(struct push *pp, const char *hid, size_t *nc)
+{
+	const char *v[1] = { hid };
+	PGresult *res;
+	struct bucket *e;
+	size_t k;
+	int i, rows;
+
+	memset(nc, 0, NPTABS * sizeof(*nc));
+	if ((res = pq(pp, "SELECT tab, bucket, n, sig FROM push_buckets "
+	    "WHERE host_id = $1", 1, v, PGRES_TUPLES_OK, "push_buckets")) ==
+	    NULL)
+		return EXR_CENTRAL;
+	rows = PQntuples(res);
+	for (i = 0; i < rows; i++) {
+		const char *tab = PQgetvalue(res, i, 0);
+
+		for (k = 0; k < NPTABS && strcmp(ptabs[k].name, tab) != 0; k++)
+			;
+		if (k == NPTABS)
+			continue;	/* a table this extracct lacks */
+		if ((e = bmap_get(pp, &pp->maps[k], strtoll(PQgetvalue(res,
+		    i, 1), NULL, 10))) == NULL) {
+			PQclear(res);
+			return EXR_NOMEM;
+		}
+		e->have_c = 1;
+		e->cn = strtoull(PQgetvalue(res, i, 2), NULL, 10);
+		e->csig = (uint64_t)strtoll(PQgetvalue(res, i, 3), NULL, 10);
+		nc[k]++;
+	}
+	PQclear(res);
+	return EXR_OK;
+}
+
+/* After pass 1: a bucket goes if central lacks it or holds another. */
+static void
+mark_send(struct bmap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		if (IN_USE(&m->a[i]))
+			m->a[i].send = !m->a[i].have_c ||
+			    m->a[i].n != m->a[i].cn ||
+			    m->a[i].sig != m->a[i].csig;
+}
+
+/* The partition of t's month from, made unless parts lists it. */
+static int
+month_partition(struct push *pp, const struct ptab *t, int64_t t_ns,
+    const PGresult *parts)
+{
+	char name[96];
+	int64_t from, to;
+	int y, mo, p;
+
+	central_month(t_ns, &from, &to, &y, &mo);
+	snprintf(name, sizeof(name), "%s_%04d_%02d", t->name, y, mo);
+	for (p = 0; p < PQntuples(parts); p++)
+		if (strcmp(PQgetvalue(parts, p, 0), name) == 0)
+			return EXR_OK;
+	return central_partition(pp->conn, t->name, from, pp->err);
+}
+
+/*
+ * Every monthly partition the local rows need, made before any data
+ * goes (each in its own short transaction), over every host of the
+ * database.  Where an index leads with the column, one probe a month
+ * (the first row at or after the month's end); else the days the rows
+ * end on, each month once.
+ */
+static int
+make_partitions(struct push *pp)
+{
+	const int64_t day = 86400 * INT64_C(1000000000);
+	char sql[256];
+	PGresult *parts;
+	sqlite3_stmt *st;
+	int64_t from, to, last;
+	size_t k;
+	int rc = EXR_OK, step, y, mo;
+
+	if ((parts = pq(pp, "SELECT c.relname FROM pg_inherits i JOIN pg_class "
+	    "c ON c.oid = i.inhrelid", 0, NULL, PGRES_TUPLES_OK,
+	    "partitions")) == NULL)
+		return EXR_CENTRAL;
+	for (k = 0; rc == EXR_OK && k < NPTABS; k++) {
+		const struct ptab *t = &ptabs[k];
+
+		if (t->part == 0)
+			continue;
+		if (t->part == 2)
+			snprintf(sql, sizeof(sql), "SELECT min(%s) FROM %s "
+			    "WHERE %s >= ?", t->bcol, t->name, t->bcol);
+		else
+			snprintf(sql, sizeof(sql), "SELECT DISTINCT CASE WHEN "
+			    "%s >= 0 THEN %s / %" PRId64 " ELSE (%s + 1) / %"
+			    PRId64 " - 1 END AS d FROM %s ORDER BY d", t->bcol,
+			    t->bcol, day, t->bcol, day, t->name);
+		if (db_prepare(pp->db, sql, &st, pp->err) != EXR_OK) {
+			rc = EXR_DB;
+			break;
+		}
+		last = INT64_MIN;
+		if (t->part == 2) {
+			for (;;) {
+				sqlite3_bind_int64(st, 1, last);
+				step = sqlite3_step(st);
+				if (step != SQLITE_ROW ||
+				    sqlite3_column_type(st, 0) == SQLITE_NULL)
+					break;
+				central_month(sqlite3_column_int64(st, 0), &from,
+				    &to, &y, &mo);
+				sqlite3_reset(st);
+				if ((rc = month_partition(pp, t, from, parts)) !=
+				    EXR_OK)
+					break;
+				last = to;
+			}
+			if (step == SQLITE_ROW)
+				step = SQLITE_DONE;
+		} else
+			while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+				central_month(sqlite3_column_int64(st, 0) * day,
+				    &from, &to, &y, &mo);
+				if (from == last)
+					continue;	/* days in order */
+				last = from;
+				if ((rc = month_partition(pp, t, from, parts)) !=
+				    EXR_OK)
+					break;
+			}
+		if (rc == EXR_OK && step != SQLITE_DONE)
+			rc = db_fail(pp->db, pp->err, t->name);
+		sqlite3_finalize(st);
+	}
+	PQclear(parts);
+	return rc;
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The central row of the host (hs: name, ident, exit_sources,
+ * carbon_g_per_kwh, carbon_source), added or brought up to date and
+ * locked for the transaction: its id into hid.  A host another database
+ * pushes is refused: its local ids are not this database's.
+ */
+static int
+central_host(struct push *pp, sqlite3_stmt *hs, char *hid, size_t n)
+{
+	const char *v[6];
+	PGresult *res;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		v[i] = (const char *)sqlite3_column_text(hs, i + 1);
+	v[5] = pp->origin;
+	if ((res = pq(pp, "INSERT INTO hosts (name, ident, exit_sources, "
+	    "carbon_g_per_kwh, carbon_source, origin) VALUES ($1, $2, $3, $4, "
+	    "$5, $6) ON CONFLICT (ident) DO UPDATE SET name = excluded.name, "
+	    "exit_sources = excluded.exit_sources, carbon_g_per_kwh = "
+	    "excluded.carbon_g_per_kwh, carbon_source = excluded.carbon_source, "
+	    "origin = excluded.origin WHERE hosts.origin = excluded.origin OR "
+	    "hosts.origin = '0' RETURNING host_id", 6, v,
+	    PGRES_TUPLES_OK, "hosts")) == NULL)
+		return EXR_CENTRAL;
+	if (PQntuples(res) != 1) {
+		PQclear(res);
+		return ex_fail(pp->err, EXR_USAGE, 0, "host '%s' (%s) is "
+		    "pushed to the central server from another database: a "
+		    "host is pushed from one database only (merge them "
+		    "first)", v[0], v[1]);
+	}
+	snprintf(hid, n, "%s", PQgetvalue(res, 0, 0));
+	PQclear(res);
+	return EXR_OK;
+}
+
+static int
+push_mark(struct push *pp, const char *hid)
+{
+	char now[24], rows[24], bk[24];
+	const char *v[4] = { hid, now, rows, bk };
+
+	snprintf(now, sizeof(now), "%" PRIu64, now_ns());
+	snprintf(rows, sizeof(rows), "%" PRIu64, pp->rows);
+	snprintf(bk, sizeof(bk), "%" PRIu64, pp->buckets);
+	return pq_cmd(pp, "INSERT INTO push_marks VALUES ($1, 1, $2, $2, $3, "
+	    "$4, $3) ON CONFLICT (host_id) DO UPDATE SET pushes = "
+	    "push_marks.pushes + 1, last_ns = $2, last_rows = $3, "
+	    "last_buckets = $4, rows = push_marks.rows + $3", 4, v,
+	    "push_marks");
+}
+
+/*
+ * One host, in one central transaction: its row locked, central's
+ * signatures read, then table by table, parents first, what differs.
+ */
+static int
+push_host(struct push *pp, sqlite3_stmt *hs)
+{
+	sqlite3_int64 lhost = sqlite3_column_int64(hs, 0);
+	size_t nc[NPTABS], k;
+	char hid[24];
+	int64_t chost;
+	int rc;
+
+	pp->rows = pp->buckets = 0;
+	for (k = 0; k < NPTABS; k++)
+		bmap_reset(&pp->maps[k]);
+	if ((rc = pg_exec(pp->conn, "BEGIN", "push", pp->err)) != EXR_OK)
+		return rc;
+	if ((rc = central_host(pp, hs, hid, sizeof(hid))) != EXR_OK ||
+	    (rc = central_buckets(pp, hid, nc)) != EXR_OK)
+		goto fail;
+	chost = strtoll(hid, NULL, 10);
+	for (k = 0; k < NPTABS; k++) {
+		if (nc[k] > 0) {
+			if ((rc = sign_table(pp, &ptabs[k], lhost,
+			    &pp->maps[k])) != EXR_OK)
+				goto fail;
+			mark_send(&pp->maps[k]);
+		}
+		if ((rc = send_table(pp, &ptabs[k], lhost, chost,
+		    &pp->maps[k], nc[k] == 0)) != EXR_OK)
+			goto fail;
+	}
+	if ((rc = push_mark(pp, hid)) != EXR_OK)
+		goto fail;
+	return pg_exec(pp->conn, "COMMIT", "push", pp->err);
+fail:
+	PQclear(PQexec(pp->conn, "ROLLBACK"));
+	return rc;
+}
+
+/*
+ * This database to central: the time of its first ingest, which no
+ * other database has (a copy of the file is the same database).  "0"
+ * while it has read no file: a database that has pushed nothing but
+ * its host, which the first database with a file may take over.
+ */
+static int
+local_origin(struct push *pp)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (db_prepare(pp->db, "SELECT coalesce(min(first_ingest_ns), 0) "
+	    "FROM files", &st, pp->err) != EXR_OK)
+		return EXR_DB;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		snprintf(pp->origin, sizeof(pp->origin), "%lld",
+		    (long long)sqlite3_column_int64(st, 0));
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? EXR_OK : db_fail(pp->db, pp->err, "files");
+}
+
+int
+push_db(const char *db, const char *conninfo, int allow_password,
+    struct push_stats *st, struct ex_err *err)
+{
+	struct push pp;
+	sqlite3_stmt *hs = NULL;
+	size_t k;
+	int rc, step;
+
+	memset(st, 0, sizeof(*st));
+	memset(&pp, 0, sizeof(pp));
+	pp.err = err;
+	if ((rc = db_open_readonly(db, &pp.db, err)) != EXR_OK)
+		return rc;
+	/* One snapshot of the local database for the whole push. */
+	if ((rc = db_exec(pp.db, "BEGIN", err)) != EXR_OK ||
+	    (rc = local_origin(&pp)) != EXR_OK)
+		goto out;
+	if ((rc = pg_open(conninfo, allow_password, &pp.conn, err)) != EXR_OK ||
+	    (rc = central_migrate(pp.conn, err)) != EXR_OK ||
+	    (rc = make_partitions(&pp)) != EXR_OK)
+		goto out;
+	if (db_prepare(pp.db, "SELECT count(*) FROM hosts", &hs, err) !=
+	    EXR_OK) {
+		rc = EXR_DB;
+		goto out;
+	}
+	pp.one_host = sqlite3_step(hs) == SQLITE_ROW &&
+	    sqlite3_column_int64(hs, 0) == 1;
+	sqlite3_finalize(hs);
+	if (db_prepare(pp.db, "SELECT host_id, name, ident, exit_sources, "
+	    "carbon_g_per_kwh, carbon_source FROM hosts ORDER BY host_id",
+	    &hs, err) != EXR_OK) {
+		rc = EXR_DB;
+		goto out;
+	}
+	while ((step = sqlite3_step(hs)) == SQLITE_ROW) {
+		if (sqlite3_column_type(hs, 2) == SQLITE_NULL) {
+			rc = ex_fail(err, EXR_USAGE, 0, "host '%s' has no "
+			    "identity yet: an ingest into that database gives "
+			    "it one", (const char *)sqlite3_column_text(hs, 1));
+			break;
+		}
+		if ((rc = push_host(&pp, hs)) != EXR_OK)
+			break;
+		st->hosts++;
+		st->rows += pp.rows;
+		st->buckets += pp.buckets;
+	}
+	if (rc == EXR_OK && step != SQLITE_DONE)
+		rc = db_fail(pp.db, err, "hosts");
+out:
+	sqlite3_finalize(hs);
+	if (pp.conn != NULL)
+		PQfinish(pp.conn);
+	(void)sqlite3_exec(pp.db, "ROLLBACK", NULL, NULL, NULL);
+	db_close(pp.db);
+	for (k = 0; k < NPTABS; k++)
+		bmap_reset(&pp.maps[k]);
+	free(pp.copy.p);
+	return rc;
+}

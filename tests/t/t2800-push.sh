@@ -1,0 +1,444 @@
+#!/bin/sh
+# push: hosts' databases into one central PostgreSQL store, exactly once
+# (issue 16).  The three hosts of t2700 (partial snapshots, tasks,
+# flows, energy, pacct, damage, acctd exits with pacct alternates and
+# losses, a RAPL stream, a snapshot of this machine with RAPL zones)
+# each ingest into their own database and push; central must hold the
+# union of the three, as merge does.  Then: a second push adds nothing,
+# a push killed at random moments and run again is one clean push, the
+# server stopped during run loses nothing, 20 hosts push at once, and
+# passwords are refused where they must be.  A throw-away server
+# (tests/pg.sh).
+. "$(dirname "$0")/../lib.sh"
+. "$SRC/tests/pg.sh"
+
+# The fact tables (not the working state of live processes: *_last).
+TABLES="hosts files damage procs proc_intervals proc_alt_exits tasks
+    task_intervals flow_records flows sysload lost pacct_gaps energy_procs
+    energy_intervals metric_series metric_samples metric_gaps rapl_zones
+    rapl_intervals"
+
+# Each row with its owner's natural key in place of the ids (t2700's),
+# the columns of the local table but the ids and the times of ingest;
+# $2 = pg: the same of a central database, where a child joins its
+# parent by (host_id, id).
+owner() {
+	u=$2
+	case $1 in
+	hosts) echo "" ;;
+	files) echo "h.ident|LEFT JOIN hosts h USING (host_id)" ;;
+	damage) echo "f.path, f.kind|JOIN files f USING (${u}file_id)" ;;
+	proc_*) echo "h.ident, p.pid, p.start_ns|JOIN procs p USING (${u}proc_id) JOIN hosts h USING (host_id)" ;;
+	task_*) echo "h.ident, p.taskid, p.start_ns|JOIN tasks p USING (${u}task_id) JOIN hosts h USING (host_id)" ;;
+	energy_intervals) echo "h.ident, p.pid, p.start_ns|JOIN energy_procs p USING (${u}eproc_id) JOIN hosts h USING (host_id)" ;;
+	metric_samples|metric_gaps) echo "h.ident, p.metric, p.detail|JOIN metric_series p USING (${u}series_id) JOIN hosts h USING (host_id)" ;;
+	rapl_intervals) echo "h.ident, p.zone|JOIN rapl_zones p USING (${u}zone_id) JOIN hosts h USING (host_id)" ;;
+	*) echo "h.ident|JOIN hosts h USING (host_id)" ;;
+	esac
+}
+
+# canon DB...: the dump of local databases, together, one line per row
+# led by its table, sorted; canon_pg NAME: the same of a central one.
+# The column lists are the local schema's (of alpha.db), read once.
+cols() {
+	[ -s "$TRASH/.cols.$1" ] ||
+	sqlite3 "$TRASH/alpha.db" "SELECT group_concat('x.' || name, ', ')
+	    FROM pragma_table_info('$1') WHERE name NOT IN ('host_id',
+	    'file_id', 'proc_id', 'task_id', 'eproc_id', 'series_id',
+	    'zone_id', 'first_ingest_ns', 'last_ingest_ns')" >"$TRASH/.cols.$1" &&
+	cat "$TRASH/.cols.$1"
+}
+
+canon_sql() {
+	for t in $TABLES; do
+		o=$(owner $t "$1") && key=${o%%|*} && join=${o#*|} &&
+		echo "SELECT '$t', ${key:+$key, }$(cols $t) FROM $t x $join;" ||
+		return 1
+	done
+}
+
+canon() {
+	canon_sql "" >"$TRASH/.canon.sql" &&
+	for db in "$@"; do
+		sqlite3 "$db" <"$TRASH/.canon.sql" || return 1
+	done | sort
+}
+
+canon_pg() {
+	canon_sql "host_id, " >"$TRASH/.canon.sql" &&
+	pg_psql "$1" -F "|" -f "$TRASH/.canon.sql" | sort
+}
+
+counts_pg() {
+	for t in $TABLES; do
+		echo "SELECT '$t', count(*) FROM $t;"
+	done >"$TRASH/.counts.sql" &&
+	pg_psql "$1" -F " " -f "$TRASH/.counts.sql"
+}
+
+pg_start_or_skip
+
+# One acctd exit record of PID started at START_S (t2003's).
+acctd_rec() {
+	echo "group 0xf0000100"
+	echo "  uint 0x30001000 $1"
+	echo "  uint 0x40001007 $2"
+	echo "  uint 0x40001008 60000000"
+	echo "  uint 0x40001009 $(($2 + 1))"
+	echo "  uint 0x4000100a 60000000"
+	echo "  uint 0x4000100b 0"
+	echo "  uint 0x4000100c 5000000"
+	echo "  string 0x60001006 worker"
+	echo "end"
+}
+
+# N pacct v3 records of the same processes, as t2003 writes them.
+pacct_recs() {
+	awk -v n="$1" "function le32(v) {
+		printf \"%c%c%c%c\", v % 256, int(v / 256) % 256,
+		    int(v / 65536) % 256, int(v / 16777216) % 256 }
+	    function zeros(k) { while (k-- > 0) printf \"%c\", 0 }
+	    BEGIN { for (i = 0; i < n; i++) {
+		printf \"%c%c\", 0, 3; zeros(14)
+		le32(200000 + i); le32(1); le32(1700000000 + i)
+		printf \"%c%c%c%c\", 0, 0, 128, 63
+		printf \"%c%c\", 1, 0; zeros(14)
+		printf \"worker\"; zeros(10)
+	    } }"
+}
+
+zone() {	# DIR NAME ENERGY
+	mkdir -p "pc/$1" && echo "$2" >"pc/$1/name" &&
+	echo "$3" >"pc/$1/energy_uj" &&
+	echo 262143328850 >"pc/$1/max_energy_range_uj"
+}
+
+# Host $1's logs into database $2, each as its host's hourly run would.
+ingest_host() {
+	case $1 in
+	alpha)
+		test_expect_code 1 extracct ingest --db "$2" --host alpha \
+		    alpha.proc alpha.task alpha.flow alpha.energy alpha.pacct \
+		    damaged.exacct acctd.exacct alt.pacct >/dev/null 2>&1 ;;
+	beta)
+		extracct ingest --db "$2" --host beta beta.proc beta.task \
+		    beta.flow beta.energy beta.pacct \
+		    s1/cpu_energy_rapl_msr_component.log >/dev/null ;;
+	gamma)
+		extracct ingest --db "$2" --host gamma gamma.proc gamma.task \
+		    gamma.flow gamma.energy gamma.pacct snap.log >/dev/null ;;
+	esac
+}
+
+test_expect_success 'setup: three hosts, each in its own database, and all in one' '
+	seed=10 &&
+	for h in alpha beta gamma; do
+		seed=$((seed + 1)) &&
+		extracct gen --kind proc --records 3000 --seed $seed --jitter --host $h -o $h.proc &&
+		extracct gen --kind task --records 500 --seed $seed --host $h -o $h.task &&
+		extracct gen --kind flow --records 500 --seed $seed --host $h -o $h.flow &&
+		extracct gen --kind energy --records 400 --seed $seed --host $h -o $h.energy &&
+		extracct gen --kind pacct --records 500 --seed $seed -o $h.pacct || return 1
+	done &&
+	extracct gen --kind proc --records 1500 --seed 26 --host alpha -o damaged.exacct &&
+	printf "%040d" 0 | tr 0 "\377" >junk &&
+	dd if=junk of=damaged.exacct bs=1 seek=20000 conv=notrunc 2>/dev/null &&
+	{ echo "header library extracct alpha" &&
+	  i=0 && while [ $i -lt 200 ]; do
+		acctd_rec $((200000 + i)) $((1700000000 + i)) || return 1
+		if [ $((i % 100)) -eq 50 ]; then
+			echo "group 0xf1000002" &&
+			echo "  uint 0x41000301 $((1700000000 + i))000000000" &&
+			echo "  uint 0x41000302 $((i / 50))" && echo "end"
+		fi
+		i=$((i + 1))
+	  done; } >acctd.spec &&
+	extracct_test encode acctd.spec acctd.exacct &&
+	pacct_recs 200 >alt.pacct &&
+	mkdir s1 &&
+	awk "BEGIN { t = 1700000000000000
+	    for (i = 0; i < 600; i++) {
+		if (i % 97 == 96) continue
+		printf \"%.0f %d Package_0\\n\", t + i * 100000, 1000000 + i * 5000
+	    } }" >s1/cpu_energy_rapl_msr_component.log &&
+	zone intel-rapl:0 package-0 1000 && zone intel-rapl:0:1 dram 500 &&
+	for i in 1 2 3; do
+		extracct snap -o snap.log --cpu runtime --powercap pc >/dev/null &&
+		echo $((i * 700000)) >pc/intel-rapl:0/energy_uj &&
+		echo $((i * 300000)) >pc/intel-rapl:0:1/energy_uj || return 1
+	done &&
+	for h in alpha beta gamma; do
+		ingest_host $h $h.db || return 1
+	done &&
+	extracct merge -o fleet.db alpha.db beta.db gamma.db >/dev/null &&
+	pg_createdb central
+'
+
+
+test_expect_success 'three hosts push: central is the union of the three, as merge' '
+	for h in alpha beta gamma; do
+		extracct push --db $h.db --to "$(pg_conn central)" >out.$h ||
+		return 1
+	done &&
+	cat out.alpha &&
+	grep -x "push: alpha.db: 1 host, [1-9][0-9]* buckets, [1-9][0-9]* rows sent" out.alpha &&
+	for t in $TABLES; do
+		test $t = pacct_gaps ||
+		test "$(pg_psql central -c "SELECT count(*) FROM $t")" -gt 0 ||
+		{ echo "$t: empty"; return 1; }
+	done &&
+	canon alpha.db beta.db gamma.db >expect &&
+	canon_pg central >actual &&
+	test_cmp expect actual &&
+	canon fleet.db >merged &&
+	test_cmp merged actual
+'
+
+test_expect_success 'a second push adds nothing' '
+	counts_pg central >counts1 && canon_pg central >canon1 &&
+	for h in alpha beta gamma; do
+		extracct push --db $h.db --to "$(pg_conn central)" >out ||
+		return 1
+		grep -x "push: $h.db: [12] hosts*, 0 buckets, 0 rows sent" out ||
+		return 1
+	done &&
+	counts_pg central >counts2 && canon_pg central >canon2 &&
+	test_cmp counts1 counts2 && test_cmp canon1 canon2 &&
+	pg_psql central -c "SELECT h.ident, m.pushes, m.last_rows FROM push_marks m
+	    JOIN hosts h USING (host_id) WHERE h.ident LIKE '\''name:%'\''
+	    ORDER BY 1" >actual &&
+	printf "name:alpha|2|0\nname:beta|2|0\nname:gamma|2|0\n" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'rows changed here since a push are changed there: exits, a file read further' '
+	pg_createdb grow &&
+	size=$(wc -c <alpha.proc) &&
+	head -c $((size / 2)) alpha.proc >grow.exacct &&
+	test_expect_code 1 extracct ingest --db grow.db --host alpha grow.exacct >/dev/null 2>&1 &&
+	extracct push --db grow.db --to "$(pg_conn grow)" >/dev/null &&
+	pg_psql grow -c "SELECT pid, start_ns FROM procs WHERE finish_ns IS NULL
+	    ORDER BY 1, 2" >live1 &&
+	test -s live1 &&
+	size1=$(pg_psql grow -c "SELECT ingested_to FROM files") &&
+	cp alpha.proc grow.exacct &&
+	extracct ingest --db grow.db --host alpha grow.exacct >/dev/null &&
+	extracct push --db grow.db --to "$(pg_conn grow)" >/dev/null &&
+	canon grow.db >expect && canon_pg grow >actual &&
+	test_cmp expect actual &&
+	pg_psql grow -c "SELECT pid, start_ns FROM procs WHERE finish_ns IS NULL
+	    ORDER BY 1, 2" >live2 &&
+	test "$(comm -23 live1 live2 | wc -l)" -gt 0 &&
+	test "$(pg_psql grow -c "SELECT ingested_to FROM files")" -gt "$size1"
+'
+
+test_expect_success 'SIGKILL at 20 random moments, run again each time: one clean push' '
+	pg_createdb clean &&
+	t0=$(date +%s%N) &&
+	extracct push --db alpha.db --to "$(pg_conn clean)" >/dev/null &&
+	t1=$(date +%s%N) && ms=$(( (t1 - t0) / 1000000 )) &&
+	canon_pg clean >expect && counts_pg clean >counts &&
+	pg_createdb k &&
+	killed=0 && i=0 &&
+	while [ $i -lt 20 ]; do
+		d=$(awk -v s=$i -v ms=$ms "BEGIN { srand(s + 7); printf \"%.3f\", rand() * ms / 1000 }") &&
+		{ timeout -s KILL "$d" "$EXTRACCT" push --db alpha.db --to "$(pg_conn k)" >/dev/null 2>&1; rc=$?; } &&
+		{ test $rc -ne 137 || killed=$((killed + 1)); } &&
+		extracct push --db alpha.db --to "$(pg_conn k)" >/dev/null &&
+		canon_pg k >actual && test_cmp expect actual &&
+		counts_pg k >actual && test_cmp counts actual &&
+		pg_psql k -c "DROP SCHEMA public CASCADE; CREATE SCHEMA public" &&
+		i=$((i + 1)) || return 1
+	done &&
+	echo "killed $killed times of 20 (one push: $ms ms)" &&
+	test $killed -ge 10
+'
+
+test_expect_success 'server stopped during run: run says so (5), keeps the facts; the next run catches up' '
+	pg_createdb hourly &&
+	mkdir -m 700 sp &&
+	printf "central: \"%s\"\n" "$(pg_conn hourly)" >run.yml &&
+	chmod 600 run.yml &&
+	extracct gen --kind pacct --records 300 --seed 71 -o sp/pacct-$(hostname)-20240101-1000 &&
+	pg_stop &&
+	test_expect_code 5 extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate >out 2>err &&
+	cat out err &&
+	grep "^sp/pacct-.*: 300 records" out &&
+	grep "^extracct: push: central server: .*; nothing lost: the database keeps its facts, and the next push sends them$" err &&
+	test "$(sqlite3 r.db "SELECT count(*) FROM procs")" -gt 0 &&
+	pg_start &&
+	extracct gen --kind pacct --records 300 --seed 72 -o sp/pacct-$(hostname)-20240101-1100 &&
+	extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate \
+	    --retention-days 0 >out 2>err &&
+	cat out err &&
+	grep "^push: r.db: 1 host, [1-9][0-9]* buckets, [1-9][0-9]* rows sent$" out &&
+	grep "^retention: removed sp/pacct-.*-1000$" out &&
+	canon r.db >expect && canon_pg hourly >actual && test_cmp expect actual &&
+	test "$(pg_psql hourly -c "SELECT count(*) FROM procs")" -eq \
+	    "$(sqlite3 r.db "SELECT count(*) FROM procs")" &&
+	extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate \
+	    --retention-days 0 >out 2>err &&
+	grep "^push: r.db: 1 host, 0 buckets, 0 rows sent$" out &&
+	canon_pg hourly >again && test_cmp expect again &&
+	# Logs gone, facts kept: a third log, pushed, numbered after them.
+	extracct gen --kind pacct --records 100 --seed 73 -o sp/pacct-$(hostname)-20240101-1200 &&
+	extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate >out 2>err &&
+	grep "^push: r.db: 1 host, [1-9][0-9]* buckets, [1-9][0-9]* rows sent$" out &&
+	canon r.db >expect && canon_pg hourly >actual && test_cmp expect actual &&
+	sqlite3 r.db "SELECT proc_id, pid, start_ns FROM procs ORDER BY 1" >l.ids &&
+	pg_psql hourly -F "|" -c "SELECT proc_id, pid, start_ns FROM procs ORDER BY 1" >c.ids &&
+	test_cmp l.ids c.ids
+'
+
+test_expect_success 'the server down: push says so, exits 5, and changes nothing here' '
+	cp alpha.db down.db && sqlite3 down.db "SELECT count(*) FROM procs" >before &&
+	pg_kill &&
+	test_expect_code 5 extracct push --db down.db --to "$(pg_conn central)" 2>err &&
+	grep "^extracct: push: central server: connection to server on socket .* failed: " err &&
+	pg_start &&
+	sqlite3 down.db "SELECT count(*) FROM procs" >after &&
+	test_cmp before after
+'
+
+test_expect_success 'the server killed in the middle of pushes: exit 5, the next push completes them' '
+	extracct gen --kind proc --records 10000 --seed 91 --host big -o big.exacct &&
+	extracct ingest --db big.db big.exacct >/dev/null &&
+	pg_createdb bigclean &&
+	t0=$(date +%s%N) &&
+	extracct push --db big.db --to "$(pg_conn bigclean)" >/dev/null &&
+	t1=$(date +%s%N) && ms=$(( (t1 - t0) / 1000000 )) &&
+	canon_pg bigclean >expect &&
+	i=0 && cut=0 &&
+	while [ $i -lt 3 ]; do
+		pg_createdb mid$i &&
+		d=$(awk -v ms=$ms -v i=$i "BEGIN { printf \"%.3f\", ms * (0.3 + i * 0.2) / 1000 }") &&
+		{ extracct push --db big.db --to "$(pg_conn mid$i)" >out 2>err & } &&
+		sleep $d && pg_kill &&
+		{ wait $! && rc=0 || rc=$?; } &&
+		cat err &&
+		{ test $rc -eq 0 || { test $rc -eq 5 && cut=$((cut + 1)) &&
+		  grep "^extracct: push: central server: .*; nothing lost" err; }; } &&
+		pg_start &&
+		extracct push --db big.db --to "$(pg_conn mid$i)" >/dev/null &&
+		canon_pg mid$i >actual && test_cmp expect actual &&
+		i=$((i + 1)) || return 1
+	done &&
+	echo "$cut of 3 pushes cut by the server (one push: $ms ms)" &&
+	test $cut -ge 1
+'
+
+test_expect_success '20 hosts push at once: all complete, central is their union' '
+	pg_createdb fleet20 &&
+	i=1 && dbs= &&
+	while [ $i -le 20 ]; do
+		extracct gen --kind proc --records 150 --seed $((100 + i)) --jitter --host h$i -o h$i.exacct &&
+		extracct gen --kind energy --records 40 --seed $((100 + i)) --host h$i -o h$i.energy &&
+		extracct ingest --db h$i.db h$i.exacct h$i.energy >/dev/null &&
+		dbs="$dbs h$i.db" && i=$((i + 1)) || return 1
+	done &&
+	for db in $dbs; do
+		{ extracct push --db $db --to "$(pg_conn fleet20)" >$db.out 2>&1; echo $? >$db.rc; } &
+	done &&
+	wait &&
+	for db in $dbs; do
+		test "$(cat $db.rc)" -eq 0 || { cat $db.out; return 1; }
+	done &&
+	canon $dbs >expect && canon_pg fleet20 >actual && test_cmp expect actual &&
+	test "$(pg_psql fleet20 -c "SELECT count(*) FROM hosts")" -eq 20 &&
+	test "$(pg_psql fleet20 -c "SELECT version FROM extracct_meta")" -eq 1
+'
+
+test_expect_success 'a host is pushed from one database only' '
+	cp alpha.db other.db &&
+	sqlite3 other.db "UPDATE files SET first_ingest_ns = first_ingest_ns - 1" &&
+	test_expect_code 2 extracct push --db other.db --to "$(pg_conn central)" 2>err &&
+	grep "host .alpha. (name:alpha) is pushed to the central server from another database" err &&
+	cp alpha.db copy.db &&
+	extracct push --db copy.db --to "$(pg_conn central)" >out &&
+	grep " 0 buckets, 0 rows sent$" out &&
+	# A database that has read no file yet pushes its host only, and
+	# goes on pushing once it has.
+	pg_createdb first &&
+	cp alpha.db first.db &&
+	for t in $TABLES proc_last task_last energy_last; do
+		sqlite3 first.db "DELETE FROM $t" || return 1
+	done &&
+	sqlite3 first.db "INSERT INTO hosts (name, ident) VALUES
+	    ('\''first'\'', '\''name:first'\'')" &&
+	extracct push --db first.db --to "$(pg_conn first)" >out &&
+	grep "^push: first.db: 1 host, 0 buckets, 0 rows sent$" out &&
+	extracct gen --kind pacct --records 50 --seed 81 -o first.pacct &&
+	extracct ingest --db first.db --host first first.pacct >/dev/null &&
+	extracct push --db first.db --to "$(pg_conn first)" >out &&
+	grep "^push: first.db: 1 host, [1-9][0-9]* buckets, [1-9][0-9]* rows sent$" out &&
+	canon first.db >expect && canon_pg first >actual && test_cmp expect actual &&
+	# but an empty database never takes over a host with facts.
+	sqlite3 first.db "DELETE FROM files" &&
+	test_expect_code 2 extracct push --db first.db --to "$(pg_conn first)" 2>err &&
+	grep "is pushed to the central server from another database" err
+'
+
+test_expect_success 'text that is not UTF-8 is escaped byte by byte; tabs, newlines, backslashes kept' '
+	cp alpha.db bytes.db &&
+	sqlite3 bytes.db "UPDATE procs SET command = CAST(X'\''61ff09625c0a63'\'' AS TEXT)
+	    WHERE proc_id = 1" &&
+	pg_createdb bytes &&
+	extracct push --db bytes.db --to "$(pg_conn bytes)" >/dev/null &&
+	printf "%s\n" "SELECT command = E'\''a\\\\xff\\tb\\\\\\nc'\'' FROM procs WHERE proc_id = 1" >q.sql &&
+	cat q.sql &&
+	test "$(pg_psql bytes -f q.sql)" = t
+'
+
+test_expect_success 'a central schema newer than this extracct is refused' '
+	pg_createdb newer &&
+	extracct push --db beta.db --to "$(pg_conn newer)" >/dev/null &&
+	pg_psql newer -c "UPDATE extracct_meta SET version = 99" &&
+	test_expect_code 5 extracct push --db beta.db --to "$(pg_conn newer)" 2>err &&
+	grep "central server: schema version 99 is newer than this extracct.s 1: upgrade extracct" err
+'
+
+test_expect_success 'credentials: no password in --to or a readable configuration' '
+	test_expect_code 2 extracct push --db alpha.db --to "$(pg_conn central) password=secret" 2>err &&
+	grep "^extracct: push: alpha.db: central server: the connection string holds a password: put it in ~/.pgpass" err &&
+	test_expect_code 2 extracct push --db alpha.db \
+	    --to "postgresql://extracct:secret@/central?host=$PGROOT" 2>err &&
+	grep "holds a password" err &&
+	printf "central: \"%s password=secret\"\n" "$(pg_conn central)" >pw.yml &&
+	chmod 644 pw.yml &&
+	test_expect_code 2 extracct -c pw.yml push --db alpha.db 2>err &&
+	grep "holds a password" err &&
+	extracct -c pw.yml config >out &&
+	grep "^central: \"(not shown: it names a password)\"$" out &&
+	chmod 600 pw.yml &&
+	extracct -c pw.yml push --db alpha.db >out &&
+	grep " 0 buckets, 0 rows sent$" out &&
+	test_expect_code 2 extracct push --db alpha.db --to "host='\''unclosed" 2>err &&
+	grep "^extracct: push: alpha.db: central server: the connection string cannot be parsed: unterminated quoted string" err
+'
+
+test_expect_success 'credentials: a libpq service (PGSERVICE, service=) and the environment' '
+	printf "[fleet]\nhost=%s\nport=5432\nuser=extracct\ndbname=central\n" "$PGROOT" >svc.conf &&
+	PGSERVICEFILE=$PWD/svc.conf PGSERVICE=fleet extracct push --db alpha.db --to "" >out &&
+	grep " 0 buckets, 0 rows sent$" out &&
+	PGSERVICEFILE=$PWD/svc.conf extracct push --db alpha.db --to service=fleet >out &&
+	grep " 0 buckets, 0 rows sent$" out &&
+	PGDATABASE=central extracct push --db alpha.db >out &&
+	grep " 0 buckets, 0 rows sent$" out
+'
+
+NOPQ=${EXTRACCT_NOPQ:-$SRC/build/nopq/extracct}
+[ -x "$NOPQ" ] || NOPQ=$SRC/build/portable/extracct
+if [ -x "$NOPQ" ]; then
+	test_expect_success 'built without libpq: push says so, exit 6' '
+		test_expect_code 6 "$NOPQ" push --db alpha.db --to "$(pg_conn central)" 2>err &&
+		grep -x "extracct: push: this extracct was built without PostgreSQL support (libpq): it cannot push" err &&
+		test_expect_code 6 "$NOPQ" -c run.yml run --spool sp --db r.db --no-snap --no-rotate >out 2>err &&
+		grep "built without PostgreSQL support" err
+	'
+elif [ "${CI:-}" = true ]; then
+	test_expect_success 'built without libpq: a binary to test' 'false'
+else
+	test_skip 'built without libpq' 'make NO_LIBPQ=1 build/nopq/extracct first'
+fi
+
+test_done

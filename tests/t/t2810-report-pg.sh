@@ -1,0 +1,245 @@
+#!/bin/sh
+# report --db postgresql://: every report on the fleet's central server
+# prints what the same report prints on SQLite, byte for byte, on the
+# same data (issue 16).  Three hosts' logs (t2700's: partial snapshots,
+# exits from exacct, acctd and pacct with alternates and losses, flows,
+# energy, a RAPL stream and zones) go each into its own database; the
+# three merged are the SQLite side, the three pushed to a throw-away
+# PostgreSQL server the central one.  There, every host's surrogate ids
+# start at 1 again, as each host's do: the views must still count and
+# join the right processes.
+. "$(dirname "$0")/../lib.sh"
+. "$SRC/tests/pg.sh"
+
+pg_start_or_skip
+
+# One acctd exit record of PID started at START_S (t2700's).
+acctd_rec() {
+	echo "group 0xf0000100"
+	echo "  uint 0x30001000 $1"
+	echo "  uint 0x40001007 $2"
+	echo "  uint 0x40001008 60000000"
+	echo "  uint 0x40001009 $(($2 + 1))"
+	echo "  uint 0x4000100a 60000000"
+	echo "  uint 0x4000100b 0"
+	echo "  uint 0x4000100c 5000000"
+	echo "  string 0x60001006 worker"
+	echo "end"
+}
+
+# N pacct v3 records of the same processes (t2700's).
+pacct_recs() {
+	awk -v n="$1" "function le32(v) {
+		printf \"%c%c%c%c\", v % 256, int(v / 256) % 256,
+		    int(v / 65536) % 256, int(v / 16777216) % 256 }
+	    function zeros(k) { while (k-- > 0) printf \"%c\", 0 }
+	    BEGIN { for (i = 0; i < n; i++) {
+		printf \"%c%c\", 0, 3; zeros(14)
+		le32(200000 + i); le32(1); le32(1700000000 + i)
+		printf \"%c%c%c%c\", 0, 0, 128, 63
+		printf \"%c%c\", 1, 0; zeros(14)
+		printf \"worker\"; zeros(10)
+	    } }"
+}
+
+zone() {	# DIR NAME ENERGY
+	mkdir -p "pc/$1" && echo "$2" >"pc/$1/name" &&
+	echo "$3" >"pc/$1/energy_uj" &&
+	echo 262143328850 >"pc/$1/max_energy_range_uj"
+}
+
+# The server's URI: its socket's directory, escaped.
+uri() {
+	echo "postgresql:///$1?host=$(echo "$PGROOT" | sed 's|/|%2F|g')"
+}
+
+test_expect_success 'setup: three hosts, merged in SQLite and in PostgreSQL' '
+	seed=10 &&
+	for h in alpha Beta gamma; do
+		seed=$((seed + 1)) &&
+		extracct gen --kind proc --records 3000 --seed $seed --jitter --host $h -o $h.proc &&
+		extracct gen --kind flow --records 300 --seed $seed --host $h -o $h.flow &&
+		extracct gen --kind energy --records 400 --seed $seed --host $h -o $h.energy &&
+		extracct gen --kind pacct --records 500 --seed $seed -o $h.pacct || return 1
+	done &&
+	{ echo "header library extracct alpha" &&
+	  i=0 && while [ $i -lt 200 ]; do
+		acctd_rec $((200000 + i)) $((1700000000 + i)) || return 1
+		if [ $((i % 100)) -eq 50 ]; then
+			echo "group 0xf1000002" &&
+			echo "  uint 0x41000301 $((1700000000 + i))000000000" &&
+			echo "  uint 0x41000302 $((i / 50))" && echo "end"
+		fi
+		i=$((i + 1))
+	  done; } >acctd.spec &&
+	extracct_test encode acctd.spec acctd.exacct &&
+	pacct_recs 200 >alt.pacct &&
+	mkdir s1 &&
+	awk "BEGIN { t = 1700000000000000
+	    for (i = 0; i < 600; i++) {
+		if (i % 97 == 96) continue
+		printf \"%.0f %d Package_0\\n\", t + i * 100000, 1000000 + i * 5000
+	    } }" >s1/cpu_energy_rapl_msr_component.log &&
+	zone intel-rapl:0 package-0 1000 && zone intel-rapl:0:1 dram 500 &&
+	for i in 1 2 3; do
+		extracct snap -o snap.log --cpu runtime --powercap pc >/dev/null &&
+		echo $((i * 700000)) >pc/intel-rapl:0/energy_uj &&
+		echo $((i * 300000)) >pc/intel-rapl:0:1/energy_uj || return 1
+	done &&
+	extracct ingest --db alpha.db --host alpha alpha.proc alpha.flow \
+	    alpha.energy alpha.pacct acctd.exacct alt.pacct >/dev/null &&
+	extracct ingest --db Beta.db --host Beta Beta.proc Beta.flow \
+	    Beta.energy Beta.pacct s1/cpu_energy_rapl_msr_component.log >/dev/null &&
+	extracct ingest --db gamma.db --host gamma gamma.proc gamma.flow \
+	    gamma.energy gamma.pacct snap.log >/dev/null &&
+	# What only rotate, snap and the configuration write: a pacct gap,
+	# system records around the acctd exits (capture windows; one
+	# from just before an exacct exit, so that acctd comes second),
+	# and the intensities (one host has none).
+	sqlite3 alpha.db "INSERT INTO sysload (host_id, t_ns, user_ticks,
+	    nice_ticks, system_ticks, clk_tck, ncpu) VALUES
+	    (1, 1699999990000000000, 1000, 0, 500, 100, 2),
+	    (1, 1700000060000000000, 3000, 10, 900, 100, 2),
+	    (1, 1700000120000000000, 5000, 10, 1300, 100, 2),
+	    (1, 1700000250000000000, 9000, 20, 2000, 100, 2);
+	    INSERT INTO sysload (host_id, t_ns, user_ticks, nice_ticks,
+	    system_ticks, clk_tck, ncpu)
+	    WITH f(e) AS (SELECT min(i.t1_ns) FROM proc_intervals i
+	        JOIN procs p USING (proc_id) WHERE i.final = 1
+	        AND p.exit_source = '\''exacct'\''
+	        AND i.t1_ns > 1700000001000000000)
+	    SELECT 1, e - 1000000, 1100, 0, 520, 100, 2 FROM f UNION ALL
+	    SELECT 1, e + 1000000000, 1200, 0, 540, 100, 2 FROM f;
+	    INSERT INTO pacct_gaps VALUES (1, NULL,
+	    1700000100000000000, '\''accounting found off'\'');
+	    INSERT INTO pacct_gaps VALUES (1, 1700000050000000000,
+	    1700000090000000000, '\''a reboot'\'');
+	    UPDATE hosts SET carbon_g_per_kwh = 250,
+	    carbon_source = '\''grid, 2025'\''" &&
+	sqlite3 Beta.db "UPDATE hosts SET carbon_g_per_kwh = 445.5;
+	    INSERT INTO sysload (host_id, t_ns, user_ticks, nice_ticks,
+	    system_ticks, clk_tck, ncpu) VALUES
+	    (1, 1699999990000000000, 1000, 0, 500, 100, 4),
+	    (1, 1700000060000000000, 2000, 0, 700, 100, 4);
+	    INSERT INTO pacct_gaps VALUES (1, 1700000010000000000,
+	    1700000020000000000, '\''a reboot'\'')" &&
+	# Two processes of equal CPU, one with no command, user or
+	# project: the NULL key sorts first, as SQLite sorts it.
+	sqlite3 gamma.db "INSERT INTO procs (proc_id, host_id, pid, start_ns,
+	    uid, projid, command) VALUES
+	    (100001, 1, 999991, 1700000000000000000, NULL, NULL, NULL),
+	    (100002, 1, 999992, 1700000000000000000, 4243, 77, '\''zz-tie'\'');
+	    INSERT INTO proc_intervals (proc_id, t0_ns, t1_ns, final,
+	    heartbeat, cpu_user_ns, cpu_sys_ns, anomalies) VALUES
+	    (100001, 1700000000000000000, 1700000001000000000, 1, 0,
+	    5000000000, 0, 0),
+	    (100002, 1700000000000000000, 1700000001000000000, 1, 0,
+	    5000000000, 0, 0)" &&
+	extracct merge -o fleet.db alpha.db Beta.db gamma.db >/dev/null &&
+	# A server whose own collation is not bytewise (ICU en-US sorts
+	# "alpha" before "Beta"): the views must sort as SQLite does.
+	pg_psql postgres -c "CREATE DATABASE fleet TEMPLATE template0
+	    LOCALE_PROVIDER icu ICU_LOCALE '\''en-US'\'' LOCALE '\''C.UTF-8'\''" &&
+	PG=$(uri fleet) &&
+	for h in alpha Beta gamma; do
+		extracct push --db $h.db --to "$PG" >/dev/null || return 1
+	done &&
+	test "$(pg_psql fleet -c "SELECT count(DISTINCT proc_id) FROM procs")" -lt \
+	    "$(pg_psql fleet -c "SELECT count(*) FROM procs")" &&
+	test "$(pg_psql fleet -c "SELECT count(*) FROM v_proc_usage")" -eq \
+	    "$(sqlite3 fleet.db "SELECT count(*) FROM v_proc_usage")"
+'
+
+PG=
+test_expect_success 'the central database answers' '
+	PG=$(uri fleet) &&
+	extracct report --db "$PG" --by host >out &&
+	grep "^alpha " out && grep "^Beta " out && grep "^gamma " out &&
+	extracct report --db "$(pg_conn fleet)" --by host >out2 &&
+	test_cmp out out2
+'
+PG=$(uri fleet)
+
+# The same report on both: the same bytes, the same exit status.
+same() {
+	extracct report --db fleet.db "$@" >expect 2>expect.err
+	e=$?
+	extracct report --db "$PG" "$@" >actual 2>actual.err
+	a=$?
+	test "$e" -eq "$a" || { echo "exit $e on SQLite, $a on PostgreSQL: $*"; cat actual.err; return 1; }
+	test -s expect || { echo "no output: $*"; return 1; }
+	test_cmp expect actual || { echo "differs: $*"; return 1; }
+}
+
+for by in user command project zone host hour; do
+	for f in table csv json; do
+		test_expect_success "--by $by --format $f" "same --by $by --format $f"
+	done
+done
+
+test_expect_success '--from/--to, in two zones' '
+	t0=$(sqlite3 fleet.db "SELECT min(t1_ns) / 1000000000 FROM proc_intervals") &&
+	t1=$(sqlite3 fleet.db "SELECT max(t1_ns) / 1000000000 FROM proc_intervals") &&
+	mid=$(( (t0 + t1) / 2 )) &&
+	same --by command --from @$mid &&
+	same --by user --to @$mid --format csv &&
+	same --by hour --from @$t0 --to @$mid --format json &&
+	same --by hour --tz Europe/Paris &&
+	same --by hour --tz America/St_Johns --format csv &&
+	same --by host --tz Asia/Kolkata --from "$(TZ=Asia/Kolkata date -d @$mid +%Y-%m-%dT%H:%M)"
+'
+
+test_expect_success 'the local zone (no TZ, or TZ a file) is the server session zone too' '
+	(unset TZ && same --by hour --format csv) &&
+	# TZ a file of the zoneinfo tree: the server gets the zone it names.
+	(TZ=/usr/share/zoneinfo/America/New_York && export TZ &&
+	    same --by hour --format csv && cut -d, -f1 actual >ny) &&
+	same --by hour --format csv && cut -d, -f1 actual >utc &&
+	! cmp -s ny utc
+'
+
+test_expect_success '--capture, table and CSV (gaps, alternates, losses)' '
+	same --capture &&
+	grep "^# alpha: accounting was off" actual &&
+	grep -n "^Beta \|^alpha " actual | head -1 | grep ":Beta " &&
+	grep "pacct=" actual &&
+	grep "^alpha .* exacct,acctd " actual &&
+	same --capture --format csv &&
+	same --capture --tolerance 0.5
+'
+
+for by in user command host; do
+	for f in table csv json; do
+		test_expect_success "--energy --by $by --format $f" \
+		    "same --energy --by $by --format $f"
+	done
+done
+
+test_expect_success 'a server that is not there: a clear message' '
+	test_expect_code 5 extracct report --db "postgresql:///nosuch?host=$PGROOT" >out 2>err &&
+	grep "^extracct: report: central server: " err &&
+	test_expect_code 2 extracct report --db "$PG" --tz Not/AZone 2>err &&
+	grep "tz" err &&
+	test_expect_code 2 extracct report --db "postgresql://u:pw@h/db" 2>err &&
+	grep "password" err
+'
+
+NOPQ=${EXTRACCT_NOPQ:-$SRC/build/nopq/extracct}
+[ -x "$NOPQ" ] || NOPQ=$SRC/build/portable/extracct
+if [ -x "$NOPQ" ]; then
+	test_expect_success 'built without libpq: report on a server says so, exit 6' '
+		for db in "$PG" "$(pg_conn fleet)" service=fleet; do
+			test_expect_code 6 "$NOPQ" report --db "$db" 2>err &&
+			grep "built without libpq" err || return 1
+		done &&
+		"$NOPQ" report --db fleet.db --by host >actual &&
+		extracct report --db fleet.db --by host >expect &&
+		test_cmp expect actual
+	'
+elif [ "${CI:-}" = true ]; then
+	test_expect_success 'built without libpq: a binary to test' 'false'
+else
+	test_skip 'built without libpq' 'make NO_LIBPQ=1 build/nopq/extracct first'
+fi
+
+test_done
