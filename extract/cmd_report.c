@@ -3,7 +3,7 @@
  *     [--from TIME] [--to TIME] [--format table|csv|json] [--tz ZONE]
  *     [--capture] [--energy] [FILE...]
  *
- * Usage totals from the database (reports/report.c), the capture ratio
+ * Usage totals from the database (reports/report*.c), the capture ratio
  * (--capture), or, given log files, totals of their exit records with no
  * database (reports/summary.c).  TIME is YYYY-MM-DD[THH:MM[:SS]] in the
  * report's time zone, or @EPOCH seconds.
