@@ -1,71 +1,150 @@
 /*
- * The usage report (see report.h): report_query.c fetches the rows,
- * report_table.c, report_csv.c and report_json.c print them.
+ * The usage report (see report.h and report_int.h for its parts).
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "../parsers/compat.h"
 #include "fmt.h"
 #include "report_int.h"
 
 const char *const report_by_names[] = {
-	"user", "command", "project", "zone", "host", "hour"
+	[BY_USER] = "user", [BY_COMMAND] = "command",
+	[BY_PROJECT] = "project", [BY_ZONE] = "zone", [BY_HOST] = "host",
+	[BY_HOUR] = "hour", [BY_GROUP] = "group",
 };
 
 const char *const report_key_names[] = {
 	[BY_USER] = "uid", [BY_COMMAND] = "command", [BY_PROJECT] = "projid",
 	[BY_ZONE] = "zone", [BY_HOST] = "host", [BY_HOUR] = "hour_start",
+	[BY_GROUP] = "gid",
 };
+
+int
+report_nkeys(const struct report_opts *o)
+{
+	return o->keyless ? 0 : o->nkeys > 0 ? o->nkeys : 1;
+}
+
+enum report_by
+report_key(const struct report_opts *o, int k)
+{
+	return o->nkeys > 0 ? o->keys[k] : o->by;
+}
+
+struct report_row *
+report_add(struct report_set *s)
+{
+	struct report_row *nr;
+
+	if (s->n == s->cap) {
+		size_t cap = s->cap == 0 ? 64 : s->cap * 2;
+
+		if ((nr = ex_reallocarray(s->rows, cap, sizeof(*nr))) == NULL)
+			return NULL;
+		s->rows = nr;
+		s->cap = cap;
+	}
+	memset(&s->rows[s->n], 0, sizeof(s->rows[0]));
+	return &s->rows[s->n++];
+}
+
+void
+report_set_release(struct report_set *s)
+{
+	free(s->rows);
+	free(s->edge);
+	free(s->hosts);
+	free(s->btotal);
+	free(s->names);
+	memset(s, 0, sizeof(*s));
+}
+
+void
+report_title(FILE *fp, const struct report_opts *o)
+{
+	char from[40], to[40];
+	int k;
+
+	fputs("# usage", fp);
+	for (k = 0; k < report_nkeys(o); k++)
+		fprintf(fp, "%s%s", k > 0 ? ", " : " by ",
+		    report_by_names[report_key(o, k)]);
+	if (o->every != EVERY_NONE)
+		fprintf(fp, " every %s", report_every_names[o->every]);
+	if (o->from_ns == INT64_MIN)
+		fputs(", from the start", fp);
+	else
+		fprintf(fp, ", from %s", fmt_datetime(from, sizeof(from),
+		    o->from_ns / 1000000000));
+	if (o->to_ns == INT64_MAX)
+		fputs(" to the end", fp);
+	else
+		fprintf(fp, " to %s", fmt_datetime(to, sizeof(to),
+		    o->to_ns / 1000000000));
+	fputs("; time zone ", fp);
+	fmt_escape_fp(fp, o->tz, 0);
+	fputc('\n', fp);
+}
+
+/* Shape and print s in o's format. */
+static int
+print_set(FILE *fp, const struct report_opts *o, struct report_set *s,
+    struct ex_err *err)
+{
+	int rc;
+
+	if ((rc = report_shape(o, s, err)) != EXR_OK)
+		return rc;
+	if (o->percentiles)
+		rc = report_percentiles(fp, o, s, err);
+	else if (o->format == FMT_TABLE)
+		report_table(fp, o, s);
+	else if (o->format == FMT_CSV)
+		report_csv(fp, o, s);
+	else
+		report_json(fp, o, s);
+	if (rc != EXR_OK)
+		return rc;
+	return ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;
+}
 
 int
 report_print(FILE *fp, const struct report_opts *o,
     const struct report_row *rows, size_t n, struct ex_err *err)
 {
-	char from[40], to[40];
-	__int128 cpu_total = 0;
+	struct report_set s = { 0 };
 	size_t i;
+	int rc;
 
-	for (i = 0; i < n; i++)
-		cpu_total += rows[i].user_ns + rows[i].sys_ns;
-	switch (o->format) {
-	case FMT_TABLE:
-		fprintf(fp, "# usage by %s, ", report_by_names[o->by]);
-		if (o->from_ns == INT64_MIN)
-			fputs("from the start", fp);
-		else
-			fprintf(fp, "from %s", fmt_datetime(from, sizeof(from),
-			    o->from_ns / 1000000000));
-		if (o->to_ns == INT64_MAX)
-			fputs(" to the end", fp);
-		else
-			fprintf(fp, " to %s", fmt_datetime(to, sizeof(to),
-			    o->to_ns / 1000000000));
-		fputs("; time zone ", fp);
-		fmt_escape_fp(fp, o->tz, 0);
-		fputc('\n', fp);
-		report_table(fp, o, rows, n, cpu_total);
-		break;
-	case FMT_CSV:
-		report_csv(fp, o, rows, n);
-		break;
-	case FMT_JSON:
-		report_json(fp, o, rows, n);
-		break;
+	for (i = 0; i < n; i++) {
+		struct report_row *r = report_add(&s);
+
+		if (r == NULL) {
+			report_set_release(&s);
+			return ex_fail(err, EXR_NOMEM, 0, "no memory");
+		}
+		*r = rows[i];
 	}
-	return ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;
+	rc = print_set(fp, o, &s, err);
+	report_set_release(&s);
+	return rc;
 }
 
 int
 report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
-	struct report_row *rows;
-	size_t n;
+	struct report_set s = { 0 };
 	int rc;
 
-	if ((rc = report_query(db, o, &rows, &n, err)) != EXR_OK)
-		return rc;
-	rc = report_print(fp, o, rows, n, err);
-	free(rows);
+	if ((o->every == EVERY_NONE ||
+	    (rc = report_buckets(db, o, &s, err)) == EXR_OK) &&
+	    (rc = report_query(db, o, &s, err)) == EXR_OK &&
+	    (rc = report_capacity(db, &s, err)) == EXR_OK &&
+	    (rc = report_names_load(db, &s, err)) == EXR_OK)
+		rc = print_set(fp, o, &s, err);
+	report_set_release(&s);
 	return rc;
 }

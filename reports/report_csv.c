@@ -1,39 +1,67 @@
 /*
- * The usage report as CSV (csv.h's rules): one row per key, the zone in
- * every row, hours as local text, UTC and epoch seconds.
+ * The usage report as CSV (RFC 4180): the columns of report_cols.c, a
+ * name per column, an empty cell for a value never recorded.  Names are
+ * written as they are, not escaped for a terminal: quoted when they
+ * hold a comma, a quote or a line end, and guarded against formula
+ * injection (csv.h) as every CSV cell is.
  */
-#include <inttypes.h>
+#include <string.h>
 
-#include "csv.h"
-#include "fmt.h"
 #include "report_int.h"
 
 void
-report_csv(FILE *fp, const struct report_opts *o, const struct report_row *r,
-    size_t n)
+csv_raw(FILE *fp, const char *s)
 {
-	char u[48], s[48], re[48], ch[48], utc[40];
-	size_t i;
+	int quote = strpbrk(s, ",\"\r\n") != NULL;
+	int guard = s[0] == '=' || s[0] == '+' || s[0] == '-' ||
+	    s[0] == '@' || s[0] == '\t' || s[0] == '\r';
 
-	if (o->by == BY_HOUR)
-		fputs("hour_start_local,hour_start_utc,hour_start_epoch_s,", fp);
-	else
-		fprintf(fp, "%s,", report_key_names[o->by]);
-	fputs("tz,calls,cpu_user_s,cpu_sys_s,real_s,chars_rdwr_bytes,"
-	    "rss_max_kb,faults_major,syscalls\r\n", fp);
-	for (i = 0; i < n; i++) {
-		fmt_secs128(u, sizeof(u), r[i].user_ns);
-		fmt_secs128(s, sizeof(s), r[i].sys_ns);
-		fmt_secs128(re, sizeof(re), r[i].real_ns);
-		csv_text(fp, r[i].key);
-		if (o->by == BY_HOUR)
-			fprintf(fp, ",%s,%" PRId64, csv_utc(utc, sizeof(utc),
-			    r[i].hour_epoch), r[i].hour_epoch);
-		fputc(',', fp);
-		csv_text(fp, o->tz);
-		fprintf(fp, ",%" PRId64 ",%s,%s,%s,%s,%" PRId64 ",%" PRId64
-		    ",%" PRId64 "\r\n", r[i].calls, u, s, re,
-		    fmt_int128(ch, sizeof(ch), r[i].chars), r[i].rss_max_kb,
-		    r[i].faults_major, r[i].syscalls);
+	if (quote)
+		fputc('"', fp);
+	if (guard)
+		fputc('\'', fp);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	if (quote)
+		fputc('"', fp);
+}
+
+void
+report_csv(FILE *fp, const struct report_opts *o, const struct report_set *s)
+{
+	static struct report_col c[REPORT_MAXCOLS];
+	char b[256];
+	size_t i;
+	int j, nc, first;
+
+	nc = report_cols(o, c);
+	for (j = 0, first = 1; j < nc; j++)
+		if (c[j].formats & COLF_CSV) {
+			fprintf(fp, "%s%s", first ? "" : ",", c[j].name);
+			first = 0;
+		}
+	fputs("\r\n", fp);
+	for (i = 0; i < s->n; i++) {
+		for (j = 0, first = 1; j < nc; j++) {
+			const char *v;
+
+			if (!(c[j].formats & COLF_CSV))
+				continue;
+			if (!first)
+				fputc(',', fp);
+			first = 0;
+			v = report_value(o, s, &c[j], &s->rows[i], FMT_CSV, b,
+			    sizeof(b));
+			if (v == NULL)
+				continue;
+			if (c[j].kind == COL_TEXT)
+				csv_raw(fp, v);
+			else
+				fputs(v, fp);
+		}
+		fputs("\r\n", fp);
 	}
 }

@@ -1,6 +1,10 @@
 /*
  * The usage report's query (report_int.h): one SELECT over v_proc_usage
- * grouped by the key, with sums that cannot overflow.
+ * grouped by the keys (and the bucket), with sums that cannot overflow
+ * and NULL kept apart from 0: SQL's sum() over only NULLs is NULL, so a
+ * measure no interval recorded comes back absent, not as 0.  Written
+ * once for both engines (rdb.h): no function but local_hour, buckets as
+ * a CASE over edges computed here in local time.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -10,26 +14,16 @@
 #include "../parsers/compat.h"
 #include "report_int.h"
 
-/* The grouping expression for each --by. */
+/* The grouping expression for each key. */
 static const char *const key_sql[] = {
 	[BY_USER] = "i.uid",
+	[BY_GROUP] = "i.gid",
 	[BY_COMMAND] = "i.command",
 	[BY_PROJECT] = "i.projid",
 	[BY_ZONE] = "i.zone",
 	[BY_HOST] = "i.host",
 	[BY_HOUR] = "local_hour(i.t1_ns)",
 };
-
-static void
-hour_text(char *b, size_t n, int64_t epoch)
-{
-	struct tm tm;
-	time_t t = (time_t)epoch;
-
-	if (localtime_r(&t, &tm) == NULL ||
-	    strftime(b, n, "%Y-%m-%d %H:00", &tm) == 0)
-		snprintf(b, n, "?");
-}
 
 /*
  * An exact sum of a column of nanoseconds (or bytes) that cannot
@@ -41,89 +35,260 @@ hour_text(char *b, size_t n, int64_t epoch)
  * (split_get).  Integer division truncates toward zero and % keeps the
  * dividend's sign, so x = (x / 1e9) * 1e9 + x % 1e9 for every x.
  */
-#define SPLIT_SUM(x)	/* for a printf format: %% */ \
-	"sum((" x ") / 1000000000), sum((" x ") %% 1000000000)"
+#define SPLIT_SUM(x) \
+	"sum((" x ") / 1000000000), sum((" x ") % 1000000000)"
 
-/* The split sum in columns col and col + 1. */
-static __int128
-split_get(struct rdb_q *st, int col)
+/* The measures, after the keys and calls: split sums take 2 columns. */
+static const struct {
+	enum report_measure m;
+	int	 split;
+	const char *sql;
+} measures[] = {
+	{ RM_USER_NS, 1, SPLIT_SUM("i.cpu_user_ns") },
+	{ RM_SYS_NS, 1, SPLIT_SUM("i.cpu_sys_ns") },
+	{ RM_REAL_NS, 1, SPLIT_SUM("i.t1_ns - i.t0_ns") },
+	{ RM_CHARS, 1, SPLIT_SUM("i.chars_rdwr") },
+	{ RM_READ, 1, SPLIT_SUM("i.read_bytes") },
+	{ RM_WRITE, 1, SPLIT_SUM("i.write_bytes") },
+	{ RM_BLKIN, 0, "sum(i.blocks_in)" },
+	{ RM_BLKOUT, 0, "sum(i.blocks_out)" },
+	{ RM_RSS_MAX, 0, "max(i.rss_max_kb)" },
+	{ RM_THREADS, 0, "max(i.threads)" },
+	{ RM_MAJFLT, 0, "sum(i.faults_major)" },
+	{ RM_SYSCALLS, 0, "sum(i.syscalls)" },
+};
+#define NMEASURES	(sizeof(measures) / sizeof(measures[0]))
+
+/* A growing SQL text. */
+struct sqlbuf {
+	char	*b;
+	size_t	 len, cap;
+	int	 nomem;
+};
+
+static void
+sb_add(struct sqlbuf *q, const char *s)
 {
+	size_t l = strlen(s);
+	char *nb;
+
+	if (q->nomem)
+		return;
+	if (q->len + l + 1 > q->cap) {
+		size_t ncap = q->cap == 0 ? 1024 : q->cap;
+
+		while (q->len + l + 1 > ncap)
+			ncap *= 2;
+		if ((nb = realloc(q->b, ncap)) == NULL) {
+			q->nomem = 1;
+			return;
+		}
+		q->b = nb;
+		q->cap = ncap;
+	}
+	memcpy(q->b + q->len, s, l + 1);
+	q->len += l;
+}
+
+static void
+sb_int(struct sqlbuf *q, int64_t v)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%" PRId64, v);
+	sb_add(q, b);
+}
+
+/*
+ * The start of the bucket of edges [lo, hi) holding i.t1_ns, as a
+ * balanced CASE: log2 of the buckets comparisons a row, whatever the
+ * engine.  Edges are epoch seconds; the rows are all in [edge[0],
+ * edge[nb]) (the window is cut to them).
+ */
+static void
+bucket_case(struct sqlbuf *q, const int64_t *edge, size_t lo, size_t hi)
+{
+	size_t mid;
+
+	if (hi - lo == 1) {
+		sb_int(q, edge[lo]);
+		return;
+	}
+	mid = lo + (hi - lo) / 2;
+	sb_add(q, "CASE WHEN i.t1_ns < ");
+	sb_int(q, edge[mid]);
+	sb_add(q, "000000000 THEN ");
+	bucket_case(q, edge, lo, mid);
+	sb_add(q, " ELSE ");
+	bucket_case(q, edge, mid, hi);
+	sb_add(q, " END");
+}
+
+/* The split sum in columns col and col + 1; 0 if absent (*have 0). */
+static __int128
+split_get(struct rdb_q *st, int col, int *have)
+{
+	*have = !rdb_isnull(st, col);
 	return (__int128)rdb_int64(st, col) * 1000000000 +
 	    rdb_int64(st, col + 1);
 }
 
+static void
+hour_text(char *b, size_t n, int64_t epoch)
+{
+	report_bucket_text(b, n, EVERY_HOUR, epoch);
+}
+
+/* The SQL for o (and s's buckets) into q. */
+static void
+build(struct sqlbuf *q, const struct report_opts *o,
+    const struct report_set *s)
+{
+	char b[32];
+	size_t m;
+	int k, nk = report_nkeys(o);
+
+	sb_add(q, "SELECT ");
+	if (o->every == EVERY_HOUR)
+		sb_add(q, "local_hour(i.t1_ns)");
+	else if (o->every != EVERY_NONE)
+		bucket_case(q, s->edge, 0, s->nb);
+	else
+		sb_add(q, "0");
+	sb_add(q, " AS b");
+	for (k = 0; k < nk; k++) {
+		snprintf(b, sizeof(b), ", %s AS k%d", key_sql[report_key(o,
+		    k)], k);
+		sb_add(q, b);
+	}
+	sb_add(q, ", count(DISTINCT i.proc_id)");
+	for (m = 0; m < NMEASURES; m++) {
+		sb_add(q, ", ");
+		sb_add(q, measures[m].sql);
+	}
+	sb_add(q, " FROM v_proc_usage i WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2"
+	    " GROUP BY b");
+	for (k = 0; k < nk; k++) {
+		snprintf(b, sizeof(b), ", k%d", k);
+		sb_add(q, b);
+	}
+}
+
 int
 report_query(struct rdb *db, const struct report_opts *o,
-    struct report_row **rowsp, size_t *np, struct ex_err *err)
+    struct report_set *s, struct ex_err *err)
 {
-	char sql[1024];
+	struct sqlbuf q = { 0 };
 	struct rdb_q *st;
-	struct report_row *rows = NULL, *nr;
-	size_t n = 0, cap = 0;
-	int rc;
+	int64_t from = o->from_ns, to = o->to_ns;
+	int rc, k, nk = report_nkeys(o);
 
-	*rowsp = NULL;
-	*np = 0;
-	snprintf(sql, sizeof(sql),
-	    "SELECT %s AS k, count(DISTINCT i.proc_id), "
-	    SPLIT_SUM("i.cpu_user_ns") ", " SPLIT_SUM("i.cpu_sys_ns") ", "
-	    SPLIT_SUM("i.t1_ns - i.t0_ns") ", " SPLIT_SUM("i.chars_rdwr") ","
-	    " max(i.rss_max_kb), sum(i.faults_major), sum(i.syscalls)"
-	    " FROM v_proc_usage i"
-	    " WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2"
-	    " GROUP BY k ORDER BY %s", key_sql[o->by],
-	    /*
-	     * Hours read best in time order; everything else by CPU: the
-	     * split sums above (SQLite computes each once), joined as a
-	     * double, as the seconds cannot be times 1e9 in 64 bits.  So
-	     * groups within 1 us of each other beyond 2^53 ns (104 days)
-	     * may come in key order instead.
-	     */
-	    o->by == BY_HOUR ? "k" : "(coalesce(sum(i.cpu_user_ns / "
-	    "1000000000), 0) + coalesce(sum(i.cpu_sys_ns / 1000000000), 0))"
-	    " * 1e9 + coalesce(sum(i.cpu_user_ns % 1000000000), 0) + "
-	    "coalesce(sum(i.cpu_sys_ns % 1000000000), 0) DESC, k");
-	if (rdb_prepare(db, sql, &st) != 0)
+	if (o->every != EVERY_NONE) {
+		/* The buckets cover the window: cut it to them. */
+		if (s->nb == 0)
+			return EXR_OK;
+		if (from < s->edge[0] * 1000000000)
+			from = s->edge[0] * 1000000000;
+		if (to > s->edge[s->nb] * 1000000000)
+			to = s->edge[s->nb] * 1000000000;
+	}
+	build(&q, o, s);
+	if (q.nomem) {
+		free(q.b);
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	}
+	rc = rdb_prepare(db, q.b, &st);
+	free(q.b);
+	if (rc != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
-	rdb_bind_int64(st, 1, o->from_ns);
-	rdb_bind_int64(st, 2, o->to_ns);
+	rdb_bind_int64(st, 1, from);
+	rdb_bind_int64(st, 2, to);
 	while ((rc = rdb_step(st)) == RDB_ROW) {
 		struct report_row *r;
-		const char *k = rdb_text(st, 0);
+		size_t m;
+		int col, have;
 
-		if (n == cap) {
-			cap = cap == 0 ? 64 : cap * 2;
-			if ((nr = ex_reallocarray(rows, cap, sizeof(*rows))) ==
-			    NULL) {
-				free(rows);
-				rdb_finalize(st);
-				return ex_fail(err, EXR_NOMEM, 0, "no memory");
-			}
-			rows = nr;
+		if ((r = report_add(s)) == NULL) {
+			rdb_finalize(st);
+			return ex_fail(err, EXR_NOMEM, 0, "no memory");
 		}
-		r = &rows[n++];
-		memset(r, 0, sizeof(*r));
-		if (o->by == BY_HOUR) {
-			r->hour_epoch = rdb_int64(st, 0);
-			hour_text(r->key, sizeof(r->key), r->hour_epoch);
-		} else
-			snprintf(r->key, sizeof(r->key), "%s", k != NULL ?
-			    k : "-");
-		r->calls = rdb_int64(st, 1);
-		r->user_ns = split_get(st, 2);
-		r->sys_ns = split_get(st, 4);
-		r->real_ns = split_get(st, 6);
-		r->chars = split_get(st, 8);
-		r->rss_max_kb = rdb_int64(st, 10);
-		r->faults_major = rdb_int64(st, 11);
-		r->syscalls = rdb_int64(st, 12);
+		r->bucket = rdb_int64(st, 0);
+		for (k = 0; k < nk; k++) {
+			enum report_by by = report_key(o, k);
+			const char *t = rdb_text(st, 1 + k);
+
+			if (rdb_isnull(st, 1 + k)) {
+				r->keynull |= 1u << k;
+				snprintf(r->key[k], sizeof(r->key[k]), "-");
+				continue;
+			}
+			switch (by) {
+			case BY_HOUR:
+				r->hour_epoch = rdb_int64(st, 1 + k);
+				hour_text(r->key[k], sizeof(r->key[k]),
+				    r->hour_epoch);
+				break;
+			case BY_USER:
+			case BY_GROUP:
+			case BY_PROJECT:
+				r->id[k] = rdb_int64(st, 1 + k);
+				snprintf(r->key[k], sizeof(r->key[k]),
+				    "%" PRId64, r->id[k]);
+				break;
+			default:
+				snprintf(r->key[k], sizeof(r->key[k]), "%s",
+				    t != NULL ? t : "-");
+			}
+		}
+		col = 1 + nk;
+		r->calls = rdb_int64(st, col++);
+		for (m = 0; m < NMEASURES; m++) {
+			enum report_measure x = measures[m].m;
+
+			if (measures[m].split) {
+				r->v[x] = split_get(st, col, &have);
+				col += 2;
+			} else {
+				have = !rdb_isnull(st, col);
+				r->v[x] = rdb_int64(st, col++);
+			}
+			if (have)
+				r->have |= 1u << x;
+		}
 	}
 	rdb_finalize(st);
-	if (rc != RDB_DONE) {
-		free(rows);
+	return rc == RDB_DONE ? EXR_OK :
+	    ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+}
+
+int
+report_capacity(struct rdb *db, struct report_set *s, struct ex_err *err)
+{
+	static const char sql[] =
+	    "SELECT h.host, (SELECT max(l.ncpu) FROM v_sysload l"
+	    "   WHERE l.host_id = h.host_id)"
+	    " FROM v_hosts h ORDER BY h.host";
+	struct rdb_q *st;
+	int rc;
+
+	if (rdb_prepare(db, sql, &st) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	while ((rc = rdb_step(st)) == RDB_ROW) {
+		struct report_host *h, *nh;
+		const char *name = rdb_text(st, 0);
+
+		if ((nh = ex_reallocarray(s->hosts, s->nhosts + 1,
+		    sizeof(*nh))) == NULL) {
+			rdb_finalize(st);
+			return ex_fail(err, EXR_NOMEM, 0, "no memory");
+		}
+		s->hosts = nh;
+		h = &s->hosts[s->nhosts++];
+		snprintf(h->host, sizeof(h->host), "%s", name != NULL ? name :
+		    "");
+		h->ncpu = rdb_isnull(st, 1) ? 0 : rdb_int64(st, 1);
 	}
-	*rowsp = rows;
-	*np = n;
-	return EXR_OK;
+	rdb_finalize(st);
+	return rc == RDB_DONE ? EXR_OK :
+	    ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 }

@@ -1,45 +1,90 @@
 /*
- * The usage report as a table for a terminal: keys escaped (spaces too,
- * so columns still split on whitespace), seconds with 3 places.
+ * The usage report as a table for a terminal: text escaped (spaces too,
+ * so columns still split on whitespace), each column as wide as its
+ * widest value, and a column no row has a value for left out (a pacct
+ * host has no read_bytes: the table does not show a column of blanks).
  */
-#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "fmt.h"
 #include "report_int.h"
 
-/* The table's key column: spaces escaped too, so columns still split. */
+/* Column c's text in row r, escaped for a terminal; NULL if absent. */
 static const char *
-table_key(char *b, size_t n, const struct report_row *r)
+cell(const struct report_opts *o, const struct report_set *s,
+    const struct report_col *c, const struct report_row *r, char *b,
+    size_t n)
 {
-	return fmt_escape(b, n, r->key, ESC_SPACE);
+	char raw[256];
+	const char *v = report_value(o, s, c, r, FMT_TABLE, raw, sizeof(raw));
+
+	if (v == NULL)
+		return NULL;
+	return fmt_escape(b, n, v, ESC_SPACE);
+}
+
+/*
+ * Column j of nc, width w: text to the left (the last one unpadded, so
+ * no line ends in blanks), numbers to the right.
+ */
+static void
+put(FILE *fp, const struct report_col *c, int j, int nc, size_t w,
+    const char *v)
+{
+	if (j > 0)
+		fputc(' ', fp);
+	if (c->kind == COL_TEXT && j + 1 == nc)
+		fputs(v, fp);
+	else if (c->kind == COL_TEXT)
+		fprintf(fp, "%-*s", (int)w, v);
+	else
+		fprintf(fp, "%*s", (int)w, v);
 }
 
 void
 report_table(FILE *fp, const struct report_opts *o,
-    const struct report_row *r, size_t n, __int128 cpu_total)
+    const struct report_set *s)
 {
-	char k[4 * sizeof(r->key)], u[48], s[48], c[48], re[48], pct[48],
-	    ch[48];
-	size_t i;
+	static struct report_col all[REPORT_MAXCOLS], c[REPORT_MAXCOLS];
+	size_t w[REPORT_MAXCOLS], i, l;
+	char b[1024];
+	int na, nc = 0, j;
 
-	fprintf(fp, "%-24s %8s %12s %12s %12s %12s %6s %16s %12s %10s %12s\n",
-	    report_key_names[o->by], "calls", "cpu_user_s", "cpu_sys_s",
-	    "cpu_s", "real_s", "cpu%", "chars_rdwr_B", "rss_max_kb", "majflt",
-	    "syscalls");
-	for (i = 0; i < n; i++) {
-		__int128 cpu = r[i].user_ns + r[i].sys_ns;
+	na = report_cols(o, all);
+	for (j = 0; j < na; j++) {
+		int keep = all[j].kind == COL_TEXT || strcmp(all[j].name,
+		    "calls") == 0;
 
-		fmt_secs128(u, sizeof(u), r[i].user_ns);
-		fmt_secs128(s, sizeof(s), r[i].sys_ns);
-		fmt_secs128(c, sizeof(c), cpu);
-		fmt_secs128(re, sizeof(re), r[i].real_ns);
-		fmt_fixed128(pct, sizeof(pct), cpu_total > 0 && cpu > 0 ?
-		    (unsigned __int128)cpu * 100 : 0, cpu_total > 0 ?
-		    (unsigned __int128)cpu_total : 1, 2);
-		fprintf(fp, "%-24s %8" PRId64 " %12s %12s %12s %12s %6s %16s"
-		    " %12" PRId64 " %10" PRId64 " %12" PRId64 "\n",
-		    table_key(k, sizeof(k), &r[i]), r[i].calls, u, s, c, re,
-		    pct, fmt_int128(ch, sizeof(ch), r[i].chars),
-		    r[i].rss_max_kb, r[i].faults_major, r[i].syscalls);
+		if (!(all[j].formats & COLF_TABLE))
+			continue;
+		for (i = 0; !keep && i < s->n; i++)
+			keep = cell(o, s, &all[j], &s->rows[i], b,
+			    sizeof(b)) != NULL;
+		if (keep)
+			c[nc++] = all[j];
+	}
+	for (j = 0; j < nc; j++) {
+		w[j] = strlen(c[j].name);
+		for (i = 0; i < s->n; i++) {
+			const char *v = cell(o, s, &c[j], &s->rows[i], b,
+			    sizeof(b));
+
+			if (v != NULL && (l = strlen(v)) > w[j])
+				w[j] = l;
+		}
+	}
+	report_title(fp, o);
+	for (j = 0; j < nc; j++)
+		put(fp, &c[j], j, nc, w[j], c[j].name);
+	fputc('\n', fp);
+	for (i = 0; i < s->n; i++) {
+		for (j = 0; j < nc; j++) {
+			const char *v = cell(o, s, &c[j], &s->rows[i], b,
+			    sizeof(b));
+
+			put(fp, &c[j], j, nc, w[j], v != NULL ? v : "");
+		}
+		fputc('\n', fp);
 	}
 }
