@@ -49,7 +49,8 @@ STORE = store/db.c store/dblock.c store/diff.c store/flows.c store/ledger.c stor
 	store/ingest_procs.c store/ingest_tasks.c store/ingest_flows.c \
 	store/ingest_sysload.c store/ingest_lost.c \
 	store/ingest_energy.c store/ingest_stream.c \
-	store/ingest_rapl.c store/outfile.c store/hostid.c store/merge.c
+	store/ingest_rapl.c store/outfile.c store/hostid.c store/merge.c \
+	store/names.c
 REPORTS = reports/fmt.c reports/outbuf.c reports/tmmemo.c reports/idnames.c \
 	reports/dump.c reports/text.c reports/csv.c reports/report.c \
 	reports/report_query.c reports/report_table.c reports/report_csv.c \

@@ -9,7 +9,7 @@
 
 #include "csv.h"
 #include "fmt.h"
-#include "report.h"
+#include "report_int.h"
 
 /* "a/b" as a ratio with 3 places, or "-" when b is 0. */
 static void
@@ -73,6 +73,21 @@ alt_text(char *buf, size_t n, const struct alt *alt, int nalt, int64_t pc,
 	}
 	if (nalt == 0)
 		snprintf(buf, n, "-");
+}
+
+/* {"pacct": 0.130, ...}'s members for the alternates of one window. */
+static void
+json_alts(FILE *fp, const struct alt *alt, int nalt, int64_t pc, int64_t bu)
+{
+	char r[16];
+	int k;
+
+	for (k = 0; k < nalt; k++) {
+		ratio_text(r, sizeof(r), pc + alt[k].delta_ns, bu);
+		fprintf(fp, "%s", k > 0 ? ", " : "");
+		json_raw(fp, alt[k].source);
+		fprintf(fp, ": %s", strcmp(r, "-") == 0 ? "null" : r);
+	}
 }
 
 /* Add one window's alternates into the running totals. */
@@ -160,6 +175,7 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	int64_t sum_cpu = 0, sum_busy = 0, sum_lost = 0;
 	struct rdb_q *st, *q;
 	int rc, nalt, ntot = 0, csv = o->format == FMT_CSV;
+	int json = o->format == FMT_JSON, nrow = 0;
 
 	if (rdb_prepare(db, sql, &st) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
@@ -173,7 +189,11 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 		fputs("host,t0_utc,t0_epoch_s,t1_utc,t1_epoch_s,tz,"
 		    "proc_cpu_s,busy_cpu_s,capture_ratio,exit_sources,"
 		    "lost_exits,other_sources\r\n", fp);
-	else
+	else if (json) {
+		fputs("{\"report\": \"capture\", \"tz\": ", fp);
+		json_raw(fp, o->tz);
+		fprintf(fp, ", \"tolerance\": %g, \"windows\": [", o->tolerance);
+	} else
 		fprintf(fp, "# capture ratio: process CPU / busy CPU "
 		    "(user+nice+system); time zone %s\n"
 		    "# exits: the exit source that closed the window's "
@@ -188,7 +208,7 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 		    1 + o->tolerance, CAPTURE_TOP, "host", "from", "to",
 		    "proc_cpu_s", "busy_cpu_s", "ratio", "exits", "lost",
 		    "other");
-	if (!csv && capture_gaps(db, fp, o, err) != EXR_OK) {
+	if (!csv && !json && capture_gaps(db, fp, o, err) != EXR_OK) {
 		rdb_finalize(st);
 		rdb_finalize(q);
 		return EXR_DB;
@@ -217,24 +237,42 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 		fmt_secs(busy, sizeof(busy), bu);
 		ratio_text(ratio, sizeof(ratio), pc, bu);
 		if (csv) {
-			csv_field(fp, host);
+			csv_raw(fp, rdb_text(st, 0) != NULL ? rdb_text(st, 0) :
+			    "");
 			fprintf(fp, ",%s,%" PRId64 ",", csv_utc(t0, sizeof(t0),
 			    a), a);
 			fprintf(fp, "%s,%" PRId64 ",", csv_utc(t1, sizeof(t1),
 			    b), b);
-			csv_field(fp, o->tz);
+			csv_raw(fp, o->tz);
 			fprintf(fp, ",%s,%s,%s,", cpu, busy, ratio);
 			csv_field(fp, src != NULL ? src : "");
 			fprintf(fp, ",%" PRId64 ",", lost);
 			csv_field(fp, nalt > 0 ? alts : "");
 			fputs("\r\n", fp);
+		} else if (json) {
+			fprintf(fp, "%s\n  {\"host\": ", nrow++ > 0 ? "," : "");
+			json_raw(fp, rdb_text(st, 0) != NULL ? rdb_text(st, 0) :
+			    "");
+			fprintf(fp, ", \"t0_epoch_s\": %" PRId64 ", \"t1_epoch_s\":"
+			    " %" PRId64 ", \"proc_cpu_s\": %s, \"busy_cpu_s\": %s,"
+			    " \"capture_ratio\": %s, \"exit_sources\": ", a, b,
+			    cpu, busy, strcmp(ratio, "-") == 0 ? "null" : ratio);
+			if (src != NULL)
+				json_raw(fp, src);
+			else
+				fputs("null", fp);
+			fprintf(fp, ", \"lost_exits\": %" PRId64 ", "
+			    "\"other_sources\": {", lost);
+			json_alts(fp, alt, nalt, pc, bu);
+			fputs("}}", fp);
 		} else
 			fprintf(fp, "%-16s %-19s %-19s %12s %12s %7s %-11s "
 			    "%5" PRId64 " %s\n", host,
 			    fmt_datetime(t0, sizeof(t0), a),
 			    fmt_datetime(t1, sizeof(t1), b), cpu, busy, ratio,
 			    src != NULL ? src : "-", lost, alts);
-		if (!csv && capture_out_of_tolerance(pc, bu, o->tolerance) &&
+		if (!csv && !json &&
+		    capture_out_of_tolerance(pc, bu, o->tolerance) &&
 		    capture_top(db, fp, rdb_text(st, 0), t0n, t1n,
 		    CAPTURE_TOP, err) != EXR_OK) {
 			rdb_finalize(st);
@@ -250,7 +288,17 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	rdb_finalize(q);
 	if (rc != RDB_DONE)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
-	if (!csv) {
+	if (json) {
+		fmt_secs(cpu, sizeof(cpu), sum_cpu);
+		fmt_secs(busy, sizeof(busy), sum_busy);
+		ratio_text(ratio, sizeof(ratio), sum_cpu, sum_busy);
+		fprintf(fp, "\n], \"total\": {\"proc_cpu_s\": %s, "
+		    "\"busy_cpu_s\": %s, \"capture_ratio\": %s, "
+		    "\"lost_exits\": %" PRId64 ", \"other_sources\": {", cpu,
+		    busy, strcmp(ratio, "-") == 0 ? "null" : ratio, sum_lost);
+		json_alts(fp, tot, ntot, sum_cpu, sum_busy);
+		fputs("}}}\n", fp);
+	} else if (!csv) {
 		fmt_secs(cpu, sizeof(cpu), sum_cpu);
 		fmt_secs(busy, sizeof(busy), sum_busy);
 		ratio_text(ratio, sizeof(ratio), sum_cpu, sum_busy);

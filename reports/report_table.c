@@ -25,21 +25,33 @@ cell(const struct report_opts *o, const struct report_set *s,
 }
 
 /*
- * Column j of nc, width w: text to the left (the last one unpadded, so
- * no line ends in blanks), numbers to the right.
+ * Column j of nc, width w, onto line l[n] at *at: text to the left,
+ * numbers to the right.
  */
 static void
-put(FILE *fp, const struct report_col *c, int j, int nc, size_t w,
-    const char *v)
+put(char *l, size_t n, size_t *at, const struct report_col *c, int j,
+    size_t w, const char *v)
 {
-	if (j > 0)
-		fputc(' ', fp);
-	if (c->kind == COL_TEXT && j + 1 == nc)
-		fputs(v, fp);
-	else if (c->kind == COL_TEXT)
-		fprintf(fp, "%-*s", (int)w, v);
-	else
-		fprintf(fp, "%*s", (int)w, v);
+	int k;
+
+	if (*at >= n)
+		return;
+	k = snprintf(l + *at, n - *at, c->kind == COL_TEXT ? "%s%-*s" :
+	    "%s%*s", j > 0 ? " " : "", (int)w, v);
+	if (k > 0)
+		*at += (size_t)k;
+}
+
+/* The line, without the blanks a last empty column leaves. */
+static void
+put_line(FILE *fp, char *l, size_t n, size_t at)
+{
+	if (at >= n)
+		at = n - 1;
+	while (at > 0 && l[at - 1] == ' ')
+		at--;
+	fwrite(l, 1, at, fp);
+	fputc('\n', fp);
 }
 
 void
@@ -47,7 +59,8 @@ report_table(FILE *fp, const struct report_opts *o,
     const struct report_set *s)
 {
 	static struct report_col all[REPORT_MAXCOLS], c[REPORT_MAXCOLS];
-	size_t w[REPORT_MAXCOLS], i, l;
+	static char line[REPORT_MAXCOLS * 1100];
+	size_t w[REPORT_MAXCOLS], i, l, at;
 	char b[1024];
 	int na, nc = 0, j;
 
@@ -75,16 +88,19 @@ report_table(FILE *fp, const struct report_opts *o,
 		}
 	}
 	report_title(fp, o);
+	at = 0;
 	for (j = 0; j < nc; j++)
-		put(fp, &c[j], j, nc, w[j], c[j].name);
-	fputc('\n', fp);
+		put(line, sizeof(line), &at, &c[j], j, w[j], c[j].name);
+	put_line(fp, line, sizeof(line), at);
 	for (i = 0; i < s->n; i++) {
+		at = 0;
 		for (j = 0; j < nc; j++) {
 			const char *v = cell(o, s, &c[j], &s->rows[i], b,
 			    sizeof(b));
 
-			put(fp, &c[j], j, nc, w[j], v != NULL ? v : "");
+			put(line, sizeof(line), &at, &c[j], j, w[j],
+			    v != NULL ? v : "");
 		}
-		fputc('\n', fp);
+		put_line(fp, line, sizeof(line), at);
 	}
 }
