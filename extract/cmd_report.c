@@ -455,8 +455,11 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	for (i = optind; i < argc; i++)
 		if (operand_check(argv[i]) != EXR_OK)
 			return EXR_USAGE;
-	if (optind < argc)
-		return report_files(argc - optind, argv + optind, &o);
+	if (optind < argc) {
+		rc = report_files(argc - optind, argv + optind, &o);
+		idnames_release(&names);
+		return rc;
+	}
 
 	memset(&err, 0, sizeof(err));
 	if ((rc = db_open_readonly(db, &h, &err)) != EXR_OK)
@@ -472,5 +475,6 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		complain(rc, "%s: %s", db, err.reason);
 	rdb_close(r);
 	db_close(h);
+	idnames_release(&names);
 	return rc;
 }
