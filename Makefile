@@ -170,6 +170,9 @@ run: $(B)/extracct
 	@echo
 	@TZ=UTC $(B)/extracct report --db out/extracct.db --by command
 	@echo
+	@TZ=UTC $(B)/extracct report --db out/extracct.db --by user,command \
+	    --every day --from 2005-03-01 --to 2005-03-08
+	@echo
 	@echo "== energy: snapshots, GMT provider streams, carbon (sample-data/energy)"
 	@$(B)/extracct -c sample-data/energy/extracct.yml ingest \
 	    --db out/extracct.db sample-data/energy/energy.exacct \

@@ -213,7 +213,7 @@ report_value(const struct report_opts *o, const struct report_set *s,
 		case BY_GROUP:
 		case BY_PROJECT:
 			name = report_name(o, s, report_key(o, k), r->id[k],
-			    r, k);
+			    r);
 			if (name != NULL)
 				return name;
 			return fmt == FMT_TABLE ? r->key[k] : NULL;

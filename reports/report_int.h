@@ -127,14 +127,14 @@ const char *report_value(const struct report_opts *o,
 	    size_t n);
 
 /*
- * The name of id (a uid, gid or projid key k of row r): from
+ * The name of id (a uid, gid or projid key of row r): from
  * --passwd/--group/--project if given, else the row's host's files as
  * ingest stored them; with no host key, the name every host gives it.
  * NULL: none known.
  */
 const char *report_name(const struct report_opts *o,
 	    const struct report_set *s, enum report_by by, int64_t id,
-	    const struct report_row *r, int k);
+	    const struct report_row *r);
 
 /* The stored names (v_host_names) into s.  EXR_OK or EXR_DB. */
 int	report_names_load(struct rdb *db, struct report_set *s,

@@ -75,7 +75,7 @@ report_names_load(struct rdb *db, struct report_set *s, struct ex_err *err)
 
 const char *
 report_name(const struct report_opts *o, const struct report_set *s,
-    enum report_by by, int64_t id, const struct report_row *r, int k)
+    enum report_by by, int64_t id, const struct report_row *r)
 {
 	int kind = by == BY_USER ? ID_USER : by == BY_GROUP ? ID_GROUP :
 	    ID_PROJECT;
@@ -83,7 +83,6 @@ report_name(const struct report_opts *o, const struct report_set *s,
 	size_t lo = 0, hi = s->nnames, i;
 	int j;
 
-	(void)k;
 	if (o->names != NULL && o->names->from_file[kind])
 		return id < 0 || id > UINT32_MAX ? NULL :
 		    idnames_get(o->names, (enum idkind)kind, (uint32_t)id);

@@ -163,23 +163,34 @@ report_percentiles(FILE *fp, const struct report_opts *o,
 		report_title(fp, o);
 		fprintf(fp, "# p50, p95, max: nearest rank over the %zu "
 		    "buckets, 0 where nothing ran\n", nb);
-		for (j = 0; j < nk; j++)
-			fprintf(fp, "%-*s ", (int)w[j], kc[j].name);
-		for (j = 0; j < NSTAT; j++)
-			fprintf(fp, "%s%*s", j > 0 ? " " : "", (int)w[nk + j],
-			    stat_names[j]);
-		fputc('\n', fp);
-		for (g = 0; g < ng; g++) {
-			for (j = 0; j < nk; j++) {
-				const char *v = KEYVAL(g, j);
+		for (g = 0; g <= ng; g++) {
+			char line[4096];
+			size_t at = 0;
 
-				fprintf(fp, "%-*s ", (int)w[j], fmt_escape(e,
-				    sizeof(e), v != NULL ? v : "-", ESC_SPACE));
+			/* g == 0: the names; then group g - 1. */
+			for (j = 0; j < nk + NSTAT; j++) {
+				const char *v;
+				int left = j < nk;
+
+				if (g == 0)
+					v = j < nk ? kc[j].name : stat_names[j - nk];
+				else if (j < nk) {
+					v = KEYVAL(g - 1, j);
+					v = fmt_escape(e, sizeof(e), v != NULL ? v :
+					    "-", ESC_SPACE);
+				} else
+					v = cell[g - 1][j - nk];
+				if (at < sizeof(line))
+					at += (size_t)snprintf(line + at,
+					    sizeof(line) - at, left ? "%s%-*s" :
+					    "%s%*s", j > 0 ? " " : "",
+					    (int)w[j], v);
 			}
-			for (j = 0; j < NSTAT; j++)
-				fprintf(fp, "%s%*s", j > 0 ? " " : "",
-				    (int)w[nk + j], cell[g][j]);
-			fputc('\n', fp);
+			if (at >= sizeof(line))
+				at = sizeof(line) - 1;
+			while (at > 0 && line[at - 1] == ' ')
+				at--;
+			fprintf(fp, "%.*s\n", (int)at, line);
 		}
 	} else if (o->format == FMT_CSV) {
 		for (j = 0; j < nk; j++)
