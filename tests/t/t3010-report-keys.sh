@@ -199,7 +199,16 @@ test_expect_success '--capture: CSV and JSON too, the host as it is' '
 test_expect_success 'the CSV zone is a zone name, not "local (...)"' '
 	TZ=Asia/Kolkata extracct report --db fx.db --format csv >z.csv &&
 	csv z.csv | sed -n 2p | cut -d, -f3 >zone &&
-	echo Asia/Kolkata >expect && test_cmp expect zone
+	echo Asia/Kolkata >expect && test_cmp expect zone &&
+	# No TZ: the zone /etc/localtime is, as a name (it was "local (UTC)").
+	env -u TZ "$EXTRACCT" report --db fx.db --format csv >l.csv &&
+	csv l.csv | sed -n 2p | cut -d, -f3 >zone &&
+	cat zone &&
+	! grep "^local" zone &&
+	if test -L /etc/localtime; then
+		readlink /etc/localtime | sed "s|.*zoneinfo/||" >expect &&
+		test_cmp expect zone
+	fi
 '
 
 test_expect_success 'ingest stores the host names; report shows them elsewhere' '
