@@ -62,17 +62,59 @@ same_keys(const struct report_opts *o, const struct report_row *a,
 	return 1;
 }
 
+/* Sorting rows by their keys, to find the groups in one pass. */
+static const struct report_opts *key_o;
+static const struct report_set *key_s;
+
+static int
+cmp_keys(const void *a, const void *b)
+{
+	const struct report_row *x = &key_s->rows[*(const size_t *)a];
+	const struct report_row *y = &key_s->rows[*(const size_t *)b];
+	int k, c;
+
+	if (x->other != y->other)
+		return x->other - y->other;
+	if (x->keynull != y->keynull)
+		return x->keynull < y->keynull ? -1 : 1;
+	for (k = 0; k < report_nkeys(key_o); k++) {
+		if (x->id[k] != y->id[k])
+			return x->id[k] < y->id[k] ? -1 : 1;
+		if ((c = strcmp(x->key[k], y->key[k])) != 0)
+			return c;
+	}
+	return 0;
+}
+
+/* A group's figures, and its CPU in all, to rank the groups by. */
+struct group {
+	size_t		 lead;		/* its first row */
+	__int128	 total;
+	char		 cell[NSTAT][64];
+};
+
+static int
+cmp_groups(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return x->lead < y->lead ? -1 : x->lead > y->lead;
+}
+
 int
 report_percentiles(FILE *fp, const struct report_opts *o,
     const struct report_set *s, struct ex_err *err)
 {
 	static struct report_col all[REPORT_MAXCOLS];
 	struct report_col kc[REPORT_MAXCOLS];
+	struct group *gr = NULL;
 	__int128 *cpu = NULL;
 	long double *util = NULL;
-	size_t *lead = NULL, ng = 0, i, g, nb = s->nb;
-	char (*cell)[NSTAT][64] = NULL, b[256], e[1024];
-	int na, nk = 0, j, utilok;
+	size_t *idx = NULL, nidx = 0, ng = 0, i, j0, g, nb = s->nb;
+	char b[256], e[1024];
+	int na, nk = 0, j, utilok, keyless = report_nkeys(o) == 0;
 	size_t w[REPORT_MAXCOLS + NSTAT];
 
 	na = report_cols(o, all);
@@ -80,40 +122,43 @@ report_percentiles(FILE *fp, const struct report_opts *o,
 		if (all[j].key && (all[j].formats & (o->format == FMT_TABLE ?
 		    COLF_TABLE : o->format == FMT_CSV ? COLF_CSV : COLF_JSON)))
 			kc[nk++] = all[j];
-	/* The groups: the first row of each set of keys, fills left out. */
-	if ((lead = calloc(s->n + 1, sizeof(*lead))) == NULL ||
-	    (cell = calloc(s->n + 1, sizeof(*cell))) == NULL ||
+	if ((idx = calloc(s->n + 1, sizeof(*idx))) == NULL ||
 	    (cpu = calloc(nb + 1, sizeof(*cpu))) == NULL ||
 	    (util = calloc(nb + 1, sizeof(*util))) == NULL)
 		goto nomem;
-	for (i = 0; i < s->n; i++) {
-		if (s->rows[i].fill)
-			continue;
-		for (g = 0; g < ng; g++)
-			if (same_keys(o, &s->rows[lead[g]], &s->rows[i]))
-				break;
-		if (g == ng)
-			lead[ng++] = i;
-	}
-	if (ng == 0 && report_nkeys(o) == 0 && nb > 0)
-		lead[ng++] = 0;		/* keyless, all quiet: one group */
-	for (g = 0; g < ng; g++) {
-		const struct report_row *l = &s->rows[lead[g]];
+	/* The rows of keys (an empty bucket's zero row is no key's). */
+	for (i = 0; i < s->n; i++)
+		if (keyless || !s->rows[i].fill)
+			idx[nidx++] = i;
+	key_o = o;
+	key_s = s;
+	if (!keyless && nidx > 0)
+		qsort(idx, nidx, sizeof(*idx), cmp_keys);
+	/* A group is a run of rows of the same keys. */
+	for (i = 0, g = 0; i < nidx; i++)
+		if (i == 0 || (!keyless && !same_keys(o,
+		    &s->rows[idx[i - 1]], &s->rows[idx[i]])))
+			g++;
+	if ((gr = calloc(g + 1, sizeof(*gr))) == NULL)
+		goto nomem;
+	for (i = 0; i < nidx; i = j0) {
+		struct group *x = &gr[ng++];
+		const struct report_row *l = &s->rows[idx[i]];
 		size_t bi;
 
 		memset(cpu, 0, (nb + 1) * sizeof(*cpu));
 		memset(util, 0, (nb + 1) * sizeof(*util));
-		utilok = nb > 0 && report_ncpu(o, s, l) > 0;
-		for (i = 0; i < s->n; i++) {
-			const struct report_row *r = &s->rows[i];
-			long x;
+		x->lead = idx[i];
+		for (j0 = i; j0 < nidx && (keyless ||
+		    same_keys(o, l, &s->rows[idx[j0]])); j0++) {
+			const struct report_row *r = &s->rows[idx[j0]];
+			long bx = report_bucket_of(s, r->bucket);
 
-			if ((r->fill && report_nkeys(o) > 0) ||
-			    (!r->fill && !same_keys(o, l, r)) ||
-			    (x = report_bucket_of(s, r->bucket)) < 0)
-				continue;
-			cpu[x] += r->v[RM_USER_NS] + r->v[RM_SYS_NS];
+			if (bx >= 0)
+				cpu[bx] += r->v[RM_USER_NS] + r->v[RM_SYS_NS];
+			x->total += r->v[RM_USER_NS] + r->v[RM_SYS_NS];
 		}
+		utilok = nb > 0 && report_ncpu(o, s, l) > 0;
 		for (bi = 0; bi < nb && utilok; bi++) {
 			struct report_row t = *l;
 
@@ -124,23 +169,26 @@ report_percentiles(FILE *fp, const struct report_opts *o,
 		}
 		qsort(cpu, nb, sizeof(*cpu), cmp_i128);
 		qsort(util, nb, sizeof(*util), cmp_ld);
-		snprintf(cell[g][0], sizeof(cell[g][0]), "%zu", nb);
+		snprintf(x->cell[0], sizeof(x->cell[0]), "%zu", nb);
 		if (nb == 0)
 			continue;
-		fmt_secs128(cell[g][1], sizeof(cell[g][1]), cpu[rank(nb, 50)]);
-		fmt_secs128(cell[g][2], sizeof(cell[g][2]), cpu[rank(nb, 95)]);
-		fmt_secs128(cell[g][3], sizeof(cell[g][3]), cpu[nb - 1]);
+		fmt_secs128(x->cell[1], sizeof(x->cell[1]), cpu[rank(nb, 50)]);
+		fmt_secs128(x->cell[2], sizeof(x->cell[2]), cpu[rank(nb, 95)]);
+		fmt_secs128(x->cell[3], sizeof(x->cell[3]), cpu[nb - 1]);
 		if (!utilok)
 			continue;
-		snprintf(cell[g][4], sizeof(cell[g][4]), "%.2Lf",
+		snprintf(x->cell[4], sizeof(x->cell[4]), "%.2Lf",
 		    util[rank(nb, 50)]);
-		snprintf(cell[g][5], sizeof(cell[g][5]), "%.2Lf",
+		snprintf(x->cell[5], sizeof(x->cell[5]), "%.2Lf",
 		    util[rank(nb, 95)]);
-		snprintf(cell[g][6], sizeof(cell[g][6]), "%.2Lf", util[nb - 1]);
+		snprintf(x->cell[6], sizeof(x->cell[6]), "%.2Lf", util[nb - 1]);
 	}
+	/* The groups that used the most first, as the rows are. */
+	if (ng > 1)
+		qsort(gr, ng, sizeof(*gr), cmp_groups);
 
 	/* Print: key columns, then the statistics (blank: not known). */
-#define KEYVAL(g, j) report_value(o, s, &kc[j], &s->rows[lead[g]], \
+#define KEYVAL(g, j) report_value(o, s, &kc[j], &s->rows[gr[g].lead], \
 	o->format, b, sizeof(b))
 	if (o->format == FMT_TABLE) {
 		for (j = 0; j < nk; j++) {
@@ -157,8 +205,8 @@ report_percentiles(FILE *fp, const struct report_opts *o,
 		for (j = 0; j < NSTAT; j++) {
 			w[nk + j] = strlen(stat_names[j]);
 			for (g = 0; g < ng; g++)
-				if (strlen(cell[g][j]) > w[nk + j])
-					w[nk + j] = strlen(cell[g][j]);
+				if (strlen(gr[g].cell[j]) > w[nk + j])
+					w[nk + j] = strlen(gr[g].cell[j]);
 		}
 		report_title(fp, o);
 		fprintf(fp, "# p50, p95, max: nearest rank over the %zu "
@@ -179,7 +227,7 @@ report_percentiles(FILE *fp, const struct report_opts *o,
 					v = fmt_escape(e, sizeof(e), v != NULL ? v :
 					    "-", ESC_SPACE);
 				} else
-					v = cell[g - 1][j - nk];
+					v = gr[g - 1].cell[j - nk];
 				if (at < sizeof(line))
 					at += (size_t)snprintf(line + at,
 					    sizeof(line) - at, left ? "%s%-*s" :
@@ -213,7 +261,7 @@ report_percentiles(FILE *fp, const struct report_opts *o,
 			}
 			csv_raw(fp, o->tz);
 			for (j = 0; j < NSTAT; j++)
-				fprintf(fp, ",%s", cell[g][j]);
+				fprintf(fp, ",%s", gr[g].cell[j]);
 			fputs("\r\n", fp);
 		}
 	} else {
@@ -237,21 +285,21 @@ report_percentiles(FILE *fp, const struct report_opts *o,
 			}
 			for (j = 0; j < NSTAT; j++)
 				fprintf(fp, "%s\"%s\": %s", j > 0 ? ", " : "",
-				    stat_names[j], cell[g][j][0] != '\0' ?
-				    cell[g][j] : "null");
+				    stat_names[j], gr[g].cell[j][0] != '\0' ?
+				    gr[g].cell[j] : "null");
 			fputc('}', fp);
 		}
 		fputs("\n]}\n", fp);
 	}
 #undef KEYVAL
-	free(lead);
-	free(cell);
+	free(idx);
+	free(gr);
 	free(cpu);
 	free(util);
 	return EXR_OK;
 nomem:
-	free(lead);
-	free(cell);
+	free(idx);
+	free(gr);
 	free(cpu);
 	free(util);
 	return ex_fail(err, EXR_NOMEM, 0, "no memory");
