@@ -230,7 +230,12 @@ test_expect_success 'ingest stores the host names; report shows them elsewhere' 
 	csv gu2.csv | grep "^1001,carol," &&
 	printf "dave:x:1001:100::/:/bin/sh\n" >pw3 &&
 	extracct ingest --db g.db --host gh --passwd pw3 g.pacct >out &&
-	test "$(sqlite3 g.db "SELECT name FROM v_host_names WHERE kind = \"user\"")" = dave
+	test "$(sqlite3 g.db "SELECT name FROM v_host_names WHERE kind = \"user\"")" = dave &&
+	extracct merge -o fleet.db g.db >out &&
+	test "$(sqlite3 fleet.db "SELECT host, kind, id, name FROM v_host_names
+	    WHERE kind = \"user\"")" = "gh|user|1001|dave" &&
+	extracct report --db fleet.db --by user --format csv >f.csv &&
+	csv f.csv | grep "^1001,dave,"
 '
 
 test_done
