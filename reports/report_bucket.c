@@ -85,7 +85,7 @@ report_buckets(struct rdb *db, const struct report_opts *o,
 	if (rdb_isnull(st, 0) && (o->from_ns == INT64_MIN ||
 	    o->to_ns == INT64_MAX)) {
 		rdb_finalize(st);
-		return EXR_OK;		/* no interval, no bound: no bucket */
+		return EXR_OK;	/* no interval, no bound: no bucket */
 	}
 	first = o->from_ns != INT64_MIN ? secs_floor(o->from_ns) :
 	    secs_floor(rdb_int64(st, 0));

@@ -192,7 +192,8 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	else if (json) {
 		fputs("{\"report\": \"capture\", \"tz\": ", fp);
 		json_raw(fp, o->tz);
-		fprintf(fp, ", \"tolerance\": %g, \"windows\": [", o->tolerance);
+		fprintf(fp, ", \"tolerance\": %g, \"windows\": [",
+		    o->tolerance);
 	} else
 		fprintf(fp, "# capture ratio: process CPU / busy CPU "
 		    "(user+nice+system); time zone %s\n"
@@ -253,10 +254,11 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 			fprintf(fp, "%s\n  {\"host\": ", nrow++ > 0 ? "," : "");
 			json_raw(fp, rdb_text(st, 0) != NULL ? rdb_text(st, 0) :
 			    "");
-			fprintf(fp, ", \"t0_epoch_s\": %" PRId64 ", \"t1_epoch_s\":"
-			    " %" PRId64 ", \"proc_cpu_s\": %s, \"busy_cpu_s\": %s,"
-			    " \"capture_ratio\": %s, \"exit_sources\": ", a, b,
-			    cpu, busy, strcmp(ratio, "-") == 0 ? "null" : ratio);
+			fprintf(fp, ", \"t0_epoch_s\": %" PRId64 ", "
+			    "\"t1_epoch_s\": %" PRId64 ", \"proc_cpu_s\": %s, "
+			    "\"busy_cpu_s\": %s, \"capture_ratio\": %s, "
+			    "\"exit_sources\": ", a, b, cpu, busy,
+			    strcmp(ratio, "-") == 0 ? "null" : ratio);
 			if (src != NULL)
 				json_raw(fp, src);
 			else

@@ -58,7 +58,7 @@ report_cols(const struct report_opts *o, struct report_col *c)
 		case BY_USER:
 		case BY_GROUP:
 		case BY_PROJECT:
-			/* The id, and beside it the name (the table: either). */
+			/* The id, the name beside it (the table: either). */
 			n = add(c, n, report_key_names[by], COL_NUM, D,
 			    W_KEY_ID, k);
 			n = add(c, n, report_by_names[by], COL_TEXT, COLF_ALL,

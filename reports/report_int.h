@@ -145,10 +145,10 @@ int	report_names_load(struct rdb *db, struct report_set *s,
  * if all are known) and the seconds it covers (its bucket, its hour, or
  * a closed window).  0: not known.
  */
-int64_t	report_ncpu(const struct report_opts *o, const struct report_set *s,
-	    const struct report_row *r);
-int64_t	report_span(const struct report_opts *o, const struct report_set *s,
-	    const struct report_row *r);
+int64_t	report_ncpu(const struct report_opts *o,
+	    const struct report_set *s, const struct report_row *r);
+int64_t	report_span(const struct report_opts *o,
+	    const struct report_set *s, const struct report_row *r);
 
 /* The header naming the report: key(s), window and zone. */
 void	report_title(FILE *fp, const struct report_opts *o);

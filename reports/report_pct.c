@@ -221,11 +221,12 @@ report_percentiles(FILE *fp, const struct report_opts *o,
 				int left = j < nk;
 
 				if (g == 0)
-					v = j < nk ? kc[j].name : stat_names[j - nk];
+					v = j < nk ? kc[j].name :
+					    stat_names[j - nk];
 				else if (j < nk) {
 					v = KEYVAL(g - 1, j);
-					v = fmt_escape(e, sizeof(e), v != NULL ? v :
-					    "-", ESC_SPACE);
+					v = fmt_escape(e, sizeof(e),
+					    v != NULL ? v : "-", ESC_SPACE);
 				} else
 					v = gr[g - 1].cell[j - nk];
 				if (at < sizeof(line))

@@ -38,7 +38,7 @@ store_host_names(struct store *s, const char *host, const char *kind,
 		id = sqlite3_column_int64(sel, 0);
 	sqlite3_finalize(sel);
 	if (id == 0)
-		return EXR_OK;		/* no rows for the host: nothing to name */
+		return EXR_OK;	/* the host has no rows: nothing to name */
 	if ((rc = db_exec(s->db, "BEGIN IMMEDIATE", err)) != EXR_OK)
 		return rc;
 	if (db_prepare(s->db, del_sql, &del, err) != EXR_OK ||
