@@ -100,6 +100,41 @@ lump(struct report_row *x, const struct report_row *y)
 	}
 }
 
+/* Rows of one bucket and keys together: the repeated hour (below). */
+static int
+cmp_bucket_keys(const void *a, const void *b)
+{
+	const struct report_row *x = a, *y = b;
+
+	if (x->bucket != y->bucket)
+		return x->bucket < y->bucket ? -1 : 1;
+	return cmp_keys(x, y);
+}
+
+/*
+ * local_hour() gives the hour that DST's end repeats two starts (or one,
+ * as mktime chooses), the edges one: its rows may come twice for the
+ * same keys.  Each pair becomes one row (its calls may count a process
+ * of both halves twice: a planner's hour of two hours, once a year).
+ */
+static void
+join_repeats(const struct report_opts *o, struct report_set *s)
+{
+	size_t i, n = 0;
+
+	sort_o = o;
+	qsort(s->rows, s->n, sizeof(*s->rows), cmp_bucket_keys);
+	for (i = 0; i < s->n; i++) {
+		if (n > 0 && s->rows[n - 1].bucket == s->rows[i].bucket &&
+		    cmp_keys(&s->rows[n - 1], &s->rows[i]) == 0) {
+			lump(&s->rows[n - 1], &s->rows[i]);
+			continue;
+		}
+		s->rows[n++] = s->rows[i];
+	}
+	s->n = n;
+}
+
 /* Empty buckets: a zero row each, its keys blank. */
 static int
 zero_rows(const struct report_opts *o, struct report_set *s)
@@ -117,6 +152,9 @@ zero_rows(const struct report_opts *o, struct report_set *s)
 			seen[b] = 1;
 		}
 	}
+	if (o->every == EVERY_HOUR)
+		join_repeats(o, s);
+	n = s->n;
 	for (i = 0; i < s->nb; i++) {
 		struct report_row *r;
 

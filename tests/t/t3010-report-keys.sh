@@ -146,6 +146,30 @@ test_expect_success '--every day in Europe/Paris: 23 hours the day summer time s
 	test_cmp expect actual
 '
 
+# 2026-10-25 in Paris: 02:00-03:00 comes twice (CEST, then CET).  Two
+# processes of web end in it, one in each: one bucket, one row.
+test_expect_success '--every hour in Europe/Paris: the repeated hour is one bucket' '
+	cp fx.db dst.db &&
+	sqlite3 dst.db "INSERT INTO procs (proc_id, host_id, pid, start_ns,
+	        uid, command) VALUES
+	        (10, 1, 201, 1792886400$S, 1000, \"web\"),
+	        (11, 1, 202, 1792890000$S, 1000, \"web\");
+	    INSERT INTO proc_intervals (proc_id, t0_ns, t1_ns, final,
+	        heartbeat, cpu_user_ns, anomalies) VALUES
+	        (10, 1792886400$S, 1792888200$S, 1, 0, 10$S, 0),
+	        (11, 1792890000$S, 1792891800$S, 1, 0, 20$S, 0);" &&
+	extracct report --db dst.db --every hour --by command --tz Europe/Paris \
+	    --from @1792882800 --to @1792897200 --format csv >rep.csv &&
+	csv rep.csv | cut -d, -f1-4,6,7 >actual &&
+	cat >expect <<-\EOF &&
+	hour_start,hour_start_utc,hour_start_epoch_s,command,calls,cpu_user_s
+	2026-10-25 01:00,2026-10-24T23:00:00Z,1792882800,,0,0.000
+	2026-10-25 02:00,2026-10-25T00:00:00Z,1792886400,web,2,30.000
+	2026-10-25 03:00,2026-10-25T02:00:00Z,1792893600,,0,0.000
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success '--percentiles: nearest rank over every bucket, quiet ones as 0' '
 	extracct report --db fx.db --every hour --percentiles --from 2026-01-01 --to 2026-01-01T04:00 --tz UTC --format csv >pc.csv &&
 	cat >expect <<-\EOF &&
