@@ -53,8 +53,8 @@ static const struct cmdopt report_options[] = {
 	    "count only intervals that end before TIME, which must be after "
 	    "--from (default: to the end)" },
 	{ 'S', "sort", "COLUMN", 0,
-	    "order the rows by this column of the CSV header: numbers "
-	    "largest first, text in order, blanks last (default: cpu_s; "
+	    "order the rows by this column of the CSV header: measures "
+	    "largest first, keys in order, blanks last (default: cpu_s; "
 	    "hours and buckets in time order)" },
 	{ 'n', "limit", "N", 0,
 	    "the first N rows (of each bucket), the rest added up into one "

@@ -113,7 +113,9 @@ test_expect_success '--sort COLUMN; an unknown one is refused' '
 	extracct report --db fx.db --by command --sort command --tz UTC --format csv >s.csv &&
 	test "$(csv s.csv | cut -d, -f1 | tr "\n" " ")" = "command db web " &&
 	extracct report --db fx.db --by user,group --sort gid --tz UTC --format csv >g.csv &&
-	test "$(csv g.csv | cut -d, -f3 | tr "\n" " ")" = "gid 200 100 100 " &&
+	test "$(csv g.csv | cut -d, -f3 | tr "\n" " ")" = "gid 100 100 200 " &&
+	extracct report --db fx.db --by command --sort real_s --tz UTC --format csv >r.csv &&
+	test "$(csv r.csv | cut -d, -f6 | tr "\n" " ")" = "real_s 9600.000 2700.000 " &&
 	test_expect_code 2 extracct report --db fx.db --sort colour 2>err &&
 	grep "sort .colour.: no such column" err
 '
