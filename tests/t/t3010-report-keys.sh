@@ -98,6 +98,15 @@ test_expect_success '--passwd, --group, --project: names beside the ids' '
 	grep "{\"uid\": 1000, \"user\": \"alice\", \"calls\": 2," n.json
 '
 
+test_expect_success 'a names file that is a FIFO is refused, without waiting' '
+	mkfifo fifo &&
+	timeout 10 "$EXTRACCT" report --db fx.db --passwd fifo 2>err; rc=$? &&
+	test $rc -eq 3 && grep "fifo: not a regular file" err &&
+	timeout 10 "$EXTRACCT" ingest --db fifo.db --host fx --group fifo \
+	    empty.pacct 2>err; rc=$? &&
+	test $rc -eq 3 && grep "fifo: not a regular file" err
+'
+
 test_expect_success '--limit: the rest as one ***other row; --averages per call' '
 	extracct report --db fx.db --by command --limit 1 --averages --tz UTC --format csv >l.csv &&
 	csv l.csv | cut -d, -f1,3-6,11,19- >actual &&
