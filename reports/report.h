@@ -1,10 +1,14 @@
 /*
- * report: usage totals from the database, sa-style: by user, command,
- * project, zone, host or hour, over a time window, sorted by CPU (hours
- * in time order).
+ * report: usage totals from the database, sa-style: by one or several
+ * of user, group, command, project, zone, host and hour, over a time
+ * window, optionally per local time bucket (--every), sorted by CPU
+ * (hours and buckets in time order) or by a column, the rest past a
+ * limit lumped as ***other.
  *
- * An interval counts in the window when its end lies in [from, to).
- * Columns carry their units; every output says its time zone.
+ * An interval counts in the window (and bucket) when its end lies in
+ * [from, to).  Columns carry their units, one name in every format; a
+ * value never recorded is blank (null), never 0; every output says its
+ * time zone.  The parts: report_int.h.
  */
 #ifndef REPORT_H
 #define REPORT_H
