@@ -181,6 +181,12 @@ test_expect_success '--every hour in Europe/Paris: the repeated hour is one buck
 	test_cmp expect actual
 '
 
+# The last buckets a window can have (ns end in 2262): no overflow.
+test_expect_success '--every month up to 2262: the edges past int64 ns are held' '
+	extracct report --db fx.db --every month --from 2262-01-01 --to @9223372036 --tz UTC --format csv >e.csv &&
+	test "$(csv e.csv | cut -d, -f1 | tr "\n" " ")" = "month_start 2262-01 2262-02 2262-03 2262-04 "
+'
+
 test_expect_success '--percentiles: nearest rank over every bucket, quiet ones as 0' '
 	extracct report --db fx.db --every hour --percentiles --from 2026-01-01 --to 2026-01-01T04:00 --tz UTC --format csv >pc.csv &&
 	cat >expect <<-\EOF &&
