@@ -471,7 +471,10 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	rc = capture ? report_capture(r, stdout, &o, &err) :
 	    energy ? report_energy(r, stdout, &o, &err) :
 	    report_run(r, stdout, &o, &err);
-	if (rc != EXR_OK)
+	/* A usage error is the options', not the database's. */
+	if (rc == EXR_USAGE)
+		complain(rc, "%s", err.reason);
+	else if (rc != EXR_OK)
 		complain(rc, "%s: %s", db, err.reason);
 	rdb_close(r);
 	db_close(h);

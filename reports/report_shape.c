@@ -126,6 +126,8 @@ join_repeats(const struct report_opts *o, struct report_set *s)
 {
 	size_t i, n = 0;
 
+	if (s->n < 2)
+		return;
 	sort_o = o;
 	qsort(s->rows, s->n, sizeof(*s->rows), cmp_bucket_keys);
 	for (i = 0; i < s->n; i++) {

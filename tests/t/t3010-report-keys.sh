@@ -182,9 +182,12 @@ test_expect_success '--every hour in Europe/Paris: the repeated hour is one buck
 '
 
 # The last buckets a window can have (ns end in 2262): no overflow.
-test_expect_success '--every month up to 2262: the edges past int64 ns are held' '
+test_expect_success '--every: edges past 2262 held in int64 ns; a window of no interval' '
 	extracct report --db fx.db --every month --from 2262-01-01 --to @9223372036 --tz UTC --format csv >e.csv &&
-	test "$(csv e.csv | cut -d, -f1 | tr "\n" " ")" = "month_start 2262-01 2262-02 2262-03 2262-04 "
+	test "$(csv e.csv | cut -d, -f1 | tr "\n" " ")" = "month_start 2262-01 2262-02 2262-03 2262-04 " &&
+	# Hours with no interval at all: zero rows only (was UB: qsort(NULL)).
+	extracct report --db fx.db --every hour --from 2030-01-01 --to 2030-01-01T03:00 --tz UTC --format csv >z.csv &&
+	test "$(csv z.csv | cut -d, -f1,5 | tr "\n" " ")" = "hour_start,calls 2030-01-01 00:00,0 2030-01-01 01:00,0 2030-01-01 02:00,0 "
 '
 
 test_expect_success '--percentiles: nearest rank over every bucket, quiet ones as 0' '
