@@ -147,6 +147,8 @@ report_files(int argc, char **argv, const struct report_opts *o)
 	}
 	summary_sort(&f.sum);
 	rc = report_print(stdout, o, f.sum.rows, f.sum.n, &err);
+	if (rc != EXR_OK)
+		complain(rc, "%s", err.reason);
 	summary_release(&f.sum);
 	return worst(status, rc);
 }

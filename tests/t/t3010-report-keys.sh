@@ -126,7 +126,9 @@ test_expect_success '--sort COLUMN; an unknown one is refused' '
 	extracct report --db fx.db --by command --sort real_s --tz UTC --format csv >r.csv &&
 	test "$(csv r.csv | cut -d, -f6 | tr "\n" " ")" = "real_s 9600.000 2700.000 " &&
 	test_expect_code 2 extracct report --db fx.db --sort colour 2>err &&
-	grep "sort .colour.: no such column" err
+	grep "^extracct: --sort .colour.: no such column" err &&
+	test_expect_code 2 extracct report --sort colour "$SAMPLES/proc.exacct" 2>err &&
+	grep "^extracct: --sort .colour.: no such column" err
 '
 
 test_expect_success '--every day, week, month: local buckets, utilisation of the day' '
