@@ -82,6 +82,17 @@ for a, b in zip(j[\"rows\"], c):
 	fi
 '
 
+test_expect_success '--by host,hour: the hours that have intervals, per host, their utilisation' '
+	extracct report --db fx.db --by host,hour --tz UTC --format csv >hh.csv &&
+	csv hh.csv | cut -d, -f1,2,6,14-16 >actual &&
+	cat >expect <<-\EOF &&
+	host,hour_start,calls,cpu_s,cpu_pct,util_pct
+	fx,2026-01-01 00:00,2,1200.000,48.78,16.67
+	fx,2026-01-01 02:00,2,1260.000,51.22,17.50
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success '--passwd, --group, --project: names beside the ids' '
 	extracct report --db fx.db --by user,group --passwd pw --group gr --tz UTC --format csv >n.csv &&
 	csv n.csv | cut -d, -f1-5 >actual &&
