@@ -49,7 +49,8 @@ STORE = store/db.c store/dblock.c store/diff.c store/flows.c store/ledger.c stor
 	store/ingest_procs.c store/ingest_tasks.c store/ingest_flows.c \
 	store/ingest_sysload.c store/ingest_lost.c \
 	store/ingest_energy.c store/ingest_stream.c \
-	store/ingest_rapl.c store/outfile.c store/hostid.c store/merge.c
+	store/ingest_rapl.c store/outfile.c store/hostid.c store/merge.c \
+	store/rollup.c store/expire.c
 REPORTS = reports/fmt.c reports/outbuf.c reports/tmmemo.c reports/idnames.c \
 	reports/dump.c reports/text.c reports/csv.c reports/report.c \
 	reports/summary.c reports/energy.c reports/capture_top.c \
@@ -61,7 +62,7 @@ PORTABLE_EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/config.c extract/solaris.c extract/cmd_config.c \
 	extract/gen_energy.c extract/cmdopt.c extract/acctd_pidfile.c \
 	extract/rotate.c extract/hourly.c extract/retention.c \
-	extract/ingest_logs.c extract/cmd_merge.c
+	extract/ingest_logs.c extract/cmd_merge.c extract/cmd_rollup.c
 # The collectors that read what only Linux has (/proc, taskstats over
 # netlink, powercap): snap and acctd.  Elsewhere extract/nolinux.c
 # stands in for them, and "make portable" builds that way here.

@@ -1,0 +1,161 @@
+/*
+ * The rollups' SQL (rollup.h), shared by the migration that made them
+ * (db.c, schema 15: frozen with it; a later change is a new migration),
+ * by rollup.c and by the report that scans the intervals.
+ *
+ * RU_PARTS is rollup_split in SQL: the hours an interval covers (a
+ * recursive CTE, one row per hour) and each value's part of it, in the
+ * same integer arithmetic as rollup.c, so both make the same rows.  The
+ * weights are the interval's time in each hour in ms (in seconds past
+ * 2^31 ms, 24.8 days), so that (v % d) * c stays below 2^62; hour
+ * boundaries fall on whole ms and seconds, so the weights of the hours
+ * add up to d exactly, and the parts, differences of floor(v * c / d)
+ * at consecutive cumulative weights c, add up to v.  Portable SQL (no
+ * min() or max() of two values): PostgreSQL runs it too.
+ */
+#ifndef ROLLUP_SQL_H
+#define ROLLUP_SQL_H
+
+#define RU_H		"3600000000000"
+#define RU_MAXSPLIT	"315576000000000000"
+
+/* The values summed, in enum rollup_value order. */
+#define RU_SUM_COLS \
+	"cpu_user_ns, cpu_sys_ns, chars_rdwr, blocks_in, blocks_out, " \
+	"read_bytes, write_bytes, faults_major, faults_minor, syscalls, " \
+	"ctxt_vol, ctxt_inv"
+#define RU_VS "v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11"
+/* Every value column of a rollup table (and of the pending parts). */
+#define RU_VALUE_COLS "calls, real_ns, " RU_SUM_COLS ", rss_max_kb"
+
+/* Part of value x in hour h (columns of pc below). */
+#define RU_P(x, as) \
+	"CASE WHEN h0 = h1 THEN " x " ELSE " x " / d * ce + " x " % d * ce " \
+	"/ d - " x " / d * cb - " x " % d * cb / d END AS " as
+
+/*
+ * The parts of the intervals of src (a table, view or subquery with
+ * proc_intervals' column names), one row per interval and hour: K, a
+ * column list ending in ", " carried through (or ""), then hour_s and
+ * RU_VALUE_COLS.
+ */
+#define RU_PARTS(K, src) \
+	"WITH RECURSIVE iv AS (SELECT " K "t0_ns AS t0, t1_ns AS t1, " \
+	"  final AS fin, cpu_user_ns AS v0, cpu_sys_ns AS v1, " \
+	"  chars_rdwr AS v2, blocks_in AS v3, blocks_out AS v4, " \
+	"  read_bytes AS v5, write_bytes AS v6, faults_major AS v7, " \
+	"  faults_minor AS v8, syscalls AS v9, ctxt_vol AS v10, " \
+	"  ctxt_inv AS v11, rss_max_kb AS rm, " \
+	"  CASE WHEN t0_ns >= 0 AND t1_ns > t0_ns AND " \
+	"    t1_ns - t0_ns <= " RU_MAXSPLIT " THEN 1 ELSE 0 END AS sp " \
+	"  FROM " src "), " \
+	"ix AS (SELECT *, CASE WHEN sp = 1 THEN t0 / " RU_H \
+	"    ELSE t1 / " RU_H " END AS h0, " \
+	"  CASE WHEN sp = 1 THEN (t1 - 1) / " RU_H " ELSE t1 / " RU_H \
+	"    END AS h1, " \
+	"  CASE WHEN t1 / 1000000 - t0 / 1000000 < 2147483648 " \
+	"    THEN 1000000 ELSE 1000000000 END AS u FROM iv), " \
+	"iy AS (SELECT *, t1 / u - t0 / u AS d FROM ix), " \
+	"pr AS (SELECT *, h0 AS h FROM iy UNION ALL " \
+	"  SELECT " K "t0, t1, fin, " RU_VS ", rm, sp, h0, h1, u, d, h + 1 " \
+	"  FROM pr WHERE h < h1), " \
+	"pc AS (SELECT *, CASE WHEN h = h0 THEN 0 " \
+	"    ELSE h * " RU_H " / u - t0 / u END AS cb, " \
+	"  CASE WHEN h = h1 THEN d " \
+	"    ELSE (h + 1) * " RU_H " / u - t0 / u END AS ce FROM pr) " \
+	"SELECT " K "h * 3600 AS hour_s, " \
+	"  CASE WHEN h = h1 THEN fin ELSE 0 END AS calls, " \
+	"  CASE WHEN sp = 0 THEN t1 - t0 ELSE " \
+	"    (CASE WHEN t1 < (h + 1) * " RU_H " THEN t1 " \
+	"      ELSE (h + 1) * " RU_H " END) - " \
+	"    (CASE WHEN t0 > h * " RU_H " THEN t0 ELSE h * " RU_H " END) " \
+	"    END AS real_ns, " \
+	RU_P("v0", "cpu_user_ns") ", " RU_P("v1", "cpu_sys_ns") ", " \
+	RU_P("v2", "chars_rdwr") ", " RU_P("v3", "blocks_in") ", " \
+	RU_P("v4", "blocks_out") ", " RU_P("v5", "read_bytes") ", " \
+	RU_P("v6", "write_bytes") ", " RU_P("v7", "faults_major") ", " \
+	RU_P("v8", "faults_minor") ", " RU_P("v9", "syscalls") ", " \
+	RU_P("v10", "ctxt_vol") ", " RU_P("v11", "ctxt_inv") ", " \
+	"  CASE WHEN h = h1 THEN rm END AS rss_max_kb FROM pc"
+
+/* Sums of the parts x (rss: the largest). */
+#define RU_AGG \
+	"sum(x.calls), sum(x.real_ns), sum(x.cpu_user_ns), " \
+	"sum(x.cpu_sys_ns), sum(x.chars_rdwr), sum(x.blocks_in), " \
+	"sum(x.blocks_out), sum(x.read_bytes), sum(x.write_bytes), " \
+	"sum(x.faults_major), sum(x.faults_minor), sum(x.syscalls), " \
+	"sum(x.ctxt_vol), sum(x.ctxt_inv), max(x.rss_max_kb)"
+
+/*
+ * A rollup row's key from the parts x of process p: an absent uid,
+ * projid, zone or command is bit 1, 2, 4 or 8 of nulls, its column 0 or
+ * '' (a key column of a primary key cannot be NULL and still match).
+ */
+#define RU_KEY(hour) \
+	"p.host_id, " hour ", (p.uid IS NULL) + 2 * (p.projid IS NULL) + " \
+	"4 * (p.zone IS NULL) + 8 * (p.command IS NULL), " \
+	"coalesce(p.uid, 0), coalesce(p.projid, 0), coalesce(p.zone, ''), " \
+	"coalesce(p.command, '')"
+#define RU_KEY_COLS(t) \
+	"host_id, " t ", nulls, uid, projid, zone, command"
+
+/* The rollup rows of parts (a subquery named x, with proc_id). */
+#define RU_INSERT_HOUR(parts) \
+	"INSERT INTO rollup_hour (" RU_KEY_COLS("hour_s") ", " \
+	RU_VALUE_COLS ") SELECT " RU_KEY("x.hour_s") ", " RU_AGG \
+	" FROM " parts " x JOIN procs p USING (proc_id) WHERE true " \
+	"GROUP BY 1, 2, 3, 4, 5, 6, 7"
+#define RU_INSERT_DAY(parts) \
+	"INSERT INTO rollup_day (" RU_KEY_COLS("day_s") ", " \
+	RU_VALUE_COLS ") SELECT " RU_KEY("x.hour_s / 86400 * 86400") ", " \
+	RU_AGG " FROM " parts " x JOIN procs p USING (proc_id) WHERE true " \
+	"GROUP BY 1, 2, 3, 4, 5, 6, 7"
+#define RU_INSERT_HOST(parts) \
+	"INSERT INTO rollup_host (host_id, hour_s, " RU_VALUE_COLS ") " \
+	"SELECT p.host_id, x.hour_s, " RU_AGG \
+	" FROM " parts " x JOIN procs p USING (proc_id) WHERE true " \
+	"GROUP BY 1, 2"
+
+/* The day and host rows from the hour rows, from hour (SQL) on. */
+#define RU_DAY_FROM_HOURS(from) \
+	"INSERT INTO rollup_day SELECT host_id, hour_s / 86400 * 86400, " \
+	"nulls, uid, projid, zone, command, sum(calls), sum(real_ns), " \
+	"sum(cpu_user_ns), sum(cpu_sys_ns), sum(chars_rdwr), " \
+	"sum(blocks_in), sum(blocks_out), sum(read_bytes), " \
+	"sum(write_bytes), sum(faults_major), sum(faults_minor), " \
+	"sum(syscalls), sum(ctxt_vol), sum(ctxt_inv), max(rss_max_kb) " \
+	"FROM rollup_hour WHERE hour_s >= " from \
+	" GROUP BY 1, 2, 3, 4, 5, 6, 7;"
+#define RU_HOST_FROM_HOURS(from) \
+	"INSERT INTO rollup_host SELECT host_id, hour_s, sum(calls), " \
+	"sum(real_ns), sum(cpu_user_ns), sum(cpu_sys_ns), " \
+	"sum(chars_rdwr), sum(blocks_in), sum(blocks_out), " \
+	"sum(read_bytes), sum(write_bytes), sum(faults_major), " \
+	"sum(faults_minor), sum(syscalls), sum(ctxt_vol), sum(ctxt_inv), " \
+	"max(rss_max_kb) FROM rollup_hour WHERE hour_s >= " from \
+	" GROUP BY 1, 2;"
+
+/* A rollup table's value columns (after its key). */
+#define RU_TABLE_VALUES \
+	"  calls INTEGER NOT NULL, real_ns INTEGER NOT NULL," \
+	"  cpu_user_ns INTEGER, cpu_sys_ns INTEGER, chars_rdwr INTEGER," \
+	"  blocks_in INTEGER, blocks_out INTEGER, read_bytes INTEGER," \
+	"  write_bytes INTEGER, faults_major INTEGER, faults_minor INTEGER," \
+	"  syscalls INTEGER, ctxt_vol INTEGER, ctxt_inv INTEGER," \
+	"  rss_max_kb INTEGER,"
+
+/* A view's columns of a rollup table r, keys decoded. */
+#define RU_VIEW_KEYS \
+	"CASE WHEN r.nulls % 2 = 1 THEN NULL ELSE r.uid END AS uid, " \
+	"CASE WHEN r.nulls / 2 % 2 = 1 THEN NULL ELSE r.projid END " \
+	"  AS projid, " \
+	"CASE WHEN r.nulls / 4 % 2 = 1 THEN NULL ELSE r.zone END AS zone, " \
+	"CASE WHEN r.nulls / 8 % 2 = 1 THEN NULL ELSE r.command END " \
+	"  AS command, "
+#define RU_VIEW_VALUES \
+	"r.calls, r.real_ns, r.cpu_user_ns, r.cpu_sys_ns, r.chars_rdwr, " \
+	"r.blocks_in, r.blocks_out, r.read_bytes, r.write_bytes, " \
+	"r.faults_major, r.faults_minor, r.syscalls, r.ctxt_vol, " \
+	"r.ctxt_inv, r.rss_max_kb"
+
+#endif
