@@ -37,12 +37,15 @@ static const struct cmdopt report_options[] = {
 	{ 'b', "by", "user|command|project|zone|host|hour", 0,
 	    "what to total by (default: user)" },
 	{ 'f', "from", "TIME", 0,
-	    "count only intervals that end at or after TIME: "
+	    "count only the hours that start at or after TIME: "
 	    "YYYY-MM-DD[THH:MM[:SS]] in the report's zone, or @EPOCH seconds "
 	    "(default: from the start)" },
 	{ 't', "to", "TIME", 0,
-	    "count only intervals that end before TIME, which must be after "
+	    "count only the hours that start before TIME, which must be after "
 	    "--from (default: to the end)" },
+	{ 'S', "scan", NULL, 0,
+	    "add up the intervals themselves, not the rollups (the same "
+	    "figures, slower; default: the rollups)" },
 	{ 'F', "format", "table|csv|json", 0,
 	    "the output format (default: table)" },
 	{ 'z', "tz", "ZONE", 0,
@@ -208,7 +211,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 {
 	struct cmdopt_parser op = { .doc = &cmd_report_doc };
 	struct report_opts o = { BY_USER, FMT_TABLE, INT64_MIN, INT64_MAX,
-	    NULL, 0.05 };
+	    NULL, 0.05, 0 };
 	/* The same default as ingest's and run's: the configuration's. */
 	const char *db = ctx->cfg->database, *from = NULL, *to = NULL;
 	const char *tz = strcmp(ctx->cfg->timezone, "local") != 0 ?
@@ -254,6 +257,9 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 			break;
 		case 'c':	/* the capture ratio instead of usage */
 			capture = 1;
+			break;
+		case 'S':	/* the intervals, not the rollups */
+			o.scan = 1;
 			break;
 		case 'e':	/* energy instead of usage */
 			energy = 1;

@@ -10,6 +10,11 @@
 #include "csv.h"
 #include "fmt.h"
 #include "report.h"
+#include "../store/rollup_sql.h"
+
+/* What every usage report says of split values. */
+#define APPORTIONED "values of an interval spanning several hours are " \
+	"apportioned to each hour in proportion to its time in it"
 
 const char *const report_by_names[] = {
 	"user", "command", "project", "zone", "host", "hour"
@@ -22,7 +27,7 @@ static const char *const key_sql[] = {
 	[BY_PROJECT] = "i.projid",
 	[BY_ZONE] = "i.zone",
 	[BY_HOST] = "i.host",
-	[BY_HOUR] = "local_hour(i.t1_ns)",
+	[BY_HOUR] = "local_hour(i.hour_s * 1000000000)",
 };
 
 static const char *const key_name[] = {
@@ -91,7 +96,7 @@ print_csv(FILE *fp, const struct report_opts *o, const struct report_row *r,
 	else
 		fprintf(fp, "%s,", key_name[o->by]);
 	fputs("tz,calls,cpu_user_s,cpu_sys_s,real_s,chars_rdwr_bytes,"
-	    "rss_max_kb,faults_major,syscalls\r\n", fp);
+	    "rss_max_kb,faults_major,syscalls,apportioned\r\n", fp);
 	for (i = 0; i < n; i++) {
 		fmt_secs128(u, sizeof(u), r[i].user_ns);
 		fmt_secs128(s, sizeof(s), r[i].sys_ns);
@@ -103,7 +108,7 @@ print_csv(FILE *fp, const struct report_opts *o, const struct report_row *r,
 		fputc(',', fp);
 		csv_text(fp, o->tz);
 		fprintf(fp, ",%" PRId64 ",%s,%s,%s,%s,%" PRId64 ",%" PRId64
-		    ",%" PRId64 "\r\n", r[i].calls, u, s, re,
+		    ",%" PRId64 ",hourly\r\n", r[i].calls, u, s, re,
 		    fmt_int128(ch, sizeof(ch), r[i].chars), r[i].rss_max_kb,
 		    r[i].faults_major, r[i].syscalls);
 	}
@@ -119,6 +124,7 @@ print_json(FILE *fp, const struct report_opts *o, const struct report_row *r,
 
 	fprintf(fp, "{\"by\": \"%s\", \"tz\": ", report_by_names[o->by]);
 	json_str(fp, o->tz);
+	fputs(", \"apportioned\": \"" APPORTIONED "\"", fp);
 	fputs(", \"rows\": [", fp);
 	for (i = 0; i < n; i++) {
 		fmt_secs128(u, sizeof(u), r[i].user_ns);
@@ -416,7 +422,8 @@ report_print(FILE *fp, const struct report_opts *o,
 			    o->to_ns / 1000000000));
 		fputs("; time zone ", fp);
 		fmt_escape_fp(fp, o->tz, 0);
-		fputc('\n', fp);
+		fputs("\n# " APPORTIONED "; calls: processes that "
+		    "ended\n", fp);
 		print_table(fp, o, rows, n, cpu_total);
 		break;
 	case FMT_CSV:
@@ -450,24 +457,71 @@ split_get(struct rdb_q *st, int col)
 	    rdb_int64(st, col + 1);
 }
 
+/* The hour and day (epoch s) at or after t, and at or before. */
+static int64_t
+up_to(int64_t t, int64_t unit)
+{
+	int64_t r = (t % unit + unit) % unit;
+
+	return r == 0 ? t : t + (unit - r);
+}
+
+static int64_t
+down_to(int64_t t, int64_t unit)
+{
+	return t - (t % unit + unit) % unit;
+}
+
+/*
+ * Where the rows come from, as a subquery named i with the key columns
+ * and the rollups' values, and its window.  ?1, ?2: the window in ns;
+ * ?3, ?4: the first hour counted and the end (s); ?5, ?6: the first and
+ * the end of the whole days among them, read from the daily rollups.
+ */
+static void
+rows_from(char *b, size_t n, const struct report_opts *o)
+{
+	static const char *const col[] = {
+		[BY_USER] = "uid", [BY_COMMAND] = "command",
+		[BY_PROJECT] = "projid", [BY_ZONE] = "zone",
+		[BY_HOST] = "host", [BY_HOUR] = "host",
+	};
+	/* Every key through the split: not a format (SQL's % is in it). */
+	static const char scan[] = "(SELECT * FROM (" RU_PARTS("uid, "
+	    "command, projid, zone, host, ", "v_proc_usage WHERE "
+	    "t1_ns >= ?1") ") x WHERE x.hour_s >= ?3 AND x.hour_s < ?4)";
+
+	if (o->scan)
+		snprintf(b, n, "%s", scan);
+	else if (o->by == BY_HOUR)
+		snprintf(b, n, "(SELECT * FROM v_usage_rollup_host WHERE "
+		    "hour_s >= ?3 AND hour_s < ?4)");
+	else
+		snprintf(b, n, "(SELECT %s, " RU_VALUE_COLS " FROM "
+		    "v_usage_rollup_day WHERE day_s >= ?5 AND day_s < ?6 "
+		    "UNION ALL SELECT %s, " RU_VALUE_COLS " FROM v_usage_rollup "
+		    "WHERE hour_s >= ?3 AND hour_s < ?4 AND "
+		    "(hour_s < ?5 OR hour_s >= ?6))", col[o->by], col[o->by]);
+}
+
 int
 report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
-	char sql[1024];
+	char sql[16384], from[12288];
 	struct rdb_q *st;
 	struct report_row *rows = NULL, *nr;
 	size_t n = 0, cap = 0;
+	int64_t h0, h1, d0, d1;
 	int rc;
 
+	rows_from(from, sizeof(from), o);
 	snprintf(sql, sizeof(sql),
-	    "SELECT %s AS k, count(DISTINCT i.proc_id), "
+	    "SELECT %s AS k, sum(i.calls), "
 	    SPLIT_SUM("i.cpu_user_ns") ", " SPLIT_SUM("i.cpu_sys_ns") ", "
-	    SPLIT_SUM("i.t1_ns - i.t0_ns") ", " SPLIT_SUM("i.chars_rdwr") ","
+	    SPLIT_SUM("i.real_ns") ", " SPLIT_SUM("i.chars_rdwr") ","
 	    " max(i.rss_max_kb), sum(i.faults_major), sum(i.syscalls)"
-	    " FROM v_proc_usage i"
-	    " WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2"
-	    " GROUP BY k ORDER BY %s", key_sql[o->by],
+	    " FROM %s i GROUP BY k ORDER BY %s", key_sql[o->by], from,
 	    /*
 	     * Hours read best in time order; everything else by CPU: the
 	     * split sums above (SQLite computes each once), joined as a
@@ -479,10 +533,20 @@ report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    "1000000000), 0) + coalesce(sum(i.cpu_sys_ns / 1000000000), 0))"
 	    " * 1e9 + coalesce(sum(i.cpu_user_ns % 1000000000), 0) + "
 	    "coalesce(sum(i.cpu_sys_ns % 1000000000), 0) DESC, k");
+	/* The hours that start in the window, and the whole days. */
+	h0 = up_to(o->from_ns / 1000000000 + (o->from_ns % 1000000000 > 0),
+	    3600);
+	h1 = o->to_ns / 1000000000 + (o->to_ns % 1000000000 > 0);
+	d0 = up_to(h0, 86400);
+	d1 = down_to(h1, 86400);
 	if (rdb_prepare(db, sql, &st) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	rdb_bind_int64(st, 1, o->from_ns);
 	rdb_bind_int64(st, 2, o->to_ns);
+	rdb_bind_int64(st, 3, h0);
+	rdb_bind_int64(st, 4, h1);
+	rdb_bind_int64(st, 5, d0);
+	rdb_bind_int64(st, 6, d1);
 	while ((rc = rdb_step(st)) == RDB_ROW) {
 		struct report_row *r;
 		const char *k = rdb_text(st, 0);

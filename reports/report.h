@@ -3,8 +3,14 @@
  * project, zone, host or hour, over a time window, sorted by CPU (hours
  * in time order).
  *
- * An interval counts in the window when its end lies in [from, to).
- * Columns carry their units; every output says its time zone.
+ * Each interval is split over the UTC hours it covers, in proportion to
+ * time (store/rollup.h); the window counts the hours that start in
+ * [from, to).  The totals come from the rollups (v_usage_rollup_day and
+ * v_usage_rollup for --by all but hour, v_usage_rollup_host for hour),
+ * or with scan from the intervals, split the same way: the same figures.
+ * calls: the processes that ended (their last interval ends) in the
+ * hours counted.  Columns carry their units; every output says its time
+ * zone and that split values are apportioned.
  */
 #ifndef REPORT_H
 #define REPORT_H
@@ -29,6 +35,7 @@ struct report_opts {
 	const char	*tz;		/* name printed; TZ is already set */
 	double		 tolerance;	/* --capture: a ratio outside 1 +- this
 					   names the window's processes */
+	int		 scan;		/* add up the intervals, not rollups */
 };
 
 /* How many processes a window out of tolerance names. */
@@ -43,7 +50,7 @@ struct report_row {
 	char		 key[128];	/* the key as stored: escaped only
 					   when printed */
 	int64_t		 hour_epoch;	/* BY_HOUR: start of the local hour */
-	int64_t		 calls;		/* distinct processes */
+	int64_t		 calls;		/* processes that ended */
 	__int128	 user_ns, sys_ns, real_ns;
 	__int128	 chars;		/* bytes */
 	int64_t		 rss_max_kb, faults_major, syscalls;
