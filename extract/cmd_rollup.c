@@ -1,5 +1,5 @@
 /*
- * extracct rollup --rebuild [--db FILE] [--wait SECONDS]
+ * extracct rollup --rebuild|--expire [--db FILE] [--wait SECONDS]
  *
  * Build the rollups (store/rollup.h) again from the intervals, in one
  * transaction behind the writer's lock.  Ingest keeps them up to date,
@@ -9,6 +9,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "../store/db.h"
 #include "../store/expire.h"
@@ -19,10 +20,14 @@
 #include "extracct.h"
 #include "ingest_logs.h"
 #include "paths.h"
+#include "retention.h"
 
 static const struct cmdopt rollup_options[] = {
-	{ 'r', "rebuild", NULL, CO_REQUIRED,
-	    "build every rollup row again from the intervals (required)" },
+	{ 'r', "rebuild", NULL, 0,
+	    "build every rollup row again from the intervals" },
+	{ 'x', "expire", NULL, 0,
+	    "apply the database's retention now, as run does "
+	    "(keep_intervals_days, keep_rollups_months)" },
 	CMDOPT_DB_WRITE,
 	CMDOPT_WAIT,
 	{ 0, NULL, NULL, 0, NULL }
@@ -30,7 +35,8 @@ static const struct cmdopt rollup_options[] = {
 
 const struct cmddoc cmd_rollup_doc = { "rollup", NULL,
     "Build the hourly and daily rollups again from the intervals, "
-    "identically to what ingest kept.", rollup_options };
+    "identically to what ingest kept (--rebuild), or apply the database's "
+    "retention (--expire).", rollup_options };
 
 int
 cmd_rollup(int argc, char **argv, struct ctx *ctx)
@@ -41,12 +47,15 @@ cmd_rollup(int argc, char **argv, struct ctx *ctx)
 	const char *db = ctx->cfg->database;
 	uint64_t wait_s = DB_WAIT_DEFAULT_S;
 	int64_t from_s;
-	int ch, rc, rebuild = 0;
+	int ch, rc, rebuild = 0, expire = 0;
 
 	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
-		case 'r':	/* the only action there is */
+		case 'r':	/* build again */
 			rebuild = 1;
+			break;
+		case 'x':	/* retention, as run applies it */
+			expire = 1;
 			break;
 		case 'd':	/* the database */
 			db = optarg;
@@ -61,10 +70,16 @@ cmd_rollup(int argc, char **argv, struct ctx *ctx)
 			return cmdopt_bad(&cmd_rollup_doc);
 		}
 	}
-	if (optind != argc || !rebuild)
+	if (optind != argc || rebuild == expire)
 		return cmdopt_bad(&cmd_rollup_doc);
 	if ((rc = ingest_open(&s, db, wait_s, ctx)) != EXR_OK)
 		return rc;
+	if (expire) {
+		rc = retention_db(s, db, ctx->cfg->keep_intervals_days,
+		    ctx->cfg->keep_rollups_months, time(NULL));
+		store_close(s);
+		return rc;
+	}
 	if ((rc = expire_rebuild_from(store_db(s), &from_s, &err)) ==
 	    EXR_OK && (rc = db_exec(store_db(s), "BEGIN IMMEDIATE", &err)) ==
 	    EXR_OK) {
