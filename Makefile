@@ -183,6 +183,8 @@ bench: $(B)/extracct $(B)/bench-loader $(B)/bench-forkloop
 	@sh bench/acctd.sh $(B)/extracct $(B)/bench-forkloop
 	@echo
 	@sh bench/energy.sh $(B)/extracct
+	@echo
+	@sh bench/rollup.sh $(B)/extracct
 	@if [ -n "$(BASELINE)" ]; then echo; \
 		sh bench/compare.sh "$(BASELINE)" $(B)/extracct; fi
 
