@@ -440,14 +440,12 @@ report_print(FILE *fp, const struct report_opts *o,
  * An exact sum of a column of nanoseconds (or bytes) that cannot
  * overflow: SQLite's sum() of integers stops with "integer overflow" at
  * 2^63 (292 years of ns, passed by a host's daemons in a year), and
- * total() is a double, exact only to 2^53 ns (104 days).  So the whole
- * seconds and the remainders are summed apart (each stays far below
- * 2^63: 2^63 s, or 9e9 rows of remainders) and joined in 128 bits
- * (split_get).  Integer division truncates toward zero and % keeps the
- * dividend's sign, so x = (x / 1e9) * 1e9 + x % 1e9 for every x.
+ * total() is a double, exact only to 2^53 ns (104 days).  So the rows
+ * hold each value as whole 10^9s and the remainder (NAME_g, NAME_r:
+ * store/rollup_sql.h), summed apart (each stays far below 2^63: 2^63
+ * s, or 9e9 rows of remainders) and joined in 128 bits (split_get).
  */
-#define SPLIT_SUM(x)	/* for a printf format: %% */ \
-	"sum((" x ") / 1000000000), sum((" x ") %% 1000000000)"
+#define GR_SUM(x)	"sum(i." x "_g), sum(i." x "_r)"
 
 /* The split sum in columns col and col + 1. */
 static __int128
@@ -487,9 +485,10 @@ rows_from(char *b, size_t n, const struct report_opts *o)
 		[BY_HOST] = "host", [BY_HOUR] = "host",
 	};
 	/* Every key through the split: not a format (SQL's % is in it). */
-	static const char scan[] = "(SELECT * FROM (" RU_PARTS("uid, "
-	    "command, projid, zone, host, ", "v_proc_usage WHERE "
-	    "t1_ns >= ?1") ") x WHERE x.hour_s >= ?3 AND x.hour_s < ?4)";
+	static const char scan[] = "(SELECT uid, command, projid, zone, "
+	    "host, hour_s, " RU_PART_GR " FROM (" RU_PARTS("uid, command, "
+	    "projid, zone, host, ", "v_proc_usage WHERE t1_ns >= ?1") ") x "
+	    "WHERE x.hour_s >= ?3 AND x.hour_s < ?4)";
 
 	if (o->scan)
 		snprintf(b, n, "%s", scan);
@@ -497,11 +496,20 @@ rows_from(char *b, size_t n, const struct report_opts *o)
 		snprintf(b, n, "(SELECT * FROM v_usage_rollup_host WHERE "
 		    "hour_s >= ?3 AND hour_s < ?4)");
 	else
-		snprintf(b, n, "(SELECT %s, " RU_VALUE_COLS " FROM "
+		snprintf(b, n, "(SELECT %s, " RU_TABLE_COLS " FROM "
 		    "v_usage_rollup_day WHERE day_s >= ?5 AND day_s < ?6 "
-		    "UNION ALL SELECT %s, " RU_VALUE_COLS " FROM v_usage_rollup "
+		    "UNION ALL SELECT %s, " RU_TABLE_COLS " FROM v_usage_rollup "
 		    "WHERE hour_s >= ?3 AND hour_s < ?4 AND "
 		    "(hour_s < ?5 OR hour_s >= ?6))", col[o->by], col[o->by]);
+}
+
+/* A count from its split sum, held at INT64_MAX past it. */
+static int64_t
+count_get(struct rdb_q *st, int col)
+{
+	__int128 v = split_get(st, col);
+
+	return v > INT64_MAX ? INT64_MAX : v < 0 ? 0 : (int64_t)v;
 }
 
 int
@@ -518,10 +526,11 @@ report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
 	rows_from(from, sizeof(from), o);
 	snprintf(sql, sizeof(sql),
 	    "SELECT %s AS k, sum(i.calls), "
-	    SPLIT_SUM("i.cpu_user_ns") ", " SPLIT_SUM("i.cpu_sys_ns") ", "
-	    SPLIT_SUM("i.real_ns") ", " SPLIT_SUM("i.chars_rdwr") ","
-	    " max(i.rss_max_kb), sum(i.faults_major), sum(i.syscalls)"
-	    " FROM %s i GROUP BY k ORDER BY %s", key_sql[o->by], from,
+	    GR_SUM("cpu_user_ns") ", " GR_SUM("cpu_sys_ns") ", "
+	    GR_SUM("real_ns") ", " GR_SUM("chars_rdwr") ","
+	    " max(i.rss_max_kb), " GR_SUM("faults_major") ", "
+	    GR_SUM("syscalls") " FROM %s i GROUP BY k ORDER BY %s",
+	    key_sql[o->by], from,
 	    /*
 	     * Hours read best in time order; everything else by CPU: the
 	     * split sums above (SQLite computes each once), joined as a
@@ -529,10 +538,10 @@ report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
 	     * groups within 1 us of each other beyond 2^53 ns (104 days)
 	     * may come in key order instead.
 	     */
-	    o->by == BY_HOUR ? "k" : "(coalesce(sum(i.cpu_user_ns / "
-	    "1000000000), 0) + coalesce(sum(i.cpu_sys_ns / 1000000000), 0))"
-	    " * 1e9 + coalesce(sum(i.cpu_user_ns % 1000000000), 0) + "
-	    "coalesce(sum(i.cpu_sys_ns % 1000000000), 0) DESC, k");
+	    o->by == BY_HOUR ? "k" : "(coalesce(sum(i.cpu_user_ns_g), 0) + "
+	    "coalesce(sum(i.cpu_sys_ns_g), 0)) * 1e9 + "
+	    "coalesce(sum(i.cpu_user_ns_r), 0) + "
+	    "coalesce(sum(i.cpu_sys_ns_r), 0) DESC, k");
 	/* The hours that start in the window, and the whole days. */
 	h0 = up_to(o->from_ns / 1000000000 + (o->from_ns % 1000000000 > 0),
 	    3600);
@@ -575,8 +584,8 @@ report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
 		r->real_ns = split_get(st, 6);
 		r->chars = split_get(st, 8);
 		r->rss_max_kb = rdb_int64(st, 10);
-		r->faults_major = rdb_int64(st, 11);
-		r->syscalls = rdb_int64(st, 12);
+		r->faults_major = count_get(st, 11);
+		r->syscalls = count_get(st, 13);
 	}
 	rdb_finalize(st);
 	if (rc != RDB_DONE) {

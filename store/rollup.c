@@ -23,13 +23,11 @@
 #define ADD(c)	c " = CASE WHEN excluded." c " IS NULL THEN " c \
 	" WHEN " c " IS NULL THEN excluded." c " ELSE " c " + excluded." c \
 	" END"
+#define ADD1(c)	ADD(c "_g") ", " ADD(c "_r")
+#define ADDN(c)	", " ADD1(c)
 #define ADD_ALL \
-	"calls = calls + excluded.calls, real_ns = real_ns + excluded.real_ns, " \
-	ADD("cpu_user_ns") ", " ADD("cpu_sys_ns") ", " ADD("chars_rdwr") ", " \
-	ADD("blocks_in") ", " ADD("blocks_out") ", " ADD("read_bytes") ", " \
-	ADD("write_bytes") ", " ADD("faults_major") ", " \
-	ADD("faults_minor") ", " ADD("syscalls") ", " ADD("ctxt_vol") ", " \
-	ADD("ctxt_inv") ", rss_max_kb = CASE WHEN rss_max_kb IS NULL OR " \
+	"calls = calls + excluded.calls, " RU_GR(ADD1, ADDN) ", " \
+	"rss_max_kb = CASE WHEN rss_max_kb IS NULL OR " \
 	"excluded.rss_max_kb > rss_max_kb THEN excluded.rss_max_kb ELSE " \
 	"rss_max_kb END"
 

@@ -78,13 +78,41 @@
 	RU_P("v10", "ctxt_vol") ", " RU_P("v11", "ctxt_inv") ", " \
 	"  CASE WHEN h = h1 THEN rm END AS rss_max_kb FROM pc"
 
-/* Sums of the parts x (rss: the largest). */
-#define RU_AGG \
-	"sum(x.calls), sum(x.real_ns), sum(x.cpu_user_ns), " \
-	"sum(x.cpu_sys_ns), sum(x.chars_rdwr), sum(x.blocks_in), " \
-	"sum(x.blocks_out), sum(x.read_bytes), sum(x.write_bytes), " \
-	"sum(x.faults_major), sum(x.faults_minor), sum(x.syscalls), " \
-	"sum(x.ctxt_vol), sum(x.ctxt_inv), max(x.rss_max_kb)"
+/*
+ * A rollup row holds each sum in two columns, NAME_g and NAME_r: the
+ * sums of each part's value / 10^9 and value % 10^9, so that the value
+ * is NAME_g * 10^9 + NAME_r.  Neither can pass 2^63 (nor can a report's
+ * sum of them over every row: docs/schema.md, Sums of nanoseconds
+ * overflow), where one sum of ns could, from intervals a log got wrong,
+ * and stop ingest with "integer overflow".  Remainders are never
+ * carried into NAME_g, so ingest's rows and a rebuild's are the same.
+ */
+#define RU_GR(X, Y) \
+	X("real_ns") Y("cpu_user_ns") Y("cpu_sys_ns") Y("chars_rdwr") \
+	Y("blocks_in") Y("blocks_out") Y("read_bytes") Y("write_bytes") \
+	Y("faults_major") Y("faults_minor") Y("syscalls") Y("ctxt_vol") \
+	Y("ctxt_inv")
+
+/* A rollup table's value columns, in its order. */
+#define RU_COL1(c)	c "_g, " c "_r"
+#define RU_COLN(c)	", " RU_COL1(c)
+#define RU_TABLE_COLS	"calls, " RU_GR(RU_COL1, RU_COLN) ", rss_max_kb"
+
+/* Those of parts x, from their values. */
+#define RU_AGG1(c)	"sum(x." c " / 1000000000), sum(x." c " % 1000000000)"
+#define RU_AGGN(c)	", " RU_AGG1(c)
+#define RU_AGG	"sum(x.calls), " RU_GR(RU_AGG1, RU_AGGN) ", max(x.rss_max_kb)"
+
+/* Those of rollup rows, from theirs. */
+#define RU_SUM1(c)	"sum(" c "_g), sum(" c "_r)"
+#define RU_SUMN(c)	", " RU_SUM1(c)
+#define RU_SUMS	"sum(calls), " RU_GR(RU_SUM1, RU_SUMN) ", max(rss_max_kb)"
+
+/* The parts' own values (g and r) under the rollups' names. */
+#define RU_PGR1(c)	c " / 1000000000 AS " c "_g, " c " % 1000000000 AS " \
+	c "_r"
+#define RU_PGRN(c)	", " RU_PGR1(c)
+#define RU_PART_GR	"calls, " RU_GR(RU_PGR1, RU_PGRN) ", rss_max_kb"
 
 /*
  * A rollup row's key from the parts x of process p: an absent uid,
@@ -102,46 +130,35 @@
 /* The rollup rows of parts (a subquery named x, with proc_id). */
 #define RU_INSERT_HOUR(parts) \
 	"INSERT INTO rollup_hour (" RU_KEY_COLS("hour_s") ", " \
-	RU_VALUE_COLS ") SELECT " RU_KEY("x.hour_s") ", " RU_AGG \
+	RU_TABLE_COLS ") SELECT " RU_KEY("x.hour_s") ", " RU_AGG \
 	" FROM " parts " x JOIN procs p USING (proc_id) WHERE true " \
 	"GROUP BY 1, 2, 3, 4, 5, 6, 7"
 #define RU_INSERT_DAY(parts) \
 	"INSERT INTO rollup_day (" RU_KEY_COLS("day_s") ", " \
-	RU_VALUE_COLS ") SELECT " RU_KEY("x.hour_s / 86400 * 86400") ", " \
+	RU_TABLE_COLS ") SELECT " RU_KEY("x.hour_s / 86400 * 86400") ", " \
 	RU_AGG " FROM " parts " x JOIN procs p USING (proc_id) WHERE true " \
 	"GROUP BY 1, 2, 3, 4, 5, 6, 7"
 #define RU_INSERT_HOST(parts) \
-	"INSERT INTO rollup_host (host_id, hour_s, " RU_VALUE_COLS ") " \
+	"INSERT INTO rollup_host (host_id, hour_s, " RU_TABLE_COLS ") " \
 	"SELECT p.host_id, x.hour_s, " RU_AGG \
 	" FROM " parts " x JOIN procs p USING (proc_id) WHERE true " \
 	"GROUP BY 1, 2"
 
 /* The day and host rows from the hour rows, from hour (SQL) on. */
 #define RU_DAY_FROM_HOURS(from) \
-	"INSERT INTO rollup_day SELECT host_id, hour_s / 86400 * 86400, " \
-	"nulls, uid, projid, zone, command, sum(calls), sum(real_ns), " \
-	"sum(cpu_user_ns), sum(cpu_sys_ns), sum(chars_rdwr), " \
-	"sum(blocks_in), sum(blocks_out), sum(read_bytes), " \
-	"sum(write_bytes), sum(faults_major), sum(faults_minor), " \
-	"sum(syscalls), sum(ctxt_vol), sum(ctxt_inv), max(rss_max_kb) " \
-	"FROM rollup_hour WHERE hour_s >= " from \
+	"INSERT INTO rollup_day (" RU_KEY_COLS("day_s") ", " RU_TABLE_COLS \
+	") SELECT host_id, hour_s / 86400 * 86400, nulls, uid, projid, " \
+	"zone, command, " RU_SUMS " FROM rollup_hour WHERE hour_s >= " from \
 	" GROUP BY 1, 2, 3, 4, 5, 6, 7;"
 #define RU_HOST_FROM_HOURS(from) \
-	"INSERT INTO rollup_host SELECT host_id, hour_s, sum(calls), " \
-	"sum(real_ns), sum(cpu_user_ns), sum(cpu_sys_ns), " \
-	"sum(chars_rdwr), sum(blocks_in), sum(blocks_out), " \
-	"sum(read_bytes), sum(write_bytes), sum(faults_major), " \
-	"sum(faults_minor), sum(syscalls), sum(ctxt_vol), sum(ctxt_inv), " \
-	"max(rss_max_kb) FROM rollup_hour WHERE hour_s >= " from \
-	" GROUP BY 1, 2;"
+	"INSERT INTO rollup_host (host_id, hour_s, " RU_TABLE_COLS ") " \
+	"SELECT host_id, hour_s, " RU_SUMS " FROM rollup_hour " \
+	"WHERE hour_s >= " from " GROUP BY 1, 2;"
 
 /* A rollup table's value columns (after its key). */
+#define RU_TDEF1(c)	"  " c "_g INTEGER, " c "_r INTEGER,"
 #define RU_TABLE_VALUES \
-	"  calls INTEGER NOT NULL, real_ns INTEGER NOT NULL," \
-	"  cpu_user_ns INTEGER, cpu_sys_ns INTEGER, chars_rdwr INTEGER," \
-	"  blocks_in INTEGER, blocks_out INTEGER, read_bytes INTEGER," \
-	"  write_bytes INTEGER, faults_major INTEGER, faults_minor INTEGER," \
-	"  syscalls INTEGER, ctxt_vol INTEGER, ctxt_inv INTEGER," \
+	"  calls INTEGER NOT NULL," RU_GR(RU_TDEF1, RU_TDEF1) \
 	"  rss_max_kb INTEGER,"
 
 /* A view's columns of a rollup table r, keys decoded. */
@@ -152,10 +169,9 @@
 	"CASE WHEN r.nulls / 4 % 2 = 1 THEN NULL ELSE r.zone END AS zone, " \
 	"CASE WHEN r.nulls / 8 % 2 = 1 THEN NULL ELSE r.command END " \
 	"  AS command, "
+#define RU_VCOL1(c)	"r." c "_g, r." c "_r"
+#define RU_VCOLN(c)	", " RU_VCOL1(c)
 #define RU_VIEW_VALUES \
-	"r.calls, r.real_ns, r.cpu_user_ns, r.cpu_sys_ns, r.chars_rdwr, " \
-	"r.blocks_in, r.blocks_out, r.read_bytes, r.write_bytes, " \
-	"r.faults_major, r.faults_minor, r.syscalls, r.ctxt_vol, " \
-	"r.ctxt_inv, r.rss_max_kb"
+	"r.calls, " RU_GR(RU_VCOL1, RU_VCOLN) ", r.rss_max_kb"
 
 #endif
