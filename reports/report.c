@@ -476,22 +476,32 @@ down_to(int64_t t, int64_t unit)
  * ?3, ?4: the first hour counted and the end (s); ?5, ?6: the first and
  * the end of the whole days among them, read from the daily rollups.
  */
+/*
+ * The scan: every key through the split, for each engine (the fence
+ * differs: rollup_sql.h).  Not formats: SQL's % is in them.
+ */
+#define SCAN_SQL "(SELECT uid, command, projid, zone, host, hour_s, " \
+	RU_PART_GR " FROM (" RU_PARTS("uid, command, projid, zone, host, ", \
+	"v_proc_usage WHERE t1_ns >= ?1") ") x WHERE x.hour_s >= ?3 AND " \
+	"x.hour_s < ?4)"
+static const char scan_sqlite[] = SCAN_SQL;
+#undef RU_FENCE
+#define RU_FENCE "OFFSET 0"
+static const char scan_pg[] = SCAN_SQL;
+
 static void
-rows_from(char *b, size_t n, const struct report_opts *o)
+rows_from(char *b, size_t n, const struct report_opts *o,
+    enum rdb_engine engine)
 {
 	static const char *const col[] = {
 		[BY_USER] = "uid", [BY_COMMAND] = "command",
 		[BY_PROJECT] = "projid", [BY_ZONE] = "zone",
 		[BY_HOST] = "host", [BY_HOUR] = "host",
 	};
-	/* Every key through the split: not a format (SQL's % is in it). */
-	static const char scan[] = "(SELECT uid, command, projid, zone, "
-	    "host, hour_s, " RU_PART_GR " FROM (" RU_PARTS("uid, command, "
-	    "projid, zone, host, ", "v_proc_usage WHERE t1_ns >= ?1") ") x "
-	    "WHERE x.hour_s >= ?3 AND x.hour_s < ?4)";
 
 	if (o->scan)
-		snprintf(b, n, "%s", scan);
+		snprintf(b, n, "%s", engine == RDB_POSTGRESQL ? scan_pg :
+		    scan_sqlite);
 	else if (o->by == BY_HOUR)
 		snprintf(b, n, "(SELECT * FROM v_usage_rollup_host WHERE "
 		    "hour_s >= ?3 AND hour_s < ?4)");
@@ -523,7 +533,7 @@ report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
 	int64_t h0, h1, d0, d1;
 	int rc;
 
-	rows_from(from, sizeof(from), o);
+	rows_from(from, sizeof(from), o, rdb_engine(db));
 	snprintf(sql, sizeof(sql),
 	    "SELECT %s AS k, sum(i.calls), "
 	    GR_SUM("cpu_user_ns") ", " GR_SUM("cpu_sys_ns") ", "

@@ -17,6 +17,16 @@
 #define ROLLUP_SQL_H
 
 #define RU_H		"3600000000000"
+/*
+ * Keeps SQLite from flattening a subquery into the one around it, where
+ * each use of a column would become its whole expression again (the
+ * parts use d, cb and ce 96 times): an OFFSET is never flattened.
+ * PostgreSQL's fence is "OFFSET 0" alone (rdb.h: one query that must
+ * differ).
+ */
+#ifndef RU_FENCE
+#define RU_FENCE	"LIMIT -1 OFFSET 0"
+#endif
 #define RU_MAXSPLIT	"315576000000000000"
 
 /* The values summed, in enum rollup_value order. */
@@ -28,55 +38,76 @@
 /* Every value column of a rollup table (and of the pending parts). */
 #define RU_VALUE_COLS "calls, real_ns, " RU_SUM_COLS ", rss_max_kb"
 
-/* Part of value x in hour h (columns of pc below). */
-#define RU_P(x, as) \
-	"CASE WHEN h0 = h1 THEN " x " ELSE " x " / d * ce + " x " % d * ce " \
-	"/ d - " x " / d * cb - " x " % d * cb / d END AS " as
+/*
+ * An interval's first and last hour (hour numbers), its weight unit and
+ * its total weight, from t0_ns and t1_ns: rollup_hours and rollup_split
+ * in rollup.c.  Written out where used, so that no CTE is materialized
+ * (a copy of every interval).
+ */
+#define RU_SP	"(t0_ns >= 0 AND t1_ns > t0_ns AND t1_ns - t0_ns <= " \
+	RU_MAXSPLIT ")"
+#define RU_H0	"(CASE WHEN " RU_SP " THEN t0_ns / " RU_H " ELSE t1_ns / " \
+	RU_H " END)"
+#define RU_H1	"(CASE WHEN " RU_SP " THEN (t1_ns - 1) / " RU_H \
+	" ELSE t1_ns / " RU_H " END)"
+#define RU_U	"(CASE WHEN t1_ns / 1000000 - t0_ns / 1000000 < 2147483648 " \
+	"THEN 1000000 ELSE 1000000000 END)"
+#define RU_D	"(t1_ns / " RU_U " - t0_ns / " RU_U ")"
+
+/* Part of value x in hour h of an interval of several (pc below). */
+#define RU_P(x) \
+	x " / d * ce + " x " % d * ce / d - " x " / d * cb - " x " % d * cb / d"
 
 /*
  * The parts of the intervals of src (a table, view or subquery with
  * proc_intervals' column names), one row per interval and hour: K, a
  * column list ending in ", " carried through (or ""), then hour_s and
- * RU_VALUE_COLS.
+ * RU_VALUE_COLS.  src is read four times: the intervals within one
+ * hour, the first and the last hours of the others, and the hours
+ * between of those that cover three or more (a recursion): most cover
+ * one or two (an hourly snapshot's, a little past the hour).
  */
 #define RU_PARTS(K, src) \
-	"WITH RECURSIVE iv AS (SELECT " K "t0_ns AS t0, t1_ns AS t1, " \
-	"  final AS fin, cpu_user_ns AS v0, cpu_sys_ns AS v1, " \
-	"  chars_rdwr AS v2, blocks_in AS v3, blocks_out AS v4, " \
-	"  read_bytes AS v5, write_bytes AS v6, faults_major AS v7, " \
-	"  faults_minor AS v8, syscalls AS v9, ctxt_vol AS v10, " \
-	"  ctxt_inv AS v11, rss_max_kb AS rm, " \
-	"  CASE WHEN t0_ns >= 0 AND t1_ns > t0_ns AND " \
-	"    t1_ns - t0_ns <= " RU_MAXSPLIT " THEN 1 ELSE 0 END AS sp " \
-	"  FROM " src "), " \
-	"ix AS (SELECT *, CASE WHEN sp = 1 THEN t0 / " RU_H \
-	"    ELSE t1 / " RU_H " END AS h0, " \
-	"  CASE WHEN sp = 1 THEN (t1 - 1) / " RU_H " ELSE t1 / " RU_H \
-	"    END AS h1, " \
-	"  CASE WHEN t1 / 1000000 - t0 / 1000000 < 2147483648 " \
-	"    THEN 1000000 ELSE 1000000000 END AS u FROM iv), " \
-	"iy AS (SELECT *, t1 / u - t0 / u AS d FROM ix), " \
-	"pr AS (SELECT *, h0 AS h FROM iy UNION ALL " \
-	"  SELECT " K "t0, t1, fin, " RU_VS ", rm, sp, h0, h1, u, d, h + 1 " \
-	"  FROM pr WHERE h < h1), " \
-	"pc AS (SELECT *, CASE WHEN h = h0 THEN 0 " \
+	"WITH RECURSIVE pr AS (" RU_IN(K, src, "(" RU_H0 " + 1)", \
+	    RU_H1 " - " RU_H0 " >= 2") \
+	"  UNION ALL SELECT " K "t0, t1, fin, " RU_VS ", rm, h0, h1, u, d, " \
+	"  h + 1 FROM pr WHERE h < h1 - 1) " \
+	"SELECT " K RU_H0 " * 3600 AS hour_s, final AS calls, " \
+	"  t1_ns - t0_ns AS real_ns, " RU_SUM_COLS ", rss_max_kb " \
+	"  FROM (SELECT * FROM " src ") s WHERE " RU_H0 " = " RU_H1 \
+	" UNION ALL " RU_OUT(K, RU_IN(K, src, RU_H0, RU_H0 " < " RU_H1)) \
+	" UNION ALL " RU_OUT(K, RU_IN(K, src, RU_H1, RU_H0 " < " RU_H1)) \
+	" UNION ALL " RU_OUT(K, "SELECT * FROM pr")
+
+/*
+ * The intervals of src where cond holds, each with the hour h (SQL) and
+ * what its parts are computed from.
+ */
+#define RU_IN(K, src, h, cond) \
+	"SELECT " K "t0_ns AS t0, t1_ns AS t1, final AS fin, " \
+	"  cpu_user_ns AS v0, cpu_sys_ns AS v1, chars_rdwr AS v2, " \
+	"  blocks_in AS v3, blocks_out AS v4, read_bytes AS v5, " \
+	"  write_bytes AS v6, faults_major AS v7, faults_minor AS v8, " \
+	"  syscalls AS v9, ctxt_vol AS v10, ctxt_inv AS v11, " \
+	"  rss_max_kb AS rm, " RU_H0 " AS h0, " RU_H1 " AS h1, " RU_U \
+	"  AS u, " RU_D " AS d, " h " AS h " \
+	"  FROM (SELECT * FROM " src ") s WHERE " cond
+
+/* The parts of the rows of in (RU_IN's columns), one hour each. */
+#define RU_OUT(K, in) \
+	"SELECT " K "h * 3600, CASE WHEN h = h1 THEN fin ELSE 0 END, " \
+	"  (CASE WHEN t1 < (h + 1) * " RU_H " THEN t1 " \
+	"    ELSE (h + 1) * " RU_H " END) - " \
+	"  (CASE WHEN t0 > h * " RU_H " THEN t0 ELSE h * " RU_H " END), " \
+	RU_P("v0") ", " RU_P("v1") ", " RU_P("v2") ", " RU_P("v3") ", " \
+	RU_P("v4") ", " RU_P("v5") ", " RU_P("v6") ", " RU_P("v7") ", " \
+	RU_P("v8") ", " RU_P("v9") ", " RU_P("v10") ", " RU_P("v11") ", " \
+	"  CASE WHEN h = h1 THEN rm END " \
+	"FROM (SELECT *, CASE WHEN h = h0 THEN 0 " \
 	"    ELSE h * " RU_H " / u - t0 / u END AS cb, " \
 	"  CASE WHEN h = h1 THEN d " \
-	"    ELSE (h + 1) * " RU_H " / u - t0 / u END AS ce FROM pr) " \
-	"SELECT " K "h * 3600 AS hour_s, " \
-	"  CASE WHEN h = h1 THEN fin ELSE 0 END AS calls, " \
-	"  CASE WHEN sp = 0 THEN t1 - t0 ELSE " \
-	"    (CASE WHEN t1 < (h + 1) * " RU_H " THEN t1 " \
-	"      ELSE (h + 1) * " RU_H " END) - " \
-	"    (CASE WHEN t0 > h * " RU_H " THEN t0 ELSE h * " RU_H " END) " \
-	"    END AS real_ns, " \
-	RU_P("v0", "cpu_user_ns") ", " RU_P("v1", "cpu_sys_ns") ", " \
-	RU_P("v2", "chars_rdwr") ", " RU_P("v3", "blocks_in") ", " \
-	RU_P("v4", "blocks_out") ", " RU_P("v5", "read_bytes") ", " \
-	RU_P("v6", "write_bytes") ", " RU_P("v7", "faults_major") ", " \
-	RU_P("v8", "faults_minor") ", " RU_P("v9", "syscalls") ", " \
-	RU_P("v10", "ctxt_vol") ", " RU_P("v11", "ctxt_inv") ", " \
-	"  CASE WHEN h = h1 THEN rm END AS rss_max_kb FROM pc"
+	"    ELSE (h + 1) * " RU_H " / u - t0 / u END AS ce " \
+	"  FROM (" in " " RU_FENCE ") b " RU_FENCE ") c"
 
 /*
  * A rollup row holds each sum in two columns, NAME_g and NAME_r: the
