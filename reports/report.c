@@ -472,9 +472,11 @@ down_to(int64_t t, int64_t unit)
 
 /*
  * Where the rows come from, as a subquery named i with the key columns
- * and the rollups' values, and its window.  ?1, ?2: the window in ns;
- * ?3, ?4: the first hour counted and the end (s); ?5, ?6: the first and
- * the end of the whole days among them, read from the daily rollups.
+ * and the rollups' values, and its window: the parameters it takes go
+ * into p[], *np of them (each used, so that every engine can type it).
+ * The window: the first hour counted and the end (s, h0 and h1), the
+ * first and the end of the whole days among them (d0, d1), read from
+ * the daily rollups; the scan reads the intervals ending from from_ns.
  */
 /*
  * The scan: every key through the split, for each engine (the fence
@@ -482,8 +484,8 @@ down_to(int64_t t, int64_t unit)
  */
 #define SCAN_SQL "(SELECT uid, command, projid, zone, host, hour_s, " \
 	RU_PART_GR " FROM (" RU_PARTS("uid, command, projid, zone, host, ", \
-	"v_proc_usage WHERE t1_ns >= ?1") ") x WHERE x.hour_s >= ?3 AND " \
-	"x.hour_s < ?4)"
+	"v_proc_usage WHERE t1_ns >= ?1") ") x WHERE x.hour_s >= ?2 AND " \
+	"x.hour_s < ?3)"
 static const char scan_sqlite[] = SCAN_SQL;
 #undef RU_FENCE
 #define RU_FENCE "OFFSET 0"
@@ -491,26 +493,44 @@ static const char scan_pg[] = SCAN_SQL;
 
 static void
 rows_from(char *b, size_t n, const struct report_opts *o,
-    enum rdb_engine engine)
+    enum rdb_engine engine, int64_t *p, int *np)
 {
 	static const char *const col[] = {
 		[BY_USER] = "uid", [BY_COMMAND] = "command",
 		[BY_PROJECT] = "projid", [BY_ZONE] = "zone",
 		[BY_HOST] = "host", [BY_HOUR] = "host",
 	};
+	int64_t h0, h1;
 
-	if (o->scan)
+	/* The hours that start in the window, and the whole days. */
+	h0 = up_to(o->from_ns / 1000000000 + (o->from_ns % 1000000000 > 0),
+	    3600);
+	h1 = o->to_ns / 1000000000 + (o->to_ns % 1000000000 > 0);
+	if (o->scan) {
 		snprintf(b, n, "%s", engine == RDB_POSTGRESQL ? scan_pg :
 		    scan_sqlite);
-	else if (o->by == BY_HOUR)
+		p[0] = o->from_ns;
+		p[1] = h0;
+		p[2] = h1;
+		*np = 3;
+	} else if (o->by == BY_HOUR) {
 		snprintf(b, n, "(SELECT * FROM v_usage_rollup_host WHERE "
-		    "hour_s >= ?3 AND hour_s < ?4)");
-	else
+		    "hour_s >= ?1 AND hour_s < ?2)");
+		p[0] = h0;
+		p[1] = h1;
+		*np = 2;
+	} else {
 		snprintf(b, n, "(SELECT %s, " RU_TABLE_COLS " FROM "
-		    "v_usage_rollup_day WHERE day_s >= ?5 AND day_s < ?6 "
+		    "v_usage_rollup_day WHERE day_s >= ?3 AND day_s < ?4 "
 		    "UNION ALL SELECT %s, " RU_TABLE_COLS " FROM v_usage_rollup "
-		    "WHERE hour_s >= ?3 AND hour_s < ?4 AND "
-		    "(hour_s < ?5 OR hour_s >= ?6))", col[o->by], col[o->by]);
+		    "WHERE hour_s >= ?1 AND hour_s < ?2 AND "
+		    "(hour_s < ?3 OR hour_s >= ?4))", col[o->by], col[o->by]);
+		p[0] = h0;
+		p[1] = h1;
+		p[2] = up_to(h0, 86400);
+		p[3] = down_to(h1, 86400);
+		*np = 4;
+	}
 }
 
 /* A count from its split sum, held at INT64_MAX past it. */
@@ -530,10 +550,10 @@ report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
 	struct rdb_q *st;
 	struct report_row *rows = NULL, *nr;
 	size_t n = 0, cap = 0;
-	int64_t h0, h1, d0, d1;
-	int rc;
+	int64_t p[4];
+	int i, rc, np;
 
-	rows_from(from, sizeof(from), o, rdb_engine(db));
+	rows_from(from, sizeof(from), o, rdb_engine(db), p, &np);
 	snprintf(sql, sizeof(sql),
 	    "SELECT %s AS k, sum(i.calls), "
 	    GR_SUM("cpu_user_ns") ", " GR_SUM("cpu_sys_ns") ", "
@@ -552,20 +572,10 @@ report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    "coalesce(sum(i.cpu_sys_ns_g), 0)) * 1e9 + "
 	    "coalesce(sum(i.cpu_user_ns_r), 0) + "
 	    "coalesce(sum(i.cpu_sys_ns_r), 0) DESC, k");
-	/* The hours that start in the window, and the whole days. */
-	h0 = up_to(o->from_ns / 1000000000 + (o->from_ns % 1000000000 > 0),
-	    3600);
-	h1 = o->to_ns / 1000000000 + (o->to_ns % 1000000000 > 0);
-	d0 = up_to(h0, 86400);
-	d1 = down_to(h1, 86400);
 	if (rdb_prepare(db, sql, &st) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
-	rdb_bind_int64(st, 1, o->from_ns);
-	rdb_bind_int64(st, 2, o->to_ns);
-	rdb_bind_int64(st, 3, h0);
-	rdb_bind_int64(st, 4, h1);
-	rdb_bind_int64(st, 5, d0);
-	rdb_bind_int64(st, 6, d1);
+	for (i = 0; i < np; i++)
+		rdb_bind_int64(st, i + 1, p[i]);
 	while ((rc = rdb_step(st)) == RDB_ROW) {
 		struct report_row *r;
 		const char *k = rdb_text(st, 0);
