@@ -619,14 +619,14 @@ static const char *const migrations[] = {
 	 */
 	"CREATE TABLE rollup_hour ("
 	"  host_id INTEGER NOT NULL, hour_s INTEGER NOT NULL,"
-	"  nulls INTEGER NOT NULL, uid INTEGER NOT NULL,"
+	"  nulls INTEGER NOT NULL, uid INTEGER NOT NULL, gid INTEGER NOT NULL,"
 	"  projid INTEGER NOT NULL, zone TEXT NOT NULL, command TEXT NOT NULL,"
 	RU_TABLE_VALUES
 	"  PRIMARY KEY (" RU_KEY_COLS("hour_s") ")) WITHOUT ROWID;"
 	"CREATE INDEX rollup_hour_t ON rollup_hour (hour_s);"
 	"CREATE TABLE rollup_day ("
 	"  host_id INTEGER NOT NULL, day_s INTEGER NOT NULL,"
-	"  nulls INTEGER NOT NULL, uid INTEGER NOT NULL,"
+	"  nulls INTEGER NOT NULL, uid INTEGER NOT NULL, gid INTEGER NOT NULL,"
 	"  projid INTEGER NOT NULL, zone TEXT NOT NULL, command TEXT NOT NULL,"
 	RU_TABLE_VALUES
 	"  PRIMARY KEY (" RU_KEY_COLS("day_s") ")) WITHOUT ROWID;"

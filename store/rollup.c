@@ -23,13 +23,14 @@
 #define ADD(c)	c " = CASE WHEN excluded." c " IS NULL THEN " c \
 	" WHEN " c " IS NULL THEN excluded." c " ELSE " c " + excluded." c \
 	" END"
+/* And for the largest of the parts. */
+#define MAX(c)	c " = CASE WHEN " c " IS NULL OR excluded." c " > " c \
+	" THEN excluded." c " ELSE " c " END"
 #define ADD1(c)	ADD(c "_g") ", " ADD(c "_r")
 #define ADDN(c)	", " ADD1(c)
 #define ADD_ALL \
 	"calls = calls + excluded.calls, " RU_GR(ADD1, ADDN) ", " \
-	"rss_max_kb = CASE WHEN rss_max_kb IS NULL OR " \
-	"excluded.rss_max_kb > rss_max_kb THEN excluded.rss_max_kb ELSE " \
-	"rss_max_kb END"
+	MAX("rss_max_kb") ", " MAX("threads")
 
 #define PENDING	"temp.rollup_pending"
 
@@ -37,7 +38,7 @@ enum { Q_ADD, Q_HOUR, Q_DAY, Q_HOST, Q_CLEAR, Q_N };
 
 static const char *const q_sql[Q_N] = {
 	[Q_ADD] = "INSERT INTO " PENDING " (proc_id, hour_s, " RU_VALUE_COLS
-	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[Q_HOUR] = RU_INSERT_HOUR(PENDING) " ON CONFLICT DO UPDATE SET "
 	    ADD_ALL,
 	[Q_DAY] = RU_INSERT_DAY(PENDING) " ON CONFLICT DO UPDATE SET "
@@ -180,11 +181,16 @@ rollup_add(struct rollup *ru, int64_t proc_id,
 			else
 				sqlite3_bind_null(st, 5 + k);
 		}
-		if (h == h1 && ((iv->present >> PROC_RSS_MAX_KB) & 1))
-			sqlite3_bind_int64(st, 5 + RV_N,
-			    (int64_t)iv->d[PROC_RSS_MAX_KB]);
-		else
-			sqlite3_bind_null(st, 5 + RV_N);
+		for (k = 0; k < 2; k++) {
+			int f = k == 0 ? PROC_RSS_MAX_KB : PROC_THREADS;
+
+			/* Levels, not counters: in the hour they were read. */
+			if (h == h1 && ((iv->present >> f) & 1))
+				sqlite3_bind_int64(st, 5 + RV_N + k,
+				    (int64_t)iv->d[f]);
+			else
+				sqlite3_bind_null(st, 5 + RV_N + k);
+		}
 		if ((rc = step(ru, st, err)) != EXR_OK)
 			return rc;
 		ru->npending++;

@@ -33,15 +33,6 @@ enum rollup_value {
 	RV_CTXT_VOL, RV_CTXT_INV, RV_N
 };
 
-/* One hour's part of an interval. */
-struct rollup_part {
-	int64_t		 hour_s;	/* UTC epoch second of the hour */
-	int64_t		 calls;		/* 1 in the hour a process ended */
-	int64_t		 real_ns;	/* the interval's time in the hour */
-	int64_t		 v[RV_N];	/* the counters' parts */
-	int64_t		 rss_max_kb;	/* in the hour it ends only */
-};
-
 /*
  * The hours [*h0, *h1] (hour numbers: epoch seconds / 3600) an interval
  * from t0 to t1 (ns) is split over: one hour, t1's, unless

@@ -36,7 +36,7 @@
 	"ctxt_vol, ctxt_inv"
 #define RU_VS "v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11"
 /* Every value column of a rollup table (and of the pending parts). */
-#define RU_VALUE_COLS "calls, real_ns, " RU_SUM_COLS ", rss_max_kb"
+#define RU_VALUE_COLS "calls, real_ns, " RU_SUM_COLS ", rss_max_kb, threads"
 
 /*
  * An interval's first and last hour (hour numbers), its weight unit and
@@ -70,10 +70,11 @@
 #define RU_PARTS(K, src) \
 	"WITH RECURSIVE pr AS (" RU_IN(K, src, "(" RU_H0 " + 1)", \
 	    RU_H1 " - " RU_H0 " >= 2") \
-	"  UNION ALL SELECT " K "t0, t1, fin, " RU_VS ", rm, h0, h1, u, d, " \
+	"  UNION ALL SELECT " K "t0, t1, fin, " RU_VS ", rm, th, h0, h1, u, " \
+	"  d, " \
 	"  h + 1 FROM pr WHERE h < h1 - 1) " \
 	"SELECT " K RU_H0 " * 3600 AS hour_s, final AS calls, " \
-	"  t1_ns - t0_ns AS real_ns, " RU_SUM_COLS ", rss_max_kb " \
+	"  t1_ns - t0_ns AS real_ns, " RU_SUM_COLS ", rss_max_kb, threads " \
 	"  FROM (SELECT * FROM " src ") s WHERE " RU_H0 " = " RU_H1 \
 	" UNION ALL " RU_OUT(K, RU_IN(K, src, RU_H0, RU_H0 " < " RU_H1)) \
 	" UNION ALL " RU_OUT(K, RU_IN(K, src, RU_H1, RU_H0 " < " RU_H1)) \
@@ -89,7 +90,8 @@
 	"  blocks_in AS v3, blocks_out AS v4, read_bytes AS v5, " \
 	"  write_bytes AS v6, faults_major AS v7, faults_minor AS v8, " \
 	"  syscalls AS v9, ctxt_vol AS v10, ctxt_inv AS v11, " \
-	"  rss_max_kb AS rm, " RU_H0 " AS h0, " RU_H1 " AS h1, " RU_U \
+	"  rss_max_kb AS rm, threads AS th, " RU_H0 " AS h0, " RU_H1 \
+	" AS h1, " RU_U \
 	"  AS u, " RU_D " AS d, " h " AS h " \
 	"  FROM (SELECT * FROM " src ") s WHERE " cond
 
@@ -102,7 +104,7 @@
 	RU_P("v0") ", " RU_P("v1") ", " RU_P("v2") ", " RU_P("v3") ", " \
 	RU_P("v4") ", " RU_P("v5") ", " RU_P("v6") ", " RU_P("v7") ", " \
 	RU_P("v8") ", " RU_P("v9") ", " RU_P("v10") ", " RU_P("v11") ", " \
-	"  CASE WHEN h = h1 THEN rm END " \
+	"  CASE WHEN h = h1 THEN rm END, CASE WHEN h = h1 THEN th END " \
 	"FROM (SELECT *, CASE WHEN h = h0 THEN 0 " \
 	"    ELSE h * " RU_H " / u - t0 / u END AS cb, " \
 	"  CASE WHEN h = h1 THEN d " \
@@ -127,48 +129,53 @@
 /* A rollup table's value columns, in its order. */
 #define RU_COL1(c)	c "_g, " c "_r"
 #define RU_COLN(c)	", " RU_COL1(c)
-#define RU_TABLE_COLS	"calls, " RU_GR(RU_COL1, RU_COLN) ", rss_max_kb"
+#define RU_TABLE_COLS	"calls, " RU_GR(RU_COL1, RU_COLN) ", rss_max_kb, threads"
 
 /* Those of parts x, from their values. */
 #define RU_AGG1(c)	"sum(x." c " / 1000000000), sum(x." c " % 1000000000)"
 #define RU_AGGN(c)	", " RU_AGG1(c)
-#define RU_AGG	"sum(x.calls), " RU_GR(RU_AGG1, RU_AGGN) ", max(x.rss_max_kb)"
+#define RU_AGG	"sum(x.calls), " RU_GR(RU_AGG1, RU_AGGN) ", max(x.rss_max_kb), " \
+	"max(x.threads)"
 
 /* Those of rollup rows, from theirs. */
 #define RU_SUM1(c)	"sum(" c "_g), sum(" c "_r)"
 #define RU_SUMN(c)	", " RU_SUM1(c)
-#define RU_SUMS	"sum(calls), " RU_GR(RU_SUM1, RU_SUMN) ", max(rss_max_kb)"
+#define RU_SUMS	"sum(calls), " RU_GR(RU_SUM1, RU_SUMN) ", max(rss_max_kb), " \
+	"max(threads)"
 
 /* The parts' own values (g and r) under the rollups' names. */
 #define RU_PGR1(c)	c " / 1000000000 AS " c "_g, " c " % 1000000000 AS " \
 	c "_r"
 #define RU_PGRN(c)	", " RU_PGR1(c)
-#define RU_PART_GR	"calls, " RU_GR(RU_PGR1, RU_PGRN) ", rss_max_kb"
+#define RU_PART_GR	"calls, " RU_GR(RU_PGR1, RU_PGRN) ", rss_max_kb, " \
+	"threads"
 
 /*
  * A rollup row's key from the parts x of process p: an absent uid,
- * projid, zone or command is bit 1, 2, 4 or 8 of nulls, its column 0 or
- * '' (a key column of a primary key cannot be NULL and still match).
+ * projid, zone, command or gid is bit 1, 2, 4, 8 or 16 of nulls, its
+ * column 0 or '' (a key column of a primary key cannot be NULL and
+ * still match).
  */
 #define RU_KEY(hour) \
 	"p.host_id, " hour ", (p.uid IS NULL) + 2 * (p.projid IS NULL) + " \
-	"4 * (p.zone IS NULL) + 8 * (p.command IS NULL), " \
-	"coalesce(p.uid, 0), coalesce(p.projid, 0), coalesce(p.zone, ''), " \
+	"4 * (p.zone IS NULL) + 8 * (p.command IS NULL) + " \
+	"16 * (p.gid IS NULL), coalesce(p.uid, 0), coalesce(p.gid, 0), " \
+	"coalesce(p.projid, 0), coalesce(p.zone, ''), " \
 	"coalesce(p.command, '')"
 #define RU_KEY_COLS(t) \
-	"host_id, " t ", nulls, uid, projid, zone, command"
+	"host_id, " t ", nulls, uid, gid, projid, zone, command"
 
 /* The rollup rows of parts (a subquery named x, with proc_id). */
 #define RU_INSERT_HOUR(parts) \
 	"INSERT INTO rollup_hour (" RU_KEY_COLS("hour_s") ", " \
 	RU_TABLE_COLS ") SELECT " RU_KEY("x.hour_s") ", " RU_AGG \
 	" FROM " parts " x JOIN procs p USING (proc_id) WHERE true " \
-	"GROUP BY 1, 2, 3, 4, 5, 6, 7"
+	"GROUP BY 1, 2, 3, 4, 5, 6, 7, 8"
 #define RU_INSERT_DAY(parts) \
 	"INSERT INTO rollup_day (" RU_KEY_COLS("day_s") ", " \
 	RU_TABLE_COLS ") SELECT " RU_KEY("x.hour_s / 86400 * 86400") ", " \
 	RU_AGG " FROM " parts " x JOIN procs p USING (proc_id) WHERE true " \
-	"GROUP BY 1, 2, 3, 4, 5, 6, 7"
+	"GROUP BY 1, 2, 3, 4, 5, 6, 7, 8"
 #define RU_INSERT_HOST(parts) \
 	"INSERT INTO rollup_host (host_id, hour_s, " RU_TABLE_COLS ") " \
 	"SELECT p.host_id, x.hour_s, " RU_AGG \
@@ -178,9 +185,9 @@
 /* The day and host rows from the hour rows, from hour (SQL) on. */
 #define RU_DAY_FROM_HOURS(from) \
 	"INSERT INTO rollup_day (" RU_KEY_COLS("day_s") ", " RU_TABLE_COLS \
-	") SELECT host_id, hour_s / 86400 * 86400, nulls, uid, projid, " \
-	"zone, command, " RU_SUMS " FROM rollup_hour WHERE hour_s >= " from \
-	" GROUP BY 1, 2, 3, 4, 5, 6, 7;"
+	") SELECT host_id, hour_s / 86400 * 86400, nulls, uid, gid, " \
+	"projid, zone, command, " RU_SUMS " FROM rollup_hour " \
+	"WHERE hour_s >= " from " GROUP BY 1, 2, 3, 4, 5, 6, 7, 8;"
 #define RU_HOST_FROM_HOURS(from) \
 	"INSERT INTO rollup_host (host_id, hour_s, " RU_TABLE_COLS ") " \
 	"SELECT host_id, hour_s, " RU_SUMS " FROM rollup_hour " \
@@ -190,11 +197,12 @@
 #define RU_TDEF1(c)	"  " c "_g INTEGER, " c "_r INTEGER,"
 #define RU_TABLE_VALUES \
 	"  calls INTEGER NOT NULL," RU_GR(RU_TDEF1, RU_TDEF1) \
-	"  rss_max_kb INTEGER,"
+	"  rss_max_kb INTEGER, threads INTEGER,"
 
 /* A view's columns of a rollup table r, keys decoded. */
 #define RU_VIEW_KEYS \
 	"CASE WHEN r.nulls % 2 = 1 THEN NULL ELSE r.uid END AS uid, " \
+	"CASE WHEN r.nulls / 16 % 2 = 1 THEN NULL ELSE r.gid END AS gid, " \
 	"CASE WHEN r.nulls / 2 % 2 = 1 THEN NULL ELSE r.projid END " \
 	"  AS projid, " \
 	"CASE WHEN r.nulls / 4 % 2 = 1 THEN NULL ELSE r.zone END AS zone, " \
@@ -203,6 +211,6 @@
 #define RU_VCOL1(c)	"r." c "_g, r." c "_r"
 #define RU_VCOLN(c)	", " RU_VCOL1(c)
 #define RU_VIEW_VALUES \
-	"r.calls, " RU_GR(RU_VCOL1, RU_VCOLN) ", r.rss_max_kb"
+	"r.calls, " RU_GR(RU_VCOL1, RU_VCOLN) ", r.rss_max_kb, r.threads"
 
 #endif
