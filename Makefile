@@ -50,9 +50,13 @@ STORE = store/db.c store/dblock.c store/diff.c store/flows.c store/ledger.c stor
 	store/ingest_sysload.c store/ingest_lost.c \
 	store/ingest_energy.c store/ingest_stream.c \
 	store/ingest_rapl.c store/outfile.c store/hostid.c store/merge.c \
-	store/rollup.c store/expire.c
+	store/names.c store/rollup.c store/expire.c
 REPORTS = reports/fmt.c reports/outbuf.c reports/tmmemo.c reports/idnames.c \
 	reports/dump.c reports/text.c reports/csv.c reports/report.c \
+	reports/report_query.c reports/report_table.c reports/report_csv.c \
+	reports/report_json.c reports/report_capture.c reports/report_bucket.c \
+	reports/report_shape.c reports/report_cols.c reports/report_names.c \
+	reports/report_pct.c \
 	reports/summary.c reports/energy.c reports/capture_top.c \
 	reports/rdb.c reports/rdb_sqlite.c
 PORTABLE_EXTRACT = extract/util.c extract/walk.c extract/gen.c \
@@ -165,6 +169,9 @@ run: $(B)/extracct
 	@TZ=UTC $(B)/extracct report --db out/extracct.db --by user
 	@echo
 	@TZ=UTC $(B)/extracct report --db out/extracct.db --by command
+	@echo
+	@TZ=UTC $(B)/extracct report --db out/extracct.db --by user,command \
+	    --every day --from 2005-03-01 --to 2005-03-08
 	@echo
 	@echo "== energy: snapshots, GMT provider streams, carbon (sample-data/energy)"
 	@$(B)/extracct -c sample-data/energy/extracct.yml ingest \

@@ -39,6 +39,15 @@ static const struct cmdopt ingest_options[] = {
 	    "host of the records of logs that name none: pacct files, "
 	    "streams (default: the configuration's host, else this host's "
 	    "name)" },
+	{ 'U', "passwd", "FILE", 0,
+	    "the host's passwd file: its user names, stored for the "
+	    "reports (default: /etc/passwd, when the logs are this "
+	    "machine's: no --host)" },
+	{ 'G', "group", "FILE", 0,
+	    "the host's group file (default: /etc/group, as --passwd)" },
+	{ 'J', "project", "FILE", 0,
+	    "the host's project file, name:projid:... (default: "
+	    "/etc/project, as --passwd)" },
 	{ 'P', "provider", "NAME", 0,
 	    "what the metric-provider streams among the files hold (default: "
 	    "from each file's name, PROVIDER.log)" },
@@ -95,6 +104,15 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		case 'H':	/* host of logs that name none (pacct) */
 			io.host = optarg;
 			break;
+		case 'U':	/* the host's names */
+			io.names[0] = optarg;
+			break;
+		case 'G':
+			io.names[1] = optarg;
+			break;
+		case 'J':
+			io.names[2] = optarg;
+			break;
 		case 'P':	/* what a metric-provider stream holds */
 			io.provider = optarg;
 			break;
@@ -115,6 +133,7 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 	if (io.host == NULL) {
 		config_hostname(ctx, hostname, sizeof(hostname));
 		io.host = hostname;
+		io.own_host = 1;	/* the logs are this machine's */
 	}
 	if (outdir != NULL && (rc = outfile_dir_check("output directory",
 	    outdir, &err)) != EXR_OK)

@@ -1,9 +1,11 @@
 /*
- * extracct report [--db FILE] [--by user|command|project|zone|host|hour]
- *     [--from TIME] [--to TIME] [--format table|csv|json] [--tz ZONE]
+ * extracct report [--db FILE] [--by KEY[,KEY...]] [--every PERIOD]
+ *     [--from TIME] [--to TIME] [--sort COLUMN] [--limit N] [--averages]
+ *     [--percentiles] [--format table|csv|json] [--tz ZONE]
+ *     [--passwd FILE] [--group FILE] [--project FILE]
  *     [--capture] [--energy] [FILE...]
  *
- * Usage totals from the database (reports/report.c), the capture ratio
+ * Usage totals from the database (reports/report*.c), the capture ratio
  * (--capture), or, given log files, totals of their exit records with no
  * database (reports/summary.c).  TIME is YYYY-MM-DD[THH:MM[:SS]] in the
  * report's time zone, or @EPOCH seconds.
@@ -21,6 +23,7 @@
 #include <sqlite3.h>
 
 #include "../parsers/sniff.h"
+#include "../reports/idnames.h"
 #include "../reports/report.h"
 #include "../store/db.h"
 #include "../reports/summary.h"
@@ -34,8 +37,14 @@ static const struct cmdopt report_options[] = {
 	{ 'd', "db", "FILE", 0,
 	    "the database, which must exist; not with FILE operands "
 	    "(default: the configuration's database, " PATH_DB ")" },
-	{ 'b', "by", "user|command|project|zone|host|hour", 0,
-	    "what to total by (default: user)" },
+	{ 'b', "by", "KEY[,KEY...]", 0,
+	    "what to total by: up to 4 of user, group, command, project, "
+	    "zone, host, hour, comma-separated, each row one set of them "
+	    "(default: user; with --every and no --by: totals alone)" },
+	{ 'E', "every", "hour|day|week|month", 0,
+	    "a row per local time bucket (weeks from Monday) and key, every "
+	    "bucket of the window shown, an empty one as a zero row "
+	    "(default: one row per key for the whole window)" },
 	{ 'f', "from", "TIME", 0,
 	    "count only the hours that start at or after TIME: "
 	    "YYYY-MM-DD[THH:MM[:SS]] in the report's zone, or @EPOCH seconds "
@@ -43,7 +52,21 @@ static const struct cmdopt report_options[] = {
 	{ 't', "to", "TIME", 0,
 	    "count only the hours that start before TIME, which must be after "
 	    "--from (default: to the end)" },
-	{ 'S', "scan", NULL, 0,
+	{ 'S', "sort", "COLUMN", 0,
+	    "order the rows by this column of the CSV header: numbers "
+	    "largest first, text in order, blanks last (default: cpu_s; "
+	    "hours and buckets in time order)" },
+	{ 'n', "limit", "N", 0,
+	    "the first N rows (of each bucket), the rest added up into one "
+	    "row keyed ***other (default: every row)" },
+	{ 'a', "averages", NULL, 0,
+	    "add per-call averages: cpu_s_per_call, real_s_per_call, "
+	    "chars_rdwr_bytes_per_call (default: totals only)" },
+	{ 'P', "percentiles", NULL, 0,
+	    "with --every: per key, the p50, p95 and largest bucket of CPU "
+	    "seconds and utilisation, instead of the rows (default: the "
+	    "rows)" },
+	{ 'I', "scan", NULL, 0,
 	    "add up the intervals themselves, not the rollups (the same "
 	    "figures, slower; default: the rollups)" },
 	{ 'F', "format", "table|csv|json", 0,
@@ -51,6 +74,15 @@ static const struct cmdopt report_options[] = {
 	{ 'z', "tz", "ZONE", 0,
 	    "the time zone of TIME, hours and times printed: local, UTC or a "
 	    "zoneinfo name such as Europe/Paris (default: timezone, local)" },
+	{ 'U', "passwd", "FILE", 0,
+	    "user names from this passwd file, for logs from another host "
+	    "(default: the names ingest stored from the host's own)" },
+	{ 'G', "group", "FILE", 0,
+	    "group names from this group file (default: the host's, as "
+	    "stored)" },
+	{ 'J', "project", "FILE", 0,
+	    "project names from this project file, Solaris's "
+	    "name:projid:... (default: the host's, as stored)" },
 	{ 'c', "capture", NULL, 0,
 	    "the capture ratio, process CPU / busy CPU per snapshot interval, "
 	    "instead of usage (default: usage totals)" },
@@ -64,7 +96,8 @@ static const struct cmdopt report_options[] = {
 };
 
 const struct cmddoc cmd_report_doc = { "report", "[FILE...]",
-    "Usage totals by user, command, project, zone, host or hour, from "
+    "Usage totals by user, group, command, project, zone, host or hour, "
+    "or several at once, over time buckets, from "
     "the database, or, given log files, from their exit records with no "
     "database.", report_options };
 
@@ -170,6 +203,75 @@ parse_tolerance(const char *s, double *r)
 	return 0;
 }
 
+/* --by KEY[,KEY...] into o's keys; 0, or -1 after a message. */
+static int
+parse_keys(const char *arg, struct report_opts *o)
+{
+	char list[256], *p, *next;
+	int i, k;
+
+	snprintf(list, sizeof(list), "%s", arg);
+	o->nkeys = 0;
+	for (p = list; p != NULL; p = next) {
+		if ((next = strchr(p, ',')) != NULL)
+			*next++ = '\0';
+		for (i = 0; i < BY_NKEYS; i++)
+			if (strcmp(p, report_by_names[i]) == 0)
+				break;
+		if (i == BY_NKEYS)
+			return complain(EXR_USAGE, "--by '%s': '%s' is not one "
+			    "of user, group, command, project, zone, host, "
+			    "hour", arg, p), -1;
+		for (k = 0; k < o->nkeys; k++)
+			if (o->keys[k] == (enum report_by)i)
+				return complain(EXR_USAGE, "--by '%s': %s "
+				    "twice", arg, p), -1;
+		if (o->nkeys == REPORT_MAXKEYS)
+			return complain(EXR_USAGE, "--by '%s': at most %d "
+			    "keys", arg, REPORT_MAXKEYS), -1;
+		o->keys[o->nkeys++] = (enum report_by)i;
+	}
+	o->by = o->keys[0];
+	return 0;
+}
+
+/*
+ * The name of the local zone, for the outputs that say it: TZ's, else
+ * the zoneinfo name /etc/localtime links to, else /etc/timezone's,
+ * else the zone's abbreviation ("UTC").
+ */
+static void
+local_zone(char *buf, size_t n)
+{
+	const char *env = getenv("TZ"), *z;
+	char link[512];
+	ssize_t l;
+	FILE *fp;
+
+	if (env != NULL && env[0] != '\0') {
+		snprintf(buf, n, "%s", env[0] == ':' ? env + 1 : env);
+		return;
+	}
+	if ((l = readlink("/etc/localtime", link, sizeof(link) - 1)) > 0) {
+		link[l] = '\0';
+		if ((z = strstr(link, "zoneinfo/")) != NULL) {
+			snprintf(buf, n, "%s", z + strlen("zoneinfo/"));
+			return;
+		}
+	}
+	if ((fp = fopen("/etc/timezone", "r")) != NULL) {
+		if (fgets(buf, (int)n, fp) != NULL) {
+			buf[strcspn(buf, " \t\r\n")] = '\0';
+			if (buf[0] != '\0') {
+				fclose(fp);
+				return;
+			}
+		}
+		fclose(fp);
+	}
+	snprintf(buf, n, "%s", tzname[0]);
+}
+
 /* Parse TIME (see above) in the current TZ into ns; 0 or -1. */
 static int
 parse_time(const char *flag, const char *s, int64_t *ns)
@@ -210,17 +312,21 @@ int
 cmd_report(int argc, char **argv, struct ctx *ctx)
 {
 	struct cmdopt_parser op = { .doc = &cmd_report_doc };
-	struct report_opts o = { BY_USER, FMT_TABLE, INT64_MIN, INT64_MAX,
-	    NULL, 0.05, 0 };
+	struct report_opts o = { .by = BY_USER, .format = FMT_TABLE,
+	    .from_ns = INT64_MIN, .to_ns = INT64_MAX, .tolerance = 0.05 };
 	/* The same default as ingest's and run's: the configuration's. */
 	const char *db = ctx->cfg->database, *from = NULL, *to = NULL;
 	const char *tz = strcmp(ctx->cfg->timezone, "local") != 0 ?
 	    ctx->cfg->timezone : NULL;
-	struct ex_err err;
+	static struct idnames names;
+	struct ex_err err = { 0 };
 	sqlite3 *h = NULL;
 	struct rdb *r;
-	char zone[64], why[256];
-	int ch, i, rc, capture = 0, energy = 0, db_given = 0;
+	char zone[256], why[256];
+	uint64_t limit;
+	int ch, i, rc, capture = 0, energy = 0, db_given = 0, by_given = 0;
+
+	idnames_init(&names);
 
 	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
@@ -229,14 +335,45 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 			db_given = 1;
 			break;
 		case 'b':	/* what to total by */
-			for (i = 0; i <= BY_HOUR; i++)
-				if (strcmp(optarg, report_by_names[i]) == 0)
+			if (parse_keys(optarg, &o) != 0)
+				return EXR_USAGE;
+			by_given = 1;
+			break;
+		case 'E':	/* time buckets */
+			for (i = EVERY_HOUR; i <= EVERY_MONTH; i++)
+				if (strcmp(optarg, report_every_names[i]) == 0)
 					break;
-			if (i > BY_HOUR)
-				return complain(EXR_USAGE, "--by '%s': not one "
-				    "of user, command, project, zone, host, "
-				    "hour", optarg);
-			o.by = (enum report_by)i;
+			if (i > EVERY_MONTH)
+				return complain(EXR_USAGE, "--every '%s': not "
+				    "hour, day, week or month", optarg);
+			o.every = (enum report_every)i;
+			break;
+		case 'S':	/* the column to sort by */
+			o.sort = optarg;
+			break;
+		case 'n':	/* rows before ***other */
+			if (parse_u64("--limit", optarg, 1, INT64_MAX,
+			    &limit) != EXR_OK)
+				return EXR_USAGE;
+			o.limit = (int64_t)limit;
+			break;
+		case 'a':	/* per-call averages */
+			o.averages = 1;
+			break;
+		case 'P':	/* p50/p95/max of the buckets */
+			o.percentiles = 1;
+			break;
+		case 'U':	/* names from files */
+		case 'G':
+		case 'J':
+			rc = idnames_load(&names, ch == 'U' ? ID_USER :
+			    ch == 'G' ? ID_GROUP : ID_PROJECT, optarg, &err);
+			if (rc != EXR_OK) {
+				idnames_release(&names);
+				return complain(rc, "%s: %s", optarg,
+				    err.reason);
+			}
+			o.names = &names;
 			break;
 		case 'f':	/* window start (inclusive) */
 			from = optarg;
@@ -258,7 +395,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		case 'c':	/* the capture ratio instead of usage */
 			capture = 1;
 			break;
-		case 'S':	/* the intervals, not the rollups */
+		case 'I':	/* the intervals, not the rollups */
 			o.scan = 1;
 			break;
 		case 'e':	/* energy instead of usage */
@@ -280,15 +417,26 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	if (capture && optind != argc)
 		return complain(EXR_USAGE, "--capture reads the database, not "
 		    "files");
-	if (capture && o.format == FMT_JSON)
-		return complain(EXR_USAGE, "--capture: --format table or csv");
 	if (energy && (capture || optind != argc))
 		return complain(EXR_USAGE, "--energy reads the database, and "
 		    "not with --capture");
-	if (energy && o.by != BY_USER && o.by != BY_COMMAND &&
-	    o.by != BY_HOST)
+	if (energy && (o.nkeys > 1 || (o.by != BY_USER && o.by != BY_COMMAND &&
+	    o.by != BY_HOST)))
 		return complain(EXR_USAGE, "--energy: --by user, command or "
 		    "host");
+	if ((capture || energy) && (o.every != EVERY_NONE || o.percentiles ||
+	    o.sort != NULL || o.limit > 0 || o.averages))
+		return complain(EXR_USAGE, "--every, --percentiles, --sort, "
+		    "--limit and --averages are for usage, not --%s",
+		    capture ? "capture" : "energy");
+	if (o.percentiles && o.every == EVERY_NONE)
+		return complain(EXR_USAGE, "--percentiles: of a series of "
+		    "buckets; name them with --every");
+	if (optind != argc && (o.nkeys > 1 || o.every != EVERY_NONE))
+		return complain(EXR_USAGE, "report FILE...: one --by key, and "
+		    "no --every (those need a database)");
+	if (o.every != EVERY_NONE && !by_given)
+		o.keyless = 1;
 	/* An unknown zone would read as UTC, and say it was that zone. */
 	if (tz != NULL && config_zone_check(tz, why, sizeof(why)) != 0)
 		return complain(EXR_USAGE, "--tz '%s': %s", tz, why);
@@ -297,12 +445,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		setenv("TZ", tz, 1);
 	tzset();
 	if (tz == NULL || strcmp(tz, "local") == 0) {
-		const char *env = getenv("TZ");
-
-		if (env != NULL && env[0] != '\0')
-			snprintf(zone, sizeof(zone), "%s", env);
-		else
-			snprintf(zone, sizeof(zone), "local (%s)", tzname[0]);
+		local_zone(zone, sizeof(zone));
 		o.tz = zone;
 	} else
 		o.tz = tz;
@@ -318,8 +461,11 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	for (i = optind; i < argc; i++)
 		if (operand_check(argv[i]) != EXR_OK)
 			return EXR_USAGE;
-	if (optind < argc)
-		return report_files(argc - optind, argv + optind, &o);
+	if (optind < argc) {
+		rc = report_files(argc - optind, argv + optind, &o);
+		idnames_release(&names);
+		return rc;
+	}
 
 	memset(&err, 0, sizeof(err));
 	if ((rc = db_open_readonly(db, &h, &err)) != EXR_OK)
@@ -335,5 +481,6 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		complain(rc, "%s: %s", db, err.reason);
 	rdb_close(r);
 	db_close(h);
+	idnames_release(&names);
 	return rc;
 }

@@ -102,6 +102,7 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 	if (npaths > 0) {
 		ingest_opts_config(&io, ctx);
 		io.host = host;
+		io.own_host = 1;	/* the spool is this machine's */
 		if ((rc = ingest_open(&s, h->db, h->wait_s, ctx)) == EXR_OK)
 			rc = ingest_logs(s, h->db, h->outdir, &io, paths,
 			    npaths, nclosed);

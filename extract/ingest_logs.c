@@ -10,11 +10,13 @@
 #include <inttypes.h>
 #include <libgen.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../reports/csv.h"
 #include "../reports/fmt.h"
+#include "../reports/idnames.h"
 #include "../reports/text.h"
 #include "../store/hostid.h"
 #include "../store/ingest.h"
@@ -224,6 +226,61 @@ ingest_open(struct store **s, const char *db, uint64_t wait_s,
 	return EXR_OK;
 }
 
+/*
+ * The names the host gives its ids, from its passwd, group and project
+ * files (given, or this machine's own when the logs are its), stored
+ * for it (store_host_names) after its logs: a report elsewhere then
+ * names the host's users as the host does.  A default file missing
+ * (no /etc/project on Linux) is no error; a file given and missing is.
+ */
+static int
+ingest_names(struct store *s, const char *db, const struct ingest_opts *io)
+{
+	static const char *const defaults[3] = { PATH_PASSWD, PATH_GROUP,
+	    PATH_PROJECT };
+	static const char *const kinds[3] = { "user", "group", "project" };
+	static const enum idkind ik[3] = { ID_USER, ID_GROUP, ID_PROJECT };
+	struct idnames m;
+	struct store_name *v;
+	struct ex_err err;
+	size_t i;
+	int k, rc, status = EXR_OK;
+
+	for (k = 0; k < 3; k++) {
+		const char *path = io->names[k] != NULL ? io->names[k] :
+		    io->own_host ? defaults[k] : NULL;
+
+		if (path == NULL || (io->names[k] == NULL &&
+		    access(path, R_OK) != 0))
+			continue;
+		memset(&err, 0, sizeof(err));
+		idnames_init(&m);
+		if ((rc = idnames_load(&m, ik[k], path, &err)) != EXR_OK) {
+			idnames_release(&m);
+			status = worst(status, complain(rc, "%s: %s", path,
+			    err.reason));
+			continue;
+		}
+		if ((v = calloc(m.n[ik[k]] + 1, sizeof(*v))) == NULL) {
+			idnames_release(&m);
+			return complain(EXR_NOMEM, "no memory");
+		}
+		for (i = 0; i < m.n[ik[k]]; i++) {
+			v[i].id = m.e[ik[k]][i].id;
+			v[i].name = m.e[ik[k]][i].name != NULL ?
+			    m.e[ik[k]][i].name : "";
+		}
+		rc = store_host_names(s, io->host, kinds[k], v, m.n[ik[k]],
+		    &err);
+		free(v);
+		idnames_release(&m);
+		if (rc != EXR_OK)
+			status = worst(status, complain(rc, "%s: %s", db,
+			    err.reason));
+	}
+	return status;
+}
+
 int
 ingest_logs(struct store *s, const char *db, const char *outdir,
     const struct ingest_opts *opts, char *const *paths, int npaths,
@@ -305,5 +362,7 @@ ingest_logs(struct store *s, const char *db, const char *outdir,
 			printf(", 1 partial last line left for the next run");
 		putchar('\n');
 	}
+	if (io->host != NULL)
+		status = worst(status, ingest_names(s, db, io));
 	return status;
 }

@@ -12,6 +12,9 @@
 #define PATH_PACCT		"/var/log/account/pacct"	/* Debian's */
 #define PATH_CONFIG		"/etc/extracct.yml"
 #define PATH_MACHINE_ID		"/etc/machine-id"	/* host identity */
+#define PATH_PASSWD		"/etc/passwd"	/* the host's names (ingest) */
+#define PATH_GROUP		"/etc/group"
+#define PATH_PROJECT		"/etc/project"	/* Solaris */
 #define PATH_ACCTD_PID		"/run/extracct/acctd.pid"
 #define PATH_ACCTADM_CONF	"/etc/acctadm.conf"	/* Solaris, pre-SMF */
 #if defined(__sun)

@@ -19,7 +19,7 @@
 
 #include "csv.h"
 #include "fmt.h"
-#include "report.h"
+#include "report_int.h"
 
 enum basis { MEASURED, ESTIMATE };
 
@@ -32,6 +32,7 @@ static const char *const basis_names[] = { "measured", "estimate" };
 struct erow {
 	enum basis	 basis;
 	char		 key[128];	/* as stored; escaped in print */
+	int		 keynull;	/* the key is NULL (key "-") */
 	int64_t		 procs;
 	double		 energy_nj;	/* < 0: no energy known */
 	int64_t		 span_ns;
@@ -89,13 +90,25 @@ ratio3(char *buf, size_t n, double a, double b)
 		snprintf(buf, n, "%.3f", a / b);
 }
 
+/*
+ * The columns, one name in every format (the table adds none, and has
+ * no carbon_sources: its comment lines say them).
+ */
+static const char *const cols[] = { "basis", "processes", "joules",
+    "avg_watts", "peak_watts", "cpu_s", "joules_per_cpu_s", "share",
+    "g_co2e" };
+static const int widths[] = { 8, 9, 12, 9, 10, 12, 16, 6, 10 };
+#define NCOLS	(sizeof(cols) / sizeof(cols[0]))
+
 static void
 print_row(FILE *fp, const struct report_opts *o, const struct erow *r,
-    double total_nj, int first)
+    double total_nj, int first, int kw)
 {
 	char k[4 * sizeof(r->key)], j[32], avg[32], peak[32], cpu[48],
 	    jpc[32], share[32], g[32];
+	const char *v[NCOLS];
 	int known = r->energy_nj >= 0;
+	size_t c;
 
 	ratio3(j, sizeof(j), r->energy_nj, 1e9);
 	ratio3(avg, sizeof(avg), r->energy_nj, (double)r->span_ns);
@@ -107,22 +120,34 @@ print_row(FILE *fp, const struct report_opts *o, const struct erow *r,
 	    r->grams);
 	switch (o->format) {
 	case FMT_TABLE:
-		fprintf(fp, "%-24s %-8s %6" PRId64 " %12s %9s %9s %12s %11s "
-		    "%6s %10s\n", fmt_escape(k, sizeof(k), r->key, ESC_SPACE),
-		    basis_names[r->basis], r->procs, j,
-		    avg, peak, cpu, jpc, share, g);
+		v[0] = basis_names[r->basis];
+		v[2] = j, v[3] = avg, v[4] = peak, v[5] = cpu, v[6] = jpc;
+		v[7] = share, v[8] = g;
+		fprintf(fp, "%-*s %-8s %9" PRId64, kw, fmt_escape(k, sizeof(k),
+		    r->key, ESC_SPACE), v[0], r->procs);
+		for (c = 2; c < NCOLS; c++)
+			fprintf(fp, " %*s", widths[c], v[c]);
+		fputc('\n', fp);
 		break;
 	case FMT_CSV:
-		csv_text(fp, r->key);
+		/* A NULL key: an empty cell. */
+		if (!r->keynull)
+			csv_raw(fp, r->key);
 		fprintf(fp, ",%s,%" PRId64 ",%s,%s,%s,%s,%s,%s,%s,",
 		    basis_names[r->basis], r->procs, j, avg, peak, cpu, jpc,
 		    share, g);
-		csv_text(fp, r->sources);
+		csv_raw(fp, r->sources);
 		fputs("\r\n", fp);
 		break;
 	case FMT_JSON:
-		fprintf(fp, "%s\n  {\"key\": ", first ? "" : ",");
-		json_str(fp, r->key);
+		fprintf(fp, "%s\n  {\"%s\": ", first ? "" : ",",
+		    report_key_names[o->by]);
+		if (r->keynull)
+			fputs("null", fp);
+		else if (o->by == BY_USER)
+			fputs(r->key, fp);	/* a uid: a number */
+		else
+			json_raw(fp, r->key);
 		fprintf(fp, ", \"basis\": \"%s\", \"processes\": %" PRId64
 		    ", \"joules\": %s, \"avg_watts\": %s, \"peak_watts\": %s, "
 		    "\"cpu_s\": %s, \"joules_per_cpu_s\": %s, \"share\": %s, "
@@ -131,7 +156,7 @@ print_row(FILE *fp, const struct report_opts *o, const struct erow *r,
 		    known ? avg : "null", known ? peak : "null", cpu,
 		    known ? jpc : "null", known ? share : "null",
 		    known && r->grams >= 0 ? g : "null");
-		json_str(fp, r->sources);
+		json_raw(fp, r->sources);
 		fputc('}', fp);
 		break;
 	}
@@ -173,6 +198,7 @@ query_rows(struct rdb *db, const char *rest, const char *key,
 		r->basis = b;
 		snprintf(r->key, sizeof(r->key), "%s", k != NULL ?
 		    k : "-");
+		r->keynull = k == NULL;
 		r->procs = rdb_int64(st, 1);
 		r->energy_nj = rdb_int64(st, 3) > 0 ?
 		    rdb_double(st, 2) : -1;
@@ -245,8 +271,8 @@ report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
 	};
 	struct erows rows = { NULL, 0, 0 };
 	double measured, estimated, rapl;	/* nJ */
-	size_t nmeasured, i;
-	int rc;
+	size_t nmeasured, i, c;
+	int rc, kw;
 
 	if (o->by != BY_USER && o->by != BY_COMMAND && o->by != BY_HOST)
 		return ex_fail(err, EXR_USAGE, 0, "--energy: --by user, "
@@ -259,6 +285,15 @@ report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    &rows, &estimated, err)) != EXR_OK ||
 	    (rc = rapl_total(db, o, &rapl, err)) != EXR_OK)
 		goto out;
+	/* The key column as wide as its widest key. */
+	kw = (int)strlen(report_key_names[o->by]);
+	for (i = 0; i < rows.n; i++) {
+		char k[4 * sizeof(rows.v[i].key)];
+
+		fmt_escape(k, sizeof(k), rows.v[i].key, ESC_SPACE);
+		if ((int)strlen(k) > kw)
+			kw = (int)strlen(k);
+	}
 	switch (o->format) {
 	case FMT_TABLE:
 		fprintf(fp, "# energy by %s; time zone ",
@@ -267,20 +302,21 @@ report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
 		fputs("; ranked by joules; estimate = a host's RAPL energy "
 		    "shared by CPU time\n", fp);
 		print_intensities(db, fp);
-		fprintf(fp, "%-24s %-8s %6s %12s %9s %9s %12s %11s %6s %10s\n",
-		    report_by_names[o->by], "basis", "procs", "joules",
-		    "avg_W", "peak_W", "cpu_s", "J_per_cpu_s", "share",
-		    "g_CO2e");
+		fprintf(fp, "%-*s %-8s", kw, report_key_names[o->by], cols[0]);
+		for (c = 1; c < NCOLS; c++)
+			fprintf(fp, " %*s", widths[c], cols[c]);
+		fputc('\n', fp);
 		break;
 	case FMT_CSV:
-		fprintf(fp, "%s,basis,processes,joules,avg_watts,peak_watts,"
-		    "cpu_s,joules_per_cpu_s,share,g_co2e,carbon_sources\r\n",
-		    report_by_names[o->by]);
+		fprintf(fp, "%s", report_key_names[o->by]);
+		for (c = 0; c < NCOLS; c++)
+			fprintf(fp, ",%s", cols[c]);
+		fputs(",carbon_sources\r\n", fp);
 		break;
 	case FMT_JSON:
 		fprintf(fp, "{\"by\": \"%s\", \"tz\": ",
 		    report_by_names[o->by]);
-		json_str(fp, o->tz);
+		json_raw(fp, o->tz);
 		fputs(", \"rows\": [", fp);
 		break;
 	}
@@ -289,7 +325,7 @@ report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
 		rapl = estimated;
 	for (i = 0; i < rows.n; i++)
 		print_row(fp, o, &rows.v[i], i < nmeasured ? measured : rapl,
-		    i == 0);
+		    i == 0, kw);
 	if (o->format == FMT_JSON)
 		fputs("\n]}\n", fp);
 	rc = ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;

@@ -22,13 +22,22 @@
 #include "rdb.h"
 
 enum report_by {
-	BY_USER, BY_COMMAND, BY_PROJECT, BY_ZONE, BY_HOST, BY_HOUR
+	BY_USER, BY_COMMAND, BY_PROJECT, BY_ZONE, BY_HOST, BY_HOUR, BY_GROUP,
+	BY_NKEYS
 };
 
 enum report_format { FMT_TABLE, FMT_CSV, FMT_JSON };
 
+/* --every: the time buckets, local time (EVERY_NONE: no buckets). */
+enum report_every { EVERY_NONE, EVERY_HOUR, EVERY_DAY, EVERY_WEEK,
+	EVERY_MONTH };
+
+#define REPORT_MAXKEYS	4	/* --by a,b,c,d */
+
+struct idnames;
+
 struct report_opts {
-	enum report_by	 by;
+	enum report_by	 by;		/* the first key (energy: the only) */
 	enum report_format format;
 	int64_t		 from_ns;	/* INT64_MIN: open */
 	int64_t		 to_ns;		/* INT64_MAX: open */
@@ -36,28 +45,55 @@ struct report_opts {
 	double		 tolerance;	/* --capture: a ratio outside 1 +- this
 					   names the window's processes */
 	int		 scan;		/* add up the intervals, not rollups */
+	enum report_by	 keys[REPORT_MAXKEYS];	/* --by, in order */
+	int		 nkeys;		/* 0: keys[0] = by alone */
+	int		 keyless;	/* --every without --by: totals only */
+	enum report_every every;
+	const char	*sort;		/* --sort COLUMN; NULL: the default */
+	int64_t		 limit;		/* --limit N; 0: every row */
+	int		 averages;	/* --averages: per-call columns */
+	int		 percentiles;	/* --percentiles: p50/p95/max */
+	struct idnames	*names;		/* --passwd/--group/--project; NULL */
 };
 
 /* How many processes a window out of tolerance names. */
 #define CAPTURE_TOP	3
 
 /*
- * One output row: totals for one key.  Sums of nanoseconds and bytes are
- * 128-bit: 2^63 ns is only 292 years, which one host's daemons pass in
- * a year; counts of faults and calls stay far below 2^63.
+ * The measures of a row.  Each is a sum over the row's intervals, except
+ * the levels RM_RSS_MAX and RM_THREADS, the largest.  A measure no
+ * interval recorded (NULL in every one) is absent: printed blank, or
+ * null, never 0.
+ */
+enum report_measure {
+	RM_USER_NS, RM_SYS_NS, RM_REAL_NS, RM_CHARS, RM_READ, RM_WRITE,
+	RM_BLKIN, RM_BLKOUT, RM_RSS_MAX, RM_THREADS, RM_MAJFLT, RM_SYSCALLS,
+	RM_N
+};
+
+/*
+ * One output row: totals for one set of keys (and time bucket).  Sums
+ * of nanoseconds and bytes are 128-bit: 2^63 ns is only 292 years,
+ * which one host's daemons pass in a year.
  */
 struct report_row {
-	char		 key[128];	/* the key as stored: escaped only
-					   when printed */
+	char		 key[REPORT_MAXKEYS][128]; /* text keys as stored:
+					   escaped only when printed */
+	int64_t		 id[REPORT_MAXKEYS];	/* uid, gid, projid keys */
+	unsigned	 keynull;	/* bit k: key k is NULL */
+	int		 other;		/* 1: the rows past --limit, lumped */
+	int		 fill;		/* 1: an empty bucket's zero row */
 	int64_t		 hour_epoch;	/* BY_HOUR: start of the local hour */
+	int64_t		 bucket;	/* --every: start of the bucket (s) */
 	int64_t		 calls;		/* processes that ended */
-	__int128	 user_ns, sys_ns, real_ns;
-	__int128	 chars;		/* bytes */
-	int64_t		 rss_max_kb, faults_major, syscalls;
+	__int128	 v[RM_N];
+	unsigned	 have;		/* bit m: v[m] was recorded */
 };
 
 /* Names for --by values, indexed by enum report_by. */
 extern const char *const report_by_names[];
+/* Names for --every values ("hour"), indexed by enum report_every. */
+extern const char *const report_every_names[];
 
 /*
  * The capture ratio per snapshot interval and over the whole window, per

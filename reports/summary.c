@@ -55,7 +55,7 @@ grow_slots(struct summary *s)
 	for (i = 0; i < n; i++)
 		t[i] = -1;
 	for (i = 0; i < s->n; i++) {
-		size_t k = hash(s->rows[i].key) & (n - 1);
+		size_t k = hash(s->rows[i].key[0]) & (n - 1);
 
 		while (t[k] >= 0)
 			k = (k + 1) & (n - 1);
@@ -65,6 +65,17 @@ grow_slots(struct summary *s)
 	s->slots = t;
 	s->nslots = n;
 	return EXR_OK;
+}
+
+/* Add field f of p into measure m of r, if p has it. */
+static void
+add(struct report_row *r, enum report_measure m, const struct ex_proc *p,
+    int f)
+{
+	if (REC_HAS(p, f)) {
+		r->v[m] += p->v[f];
+		r->have |= 1u << m;
+	}
 }
 
 /* The row for key, created if new; NULL when out of memory. */
@@ -77,7 +88,7 @@ row_for(struct summary *s, const char *key, int64_t hour)
 		return NULL;
 	for (k = hash(key) & (s->nslots - 1); s->slots[k] >= 0;
 	    k = (k + 1) & (s->nslots - 1))
-		if (strcmp(s->rows[s->slots[k]].key, key) == 0)
+		if (strcmp(s->rows[s->slots[k]].key[0], key) == 0)
 			return &s->rows[s->slots[k]];
 	if (s->n == s->cap) {
 		size_t ncap = s->cap == 0 ? 64 : s->cap * 2;
@@ -90,7 +101,7 @@ row_for(struct summary *s, const char *key, int64_t hour)
 		s->cap = ncap;
 	}
 	memset(&s->rows[s->n], 0, sizeof(s->rows[0]));
-	snprintf(s->rows[s->n].key, sizeof(s->rows[0].key), "%s", key);
+	snprintf(s->rows[s->n].key[0], sizeof(s->rows[0].key[0]), "%s", key);
 	s->rows[s->n].hour_epoch = hour;
 	s->slots[k] = (int32_t)s->n;
 	return &s->rows[s->n++];
@@ -99,22 +110,25 @@ row_for(struct summary *s, const char *key, int64_t hour)
 int
 summary_add(struct summary *s, const struct ex_proc *p, const char *host)
 {
-	char key[sizeof(((struct report_row *)0)->key)];
+	char key[sizeof(((struct report_row *)0)->key[0])];
 	struct report_row *r;
 	int64_t hour = 0;
+	int idf;
 
 	if (p->group != EXD_GROUP_PROC || !REC_HAS(p, PROC_FINISH_NS) ||
 	    (int64_t)p->v[PROC_FINISH_NS] < s->from_ns ||
 	    (int64_t)p->v[PROC_FINISH_NS] >= s->to_ns)
 		return EXR_OK;
+	idf = s->by == BY_USER ? PROC_UID : s->by == BY_GROUP ? PROC_GID :
+	    PROC_PROJID;
 	switch (s->by) {
 	case BY_USER:
+	case BY_GROUP:
 	case BY_PROJECT:
-		if (!REC_HAS(p, s->by == BY_USER ? PROC_UID : PROC_PROJID))
+		if (!REC_HAS(p, idf))
 			snprintf(key, sizeof(key), "-");
 		else
-			snprintf(key, sizeof(key), "%" PRIu64,
-			    p->v[s->by == BY_USER ? PROC_UID : PROC_PROJID]);
+			snprintf(key, sizeof(key), "%" PRIu64, p->v[idf]);
 		break;
 	/* Keys as the records hold them: report_print escapes them. */
 	case BY_COMMAND:
@@ -126,6 +140,7 @@ summary_add(struct summary *s, const struct ex_proc *p, const char *host)
 		    p->zone : "-");
 		break;
 	case BY_HOST:
+	case BY_NKEYS:
 		snprintf(key, sizeof(key), "%s", host);
 		break;
 	case BY_HOUR: {
@@ -143,24 +158,38 @@ summary_add(struct summary *s, const struct ex_proc *p, const char *host)
 	}
 	if ((r = row_for(s, key, hour)) == NULL)
 		return EXR_NOMEM;
+	if (s->by == BY_USER || s->by == BY_GROUP || s->by == BY_PROJECT) {
+		if (!REC_HAS(p, idf))
+			r->keynull |= 1;
+		else
+			r->id[0] = (int64_t)p->v[idf];
+	}
 	/* 128-bit sums of 64-bit values: no overflow (report.h). */
 	r->calls++;
-	if (REC_HAS(p, PROC_CPU_USER_NS))
-		r->user_ns += p->v[PROC_CPU_USER_NS];
-	if (REC_HAS(p, PROC_CPU_SYS_NS))
-		r->sys_ns += p->v[PROC_CPU_SYS_NS];
+	r->have |= 1u << RM_REAL_NS;
+	add(r, RM_USER_NS, p, PROC_CPU_USER_NS);
+	add(r, RM_SYS_NS, p, PROC_CPU_SYS_NS);
 	if (REC_HAS(p, PROC_START_NS) &&
 	    p->v[PROC_FINISH_NS] >= p->v[PROC_START_NS])
-		r->real_ns += p->v[PROC_FINISH_NS] - p->v[PROC_START_NS];
-	if (REC_HAS(p, PROC_CHARS_RDWR))
-		r->chars += p->v[PROC_CHARS_RDWR];
-	if (REC_HAS(p, PROC_RSS_MAX_KB) &&
-	    (int64_t)p->v[PROC_RSS_MAX_KB] > r->rss_max_kb)
-		r->rss_max_kb = (int64_t)p->v[PROC_RSS_MAX_KB];
-	if (REC_HAS(p, PROC_FAULTS_MAJOR))
-		r->faults_major += (int64_t)p->v[PROC_FAULTS_MAJOR];
-	if (REC_HAS(p, PROC_SYSCALLS))
-		r->syscalls += (int64_t)p->v[PROC_SYSCALLS];
+		r->v[RM_REAL_NS] += p->v[PROC_FINISH_NS] -
+		    p->v[PROC_START_NS];
+	add(r, RM_CHARS, p, PROC_CHARS_RDWR);
+	add(r, RM_READ, p, PROC_READ_BYTES);
+	add(r, RM_WRITE, p, PROC_WRITE_BYTES);
+	add(r, RM_BLKIN, p, PROC_BLOCKS_IN);
+	add(r, RM_BLKOUT, p, PROC_BLOCKS_OUT);
+	add(r, RM_MAJFLT, p, PROC_FAULTS_MAJOR);
+	add(r, RM_SYSCALLS, p, PROC_SYSCALLS);
+	if (REC_HAS(p, PROC_RSS_MAX_KB) && (!(r->have & 1u << RM_RSS_MAX) ||
+	    (__int128)p->v[PROC_RSS_MAX_KB] > r->v[RM_RSS_MAX])) {
+		r->v[RM_RSS_MAX] = p->v[PROC_RSS_MAX_KB];
+		r->have |= 1u << RM_RSS_MAX;
+	}
+	if (REC_HAS(p, PROC_THREADS) && (!(r->have & 1u << RM_THREADS) ||
+	    (__int128)p->v[PROC_THREADS] > r->v[RM_THREADS])) {
+		r->v[RM_THREADS] = p->v[PROC_THREADS];
+		r->have |= 1u << RM_THREADS;
+	}
 	return EXR_OK;
 }
 
@@ -168,11 +197,12 @@ static int
 by_cpu(const void *a, const void *b)
 {
 	const struct report_row *x = a, *y = b;
-	__int128 cx = x->user_ns + x->sys_ns, cy = y->user_ns + y->sys_ns;
+	__int128 cx = x->v[RM_USER_NS] + x->v[RM_SYS_NS];
+	__int128 cy = y->v[RM_USER_NS] + y->v[RM_SYS_NS];
 
 	if (cx != cy)
 		return cx > cy ? -1 : 1;
-	return strcmp(x->key, y->key);
+	return strcmp(x->key[0], y->key[0]);
 }
 
 static int

@@ -603,11 +603,30 @@ static const char *const migrations[] = {
 	"    carbon_source, ident FROM hosts;",
 
 	/*
-	 * 12 -> 13, 13 -> 14: the versions of branches merged beside this
-	 * one (i14-store, i16-push); placeholders here, replaced at the
+	 * 12 -> 13 (issue 17; renumbered at merge): the names each host
+	 * gives its ids, from its own passwd, group and project files at
+	 * ingest, so a report read on another machine shows the host's
+	 * names and not that machine's; and sysload as a view, for the
+	 * CPUs utilisation is measured against.
+	 */
+	"CREATE TABLE host_names ("
+	"  host_id INTEGER NOT NULL REFERENCES hosts,"
+	"  kind TEXT NOT NULL,"
+	"  id INTEGER NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  PRIMARY KEY (host_id, kind, id)) WITHOUT ROWID;"
+	"CREATE VIEW v_host_names AS"
+	"  SELECT h.name AS host, n.host_id, n.kind, n.id, n.name"
+	"  FROM host_names n JOIN hosts h USING (host_id);"
+	"CREATE VIEW v_sysload AS"
+	"  SELECT h.name AS host, s.* FROM sysload s JOIN hosts h"
+	"  USING (host_id);",
+
+	/*
+	 * 13 -> 14: the version of a branch merged beside this one
+	 * (i14-store or i16-push); a placeholder here, replaced at the
 	 * merge.
 	 */
-	"SELECT 1;",
 	"SELECT 1;",
 
 	/*

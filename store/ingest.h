@@ -44,6 +44,11 @@ struct ingest_opts {
 			    const char *msg);
 	/* Host of logs that do not name one (pacct): gethostname(). */
 	const char	*host;
+	/* The host's passwd, group and project files, whose names ingest
+	 * stores for it (host_names); NULL: this machine's own, when host
+	 * is this machine (own_host), else none. */
+	const char	*names[3];
+	int		 own_host;
 	/* The provider of metric-provider streams; NULL: from the file's
 	 * name (GMT writes PROVIDER.log). */
 	const char	*provider;
@@ -139,5 +144,20 @@ int	ingest_file(struct store *s, const char *path,
  */
 int	store_pacct_gap(struct store *s, const char *host, int64_t t0_ns,
 	    int64_t t1_ns, const char *reason, struct ex_err *err);
+
+/* One id's name, from a host's passwd, group or project file. */
+struct store_name {
+	int64_t		 id;
+	const char	*name;
+};
+
+/*
+ * Replace the names of kind ("user", "group", "project") that host
+ * gives its ids with names[n] (table host_names, store/names.c), in one
+ * transaction; nothing when the database has no row for host.  EXR_OK
+ * or EXR_DB.
+ */
+int	store_host_names(struct store *s, const char *host, const char *kind,
+	    const struct store_name *names, size_t n, struct ex_err *err);
 
 #endif

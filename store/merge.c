@@ -165,6 +165,11 @@ static const struct mtab mtabs[] = {
 	    "NOT EXISTS (SELECT 1 FROM pacct_gaps g WHERE g.host_id = "
 	    ":dst_host AND g.t1_ns = :t1_ns AND g.t0_ns IS :t0_ns)", NULL,
 	    NULL, NULL, NULL },
+	/* A host's names (schema 13): the source's, the newer, win. */
+	{ "host_names", OF_HOST("host_names"), NULL, NULL, { { NULL, NULL } },
+	    "INSERT", NULL,
+	    "ON CONFLICT (host_id, kind, id) DO UPDATE SET name = "
+	    "excluded.name WHERE name <> excluded.name", NULL, NULL, NULL },
 	{ "energy_procs", OF_HOST("energy_procs"), "eproc_id", "m_eproc",
 	    { { NULL, NULL } }, "INSERT", NULL, NULL,
 	    "SELECT eproc_id FROM energy_procs WHERE host_id = :dst_host "

@@ -154,7 +154,10 @@ test_expect_success 'report --energy: CSV and JSON, and --by checked' '
 	extracct report --db rank.db --energy --by command --format csv >rank.csv &&
 	head -n 1 rank.csv | grep "^command,basis,processes,joules,avg_watts,peak_watts,cpu_s,joules_per_cpu_s,share,g_co2e,carbon_sources" &&
 	extracct report --db rank.db --energy --by command --format json >rank.json &&
-	grep "\"key\": \"renderer\", \"basis\": \"measured\", \"processes\": 1, \"joules\": 17.600" rank.json &&
+	grep "{\"command\": \"renderer\", \"basis\": \"measured\", \"processes\": 1, \"joules\": 17.600" rank.json &&
+	sed -n 2p rank.out | grep "^command  *basis  *processes  *joules  *avg_watts  *peak_watts  *cpu_s  *joules_per_cpu_s  *share  *g_co2e$" &&
+	extracct report --db rank.db --energy --by user --format json >ru.json &&
+	grep "{\"uid\": null, \"basis\": \"measured\", \"processes\": 2," ru.json &&
 	test_expect_code 2 extracct report --db rank.db --energy --by hour 2>err &&
 	grep -- "--energy: --by user, command or host" err
 '

@@ -86,7 +86,7 @@ test_expect_success 'an interval of days is split over its hours, exactly' '
 	extracct report --db real.db --by hour --tz UTC --format csv >h.csv &&
 	tr -d "\\r" <h.csv | head -n 4 | cut -d, -f1,5-8 >actual &&
 	cat >expect <<-\EOF &&
-	hour_start_local,calls,cpu_user_s,cpu_sys_s,real_s
+	hour_start,calls,cpu_user_s,cpu_sys_s,real_s
 	2005-03-03 00:00,0,0.000,0.000,888.187
 	2005-03-03 01:00,1,0.000,0.001,3600.012
 	2005-03-03 02:00,0,0.000,0.000,3600.000

@@ -8,6 +8,7 @@
 
 #include "../../reports/csv.h"
 #include "../../reports/fmt.h"
+#include "../../reports/report_int.h"
 #include "check.h"
 
 /* What fn writes for s, as a string (freed by the caller). */
@@ -125,4 +126,25 @@ suite_fmt(void)
 	CHECK("json plain", writes(json_str, "global", "\"global\""));
 	CHECK("json as csv", writes(json_str, "e\033[2J\"q\\\377",
 	    "\"e\\\\033[2J\\\"q\\\\134\\\\377\""));
+
+	/* The report's CSV and JSON: names as they are (issue 17.7). */
+	CHECK("csv raw space", writes(csv_raw, "a b", "a b"));
+	CHECK("csv raw quoted", writes(csv_raw, "e\033\r\n\"q,",
+	    "\"e\033\r\n\"\"q,\""));
+	CHECK("csv raw guard", writes(csv_raw, "=1+2", "'=1+2"));
+	CHECK("json raw", writes(json_raw, "a \"b\"\\", "\"a \\\"b\\\"\\\\\""));
+	CHECK("json raw controls", writes(json_raw, "\033\r\n\177",
+	    "\"\\u001b\\u000d\\u000a\\u007f\""));
+	CHECK("json raw utf-8", writes(json_raw, "Jos\303\251 \342\202\254",
+	    "\"Jos\\u00e9 \\u20ac\""));
+	CHECK("json raw astral", writes(json_raw, "\360\237\230\200",
+	    "\"\\ud83d\\ude00\""));
+	CHECK("json raw not utf-8", writes(json_raw, "\351\377x",
+	    "\"\\u00e9\\u00ffx\""));
+	CHECK("json raw overlong", writes(json_raw, "\300\257",
+	    "\"\\u00c0\\u00af\""));
+	CHECK("json raw short", writes(json_raw, "\342\202",
+	    "\"\\u00e2\\u0082\""));
+	CHECK("json raw surrogate", writes(json_raw, "\355\240\200",
+	    "\"\\u00ed\\u00a0\\u0080\""));
 }

@@ -1,0 +1,176 @@
+/*
+ * The usage report's parts, one job each:
+ *   report_query.c	the SQL for o's keys, buckets and window; the rows
+ *   report_bucket.c	--every: the local bucket edges
+ *   report_shape.c	empty buckets as zero rows, --sort, --limit
+ *   report_cols.c	the columns every format prints, and their values
+ *   report_table.c, report_csv.c, report_json.c	the formats
+ *   report_pct.c	--percentiles: p50/p95/max of the bucketed series
+ *   report.c		ties them up
+ * Internal to reports/: callers use report.h.
+ */
+#ifndef REPORT_INT_H
+/* What every usage report says of split values (store/rollup.h). */
+#define REPORT_APPORTIONED "values of an interval spanning several hours " \
+	"are apportioned to each hour in proportion to its time in it"
+
+#define REPORT_INT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report.h"
+
+/* Most buckets one report makes (a year of hours is 8,784). */
+#define REPORT_MAXBUCKETS	100000
+
+/* A host's CPUs, for utilisation (v_sysload's ncpu). */
+struct report_host {
+	char		 host[128];
+	int64_t		 ncpu;		/* 0: not known */
+};
+
+/* What a report prints: its rows and what the columns need. */
+struct report_set {
+	struct report_row *rows;
+	size_t		 n, cap;
+	int64_t		*edge;		/* --every: nb + 1 bucket edges (s) */
+	size_t		 nb;
+	struct report_host *hosts;	/* every host in the database */
+	size_t		 nhosts;
+	__int128	 cpu_total;	/* the rows' CPU, for cpu_pct */
+	__int128	*btotal;	/* --every: each bucket's CPU */
+	struct report_name *names;	/* the hosts' names (v_host_names) */
+	size_t		 nnames;
+};
+
+/* A name a host's passwd, group or project file gave an id. */
+struct report_name {
+	char		 host[128];
+	int		 kind;		/* enum idkind */
+	int64_t		 id;
+	char		 name[128];
+};
+
+/* The column name of each key, indexed by enum report_by. */
+extern const char *const report_key_names[];
+
+/* The keys of o: o->keys, or o->by alone. */
+int	report_nkeys(const struct report_opts *o);
+enum report_by report_key(const struct report_opts *o, int k);
+
+/* A new zeroed row at the end of s; NULL when out of memory. */
+struct report_row *report_add(struct report_set *s);
+void	report_set_release(struct report_set *s);
+
+/*
+ * --every: the edges of the local buckets from the window's start (or
+ * the first interval's end) to its end (or the last's) into s.
+ * EXR_OK, or EXR_DB/EXR_USAGE/EXR_NOMEM with err.
+ */
+int	report_buckets(struct rdb *db, const struct report_opts *o,
+	    struct report_set *s, struct ex_err *err);
+/* The index of the bucket holding epoch second t, or -1. */
+long	report_bucket_of(const struct report_set *s, int64_t t);
+/* The bucket start as local text: hour, day, week (its Monday), month. */
+void	report_bucket_text(char *b, size_t n, enum report_every e,
+	    int64_t epoch);
+
+/*
+ * Fetch the totals for o's keys (and buckets) over o's window from db
+ * into s, unsorted.  EXR_OK, or EXR_DB/EXR_NOMEM with err.
+ */
+int	report_query(struct rdb *db, const struct report_opts *o,
+	    struct report_set *s, struct ex_err *err);
+
+/* Every host's CPUs (for util_pct).  EXR_OK or EXR_DB with err. */
+int	report_capacity(struct rdb *db, struct report_set *s,
+	    struct ex_err *err);
+
+/*
+ * Shape s for printing: the zero rows of empty buckets, the order (o's
+ * --sort, else buckets and hours in time order, then CPU, largest
+ * first), and the rows past --limit (in each bucket) lumped into one.
+ * EXR_OK, EXR_USAGE (an unknown --sort) or EXR_NOMEM, with err.
+ */
+int	report_shape(const struct report_opts *o, struct report_set *s,
+	    struct ex_err *err);
+
+/*
+ * The columns.  Each has one name in every format; a value is text, or
+ * absent (blank in tables and CSV, null in JSON).
+ */
+enum col_kind { COL_TEXT, COL_NUM };
+#define COLF_TABLE	0x1
+#define COLF_CSV	0x2
+#define COLF_JSON	0x4
+#define COLF_ALL	(COLF_TABLE | COLF_CSV | COLF_JSON)
+
+struct report_col {
+	char		 name[40];
+	enum col_kind	 kind;
+	unsigned	 formats;	/* COLF_* */
+	int		 what;		/* report_cols.c's own */
+	int		 arg;		/* key index or measure */
+	int		 key;		/* 1: a key's column */
+};
+
+#define REPORT_MAXCOLS	48
+
+/* The columns o prints; returns how many. */
+int	report_cols(const struct report_opts *o, struct report_col *c);
+
+/*
+ * Column c's value in row r as text into b[n]: for the format fmt
+ * (FMT_TABLE: names where known, ids otherwise).  Returns b, or NULL
+ * when absent.
+ */
+const char *report_value(const struct report_opts *o,
+	    const struct report_set *s, const struct report_col *c,
+	    const struct report_row *r, enum report_format fmt, char *b,
+	    size_t n);
+
+/*
+ * The name of id (a uid, gid or projid key of row r): from
+ * --passwd/--group/--project if given, else the row's host's files as
+ * ingest stored them; with no host key, the name every host gives it.
+ * NULL: none known.
+ */
+const char *report_name(const struct report_opts *o,
+	    const struct report_set *s, enum report_by by, int64_t id,
+	    const struct report_row *r);
+
+/* The stored names (v_host_names) into s.  EXR_OK or EXR_DB. */
+int	report_names_load(struct rdb *db, struct report_set *s,
+	    struct ex_err *err);
+
+/*
+ * The CPUs behind row r (its host's, or with no host key every host's,
+ * if all are known) and the seconds it covers (its bucket, its hour, or
+ * a closed window).  0: not known.
+ */
+int64_t	report_ncpu(const struct report_opts *o,
+	    const struct report_set *s, const struct report_row *r);
+int64_t	report_span(const struct report_opts *o,
+	    const struct report_set *s, const struct report_row *r);
+
+/* The header naming the report: key(s), window and zone. */
+void	report_title(FILE *fp, const struct report_opts *o);
+
+/* Print s in one format. */
+void	report_table(FILE *fp, const struct report_opts *o,
+	    const struct report_set *s);
+void	report_csv(FILE *fp, const struct report_opts *o,
+	    const struct report_set *s);
+void	report_json(FILE *fp, const struct report_opts *o,
+	    const struct report_set *s);
+
+/* --percentiles: a row per key group over the buckets, in o's format. */
+int	report_percentiles(FILE *fp, const struct report_opts *o,
+	    const struct report_set *s, struct ex_err *err);
+
+/* CSV and JSON strings of names as they are: see report_csv.c. */
+void	csv_raw(FILE *fp, const char *s);
+void	json_raw(FILE *fp, const char *s);
+
+#endif
