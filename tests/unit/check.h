@@ -37,5 +37,6 @@ void	suite_catalog(void);
 void	suite_store(void);
 void	suite_reader(void);
 void	suite_hostid(void);
+void	suite_rollup(void);
 
 #endif

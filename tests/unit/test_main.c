@@ -25,6 +25,7 @@ main(void)
 	suite_store();
 	suite_reader();
 	suite_hostid();
+	suite_rollup();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }
