@@ -145,6 +145,19 @@ test_expect_success 'retention: file smaller, rollup reports unchanged' '
 	test_cmp before.command after.command
 '
 
+test_expect_success 'retention switches an older database to incremental vacuum' '
+	cp a.db nv.db &&
+	sqlite3 nv.db "PRAGMA auto_vacuum = NONE; VACUUM" >/dev/null &&
+	test "$(sqlite3 nv.db "PRAGMA auto_vacuum")" = 0 &&
+	extracct report --db nv.db --by command >before &&
+	before=$(wc -c <nv.db) &&
+	extracct -c keep.yaml rollup --expire --db nv.db >out &&
+	test "$(sqlite3 nv.db "PRAGMA auto_vacuum")" = 2 &&
+	test $(wc -c <nv.db) -lt $before &&
+	extracct report --db nv.db --by command >after &&
+	test_cmp before after
+'
+
 test_expect_success 'retention of rollups: months before the limit go' '
 	echo "keep_rollups_months: 1" >keep2.yaml &&
 	extracct -c keep2.yaml rollup --expire --db e.db >out &&
