@@ -125,6 +125,18 @@ test_expect_success 'reports from the rollups equal the scan of the intervals' '
 	done
 '
 
+test_expect_success 'retention keys: shown by config, out of range refused' '
+	printf "keep_intervals_days: 30\nkeep_rollups_months: 24\n" >k.yaml &&
+	extracct -c k.yaml config >out &&
+	grep "^keep_intervals_days: 30$" out &&
+	grep "^keep_rollups_months: 24$" out &&
+	echo "keep_intervals_days: 36501" >bad.yaml &&
+	test_expect_code 2 extracct -c bad.yaml config 2>err &&
+	grep "keep_intervals_days" err &&
+	test_expect_code 2 extracct rollup --db a.db 2>err &&
+	test_expect_code 2 extracct rollup --rebuild --expire --db a.db 2>err
+'
+
 test_expect_success 'retention: file smaller, rollup reports unchanged' '
 	cp a.db e.db &&
 	for by in command hour user; do
