@@ -238,17 +238,29 @@ source(struct sqlbuf *q, const struct report_opts *o,
 		p[1] = h1;
 		*np = 2;
 	} else {
-		/* The whole days from the day rows, the rest by hour. */
+		/*
+		 * The whole days [d0, d1) from the day rows, the hours
+		 * before and after them from the hour rows: two ranges of
+		 * the time index, never a test of every hour row.
+		 */
+		int64_t d0 = up_to(h0, 86400), d1 = down_to(h1, 86400);
+
 		sb_add(q, "(SELECT " RU_KEYS ", day_s AS hour_s, "
-		    RU_TABLE_COLS " FROM v_usage_rollup_day WHERE day_s >= ?3 "
-		    "AND day_s < ?4 UNION ALL SELECT " RU_KEYS ", hour_s, "
-		    RU_TABLE_COLS " FROM v_usage_rollup WHERE hour_s >= ?1 AND "
-		    "hour_s < ?2 AND (hour_s < ?3 OR hour_s >= ?4))");
-		p[0] = h0;
-		p[1] = h1;
-		p[2] = up_to(h0, 86400);
-		p[3] = down_to(h1, 86400);
-		*np = 4;
+		    RU_TABLE_COLS " FROM v_usage_rollup_day WHERE day_s >= ?1 "
+		    "AND day_s < ?2 UNION ALL SELECT " RU_KEYS ", hour_s, "
+		    RU_TABLE_COLS " FROM v_usage_rollup WHERE hour_s >= ?3 AND "
+		    "hour_s < ?4 UNION ALL SELECT " RU_KEYS ", hour_s, "
+		    RU_TABLE_COLS " FROM v_usage_rollup WHERE hour_s >= ?5 AND "
+		    "hour_s < ?6)");
+		if (d0 >= d1)		/* no whole day: every hour */
+			d0 = d1 = h1;
+		p[0] = d0;
+		p[1] = d1;
+		p[2] = h0;
+		p[3] = d0 < h1 ? d0 : h1;
+		p[4] = d1 > h0 ? d1 : h0;
+		p[5] = h1;
+		*np = 6;
 	}
 }
 
@@ -295,7 +307,7 @@ report_query(struct rdb *db, const struct report_opts *o,
 {
 	struct sqlbuf q = { 0 };
 	struct rdb_q *st;
-	int64_t from = o->from_ns, to = o->to_ns, p[4];
+	int64_t from = o->from_ns, to = o->to_ns, p[6];
 	int rc, i, k, np, nk = report_nkeys(o);
 
 	if (o->every != EVERY_NONE) {
