@@ -634,27 +634,28 @@ static const char *const migrations[] = {
 	 * hour, user, project, zone and command, per UTC day likewise, and
 	 * per host and hour, each interval split over the hours it covers;
 	 * kept by ingest and merge, built here from the intervals there
-	 * are.  expiry: how far retention has deleted (retention.h).
+	 * are.  expiry: how far retention has deleted (retention.h).  Time
+	 * first in each key: ingest adds rows in time order (appends), and
+	 * reports and retention read and delete time ranges.
 	 */
 	"CREATE TABLE rollup_hour ("
 	"  host_id INTEGER NOT NULL, hour_s INTEGER NOT NULL,"
 	"  nulls INTEGER NOT NULL, uid INTEGER NOT NULL, gid INTEGER NOT NULL,"
 	"  projid INTEGER NOT NULL, zone TEXT NOT NULL, command TEXT NOT NULL,"
 	RU_TABLE_VALUES
-	"  PRIMARY KEY (" RU_KEY_COLS("hour_s") ")) WITHOUT ROWID;"
-	"CREATE INDEX rollup_hour_t ON rollup_hour (hour_s);"
+	"  PRIMARY KEY (hour_s, host_id, nulls, uid, gid, projid, zone,"
+	"    command)) WITHOUT ROWID;"
 	"CREATE TABLE rollup_day ("
 	"  host_id INTEGER NOT NULL, day_s INTEGER NOT NULL,"
 	"  nulls INTEGER NOT NULL, uid INTEGER NOT NULL, gid INTEGER NOT NULL,"
 	"  projid INTEGER NOT NULL, zone TEXT NOT NULL, command TEXT NOT NULL,"
 	RU_TABLE_VALUES
-	"  PRIMARY KEY (" RU_KEY_COLS("day_s") ")) WITHOUT ROWID;"
-	"CREATE INDEX rollup_day_t ON rollup_day (day_s);"
+	"  PRIMARY KEY (day_s, host_id, nulls, uid, gid, projid, zone,"
+	"    command)) WITHOUT ROWID;"
 	"CREATE TABLE rollup_host ("
 	"  host_id INTEGER NOT NULL, hour_s INTEGER NOT NULL,"
 	RU_TABLE_VALUES
-	"  PRIMARY KEY (host_id, hour_s)) WITHOUT ROWID;"
-	"CREATE INDEX rollup_host_t ON rollup_host (hour_s);"
+	"  PRIMARY KEY (hour_s, host_id)) WITHOUT ROWID;"
 	"CREATE TABLE expiry ("
 	"  what TEXT PRIMARY KEY,"
 	"  before_ns INTEGER NOT NULL);"

@@ -144,6 +144,7 @@ procs_reset(struct store *s, int keep)
 		live_init(&ps->live, sizeof(struct proc_state));
 	}
 	ps->npending = 0;
+	rollup_forget(ps->rollup);
 	ps->next_id = 1;		/* what procs_load reads from nothing */
 }
 
@@ -585,6 +586,10 @@ proc_new(struct run *r, uint64_t key, const struct ex_proc *p)
 	int rc, added;
 
 	if ((rc = proc_insert(r, p, &added)) != EXR_OK || !added)
+		return rc;
+	/* Its rollup key is that of the row just written. */
+	if ((rc = rollup_know(ps->rollup, ps->next_id, r->host_id, p,
+	    r->err)) != EXR_OK)
 		return rc;
 	proc_state_begin(&fresh, ps->next_id++, p);
 	if ((rc = proc_step(r, &fresh, p, &d)) != EXR_OK)

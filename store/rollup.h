@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "../parsers/exerr.h"
+#include "../parsers/records.h"
 #include "diff.h"
 
 /* An interval longer than this (ns; ten years) is not split: it counts
@@ -53,9 +54,20 @@ int	rollup_prepare(sqlite3 *db, struct rollup **rp, struct ex_err *err);
 void	rollup_finalize(struct rollup *ru);
 
 /*
- * Add the parts of interval iv of process proc_id (whose procs row is
- * written before rollup_flush): called for each interval row written,
- * exactly once.  EXR_OK, or EXR_DB with err.
+ * Process proc_id, of host host_id, has the rollup key of record p (its
+ * first, which its procs row holds): so rollup_add need not read the
+ * row.  For a process seen for the first time (and, with exit-only
+ * rows, for one whose procs row is written later).  EXR_OK or
+ * EXR_NOMEM.
+ */
+int	rollup_know(struct rollup *ru, int64_t proc_id, int64_t host_id,
+	    const struct ex_proc *p, struct ex_err *err);
+
+/*
+ * Add the parts of interval iv of process proc_id (rollup_know'n, else
+ * its procs row is read): called for each interval row written,
+ * exactly once, before the commit's rollup_flush.  EXR_OK, or EXR_DB or
+ * EXR_NOMEM with err.
  */
 int	rollup_add(struct rollup *ru, int64_t proc_id,
 	    const struct proc_interval *iv, struct ex_err *err);
@@ -65,6 +77,9 @@ int	rollup_add(struct rollup *ru, int64_t proc_id,
  * transaction, and forget them.  EXR_OK, or EXR_DB with err.
  */
 int	rollup_flush(struct rollup *ru, struct ex_err *err);
+
+/* Drop what was added since the last flush (a rollback). */
+void	rollup_forget(struct rollup *ru);
 
 /*
  * Add the parts of the proc_intervals rows whose rowid is above mark
