@@ -71,6 +71,12 @@ static const char *const q_sql[Q_N] = {
 	[Q_CLEAR] = "DELETE FROM " PENDING,
 };
 
+/*
+ * Accumulators before they are written, inside the transaction, even
+ * before its commit: memory stays bounded (~9 MB) whatever the chunk.
+ */
+#define RU_MAX_ACCS	32768
+
 /* The sums of a rollup row: real_ns, then enum rollup_value's. */
 #define RU_NV	(1 + RV_N)
 
@@ -656,7 +662,7 @@ rollup_add(struct rollup *ru, int64_t proc_id,
 			    (int64_t)iv->d[PROC_THREADS]);
 		}
 	}
-	return EXR_OK;
+	return ru->naccs >= RU_MAX_ACCS ? rollup_flush(ru, err) : EXR_OK;
 }
 
 /* Bind accumulator a into its level's upsert and run it. */

@@ -40,6 +40,13 @@ test_expect_success 'ingest keeps what a rebuild makes (several ingests, small c
 	rebuilt_same a.db
 '
 
+test_expect_success 'one chunk of more rollup rows than ingest holds in memory' '
+	extracct gen --kind proc --records 40000 --seed 9 -o g3.ex &&
+	extracct ingest --db big.db --chunk 1000000 g3.ex >out &&
+	test $(sqlite3 big.db "SELECT count(*) FROM rollup_hour") -gt 32768 &&
+	rebuilt_same big.db
+'
+
 test_expect_success 're-ingest adds nothing to the rollups' '
 	rollups a.db >before &&
 	extracct ingest --db a.db g1.ex g2.ex "$SAMPLES/proc.exacct" >out &&
