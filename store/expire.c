@@ -57,14 +57,20 @@ static int
 intervals_expire(sqlite3 *db, int64_t before, uint64_t *n,
     struct ex_err *err)
 {
-	/* ?1: the cutoff, ns.  Exited processes a day before it (their
-	 * intervals all end by their exit) go with their alternates. */
+	/*
+	 * ?1: the cutoff, ns.  Exited processes a day before it (their
+	 * intervals all end by their exit) go with their alternates, but
+	 * for the newest: ingest numbers the next from the largest id, and
+	 * an id is never given to another process (a central store keys
+	 * rows by it).
+	 */
 	static const char *const sql[] = {
 	    "DELETE FROM proc_intervals WHERE t1_ns < ?1",
 	    "DELETE FROM proc_alt_exits WHERE proc_id IN (SELECT proc_id "
 	    "FROM procs WHERE finish_ns < ?1 - 86400000000000)",
 	    "DELETE FROM procs WHERE finish_ns < ?1 - 86400000000000 AND "
-	    "proc_id NOT IN (SELECT proc_id FROM proc_last)",
+	    "proc_id NOT IN (SELECT proc_id FROM proc_last) AND "
+	    "proc_id < (SELECT max(proc_id) FROM procs)",
 	    "DELETE FROM task_intervals WHERE t1_ns < ?1",
 	    "DELETE FROM energy_intervals WHERE t1_ns < ?1",
 	    "DELETE FROM sysload WHERE t_ns < ?1",
