@@ -53,8 +53,8 @@ static const struct cmdopt report_options[] = {
 	    "count only the hours that start before TIME, which must be after "
 	    "--from (default: to the end)" },
 	{ 'S', "sort", "COLUMN", 0,
-	    "order the rows by this column of the CSV header: numbers "
-	    "largest first, text in order, blanks last (default: cpu_s; "
+	    "order the rows by this column of the CSV header: measures "
+	    "largest first, keys in order, blanks last (default: cpu_s; "
 	    "hours and buckets in time order)" },
 	{ 'n', "limit", "N", 0,
 	    "the first N rows (of each bucket), the rest added up into one "
@@ -150,6 +150,8 @@ report_files(int argc, char **argv, const struct report_opts *o)
 	}
 	summary_sort(&f.sum);
 	rc = report_print(stdout, o, f.sum.rows, f.sum.n, &err);
+	if (rc != EXR_OK)
+		complain(rc, "%s", err.reason);
 	summary_release(&f.sum);
 	return worst(status, rc);
 }
@@ -477,7 +479,10 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	rc = capture ? report_capture(r, stdout, &o, &err) :
 	    energy ? report_energy(r, stdout, &o, &err) :
 	    report_run(r, stdout, &o, &err);
-	if (rc != EXR_OK)
+	/* A usage error is the options', not the database's. */
+	if (rc == EXR_USAGE)
+		complain(rc, "%s", err.reason);
+	else if (rc != EXR_OK)
 		complain(rc, "%s: %s", db, err.reason);
 	rdb_close(r);
 	db_close(h);

@@ -2,14 +2,17 @@
  * Id-to-name maps for dump -v (see idnames.h).  Small: a sorted array per
  * kind, binary search, insertion as names are first asked for.
  */
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../parsers/compat.h"
 #include "idnames.h"
@@ -46,13 +49,27 @@ int
 idnames_load(struct idnames *m, enum idkind k, const char *path,
     struct ex_err *err)
 {
+	struct stat st;
 	FILE *fp;
-	int rc;
+	int fd, rc;
 
-	if ((fp = fopen(path, "re")) == NULL) {
+	/*
+	 * Not blocking on a FIFO (ingest reads the host's files by
+	 * default, report and dump any named): only a regular file.
+	 */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
 		rc = ex_fail(err, EXR_IO, 0, "%s", strerror(errno));
 		if (err != NULL)
 			err->sys_errno = errno;
+		return rc;
+	}
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return ex_fail(err, EXR_IO, 0, "not a regular file");
+	}
+	if (fcntl(fd, F_SETFL, 0) == -1 || (fp = fdopen(fd, "r")) == NULL) {
+		rc = ex_fail(err, EXR_IO, 0, "%s", strerror(errno));
+		close(fd);
 		return rc;
 	}
 	rc = idnames_read(m, k, fp, err);

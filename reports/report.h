@@ -1,16 +1,19 @@
 /*
- * report: usage totals from the database, sa-style: by user, command,
- * project, zone, host or hour, over a time window, sorted by CPU (hours
- * in time order).
+ * report: usage totals from the database, sa-style: by one or several
+ * of user, group, command, project, zone, host and hour, over a time
+ * window, optionally per local time bucket (--every), sorted by CPU
+ * (hours and buckets in time order) or by a column, the rest past a
+ * limit lumped as ***other.
  *
  * Each interval is split over the UTC hours it covers, in proportion to
- * time (store/rollup.h); the window counts the hours that start in
- * [from, to).  The totals come from the rollups (v_usage_rollup_day and
- * v_usage_rollup for --by all but hour, v_usage_rollup_host for hour),
- * or with scan from the intervals, split the same way: the same figures.
- * calls: the processes that ended (their last interval ends) in the
- * hours counted.  Columns carry their units; every output says its time
- * zone and that split values are apportioned.
+ * time (store/rollup.h); the window (and a bucket) counts the hours
+ * that start in [from, to).  The totals come from the rollups
+ * (report_query.c), or with scan from the intervals, split the same
+ * way: the same figures.  calls: the processes that ended (their last
+ * interval ends) in the hours counted.  Columns carry their units, one
+ * name in every format; a value never recorded is blank (null), never
+ * 0; every output says its time zone and that split values are
+ * apportioned.  The parts: report_int.h.
  */
 #ifndef REPORT_H
 #define REPORT_H

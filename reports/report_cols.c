@@ -171,7 +171,7 @@ report_span(const struct report_opts *o, const struct report_set *s,
 		if (report_key(o, k) == BY_HOUR)
 			return r->other ? 0 : 3600;
 	if (o->from_ns != INT64_MIN && o->to_ns != INT64_MAX)
-		return (o->to_ns - o->from_ns) / 1000000000;
+		return o->to_ns / 1000000000 - o->from_ns / 1000000000;
 	return 0;
 }
 

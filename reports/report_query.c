@@ -124,6 +124,17 @@ sb_int(struct sqlbuf *q, int64_t v)
 	sb_add(q, b);
 }
 
+/* Epoch seconds as ns, held within int64 (an edge past 2262). */
+static int64_t
+ns_of(int64_t sec)
+{
+	if (sec > INT64_MAX / 1000000000)
+		return INT64_MAX;
+	if (sec < INT64_MIN / 1000000000)
+		return INT64_MIN;
+	return sec * 1000000000;
+}
+
 /*
  * The start of the bucket of edges [lo, hi) holding i.hour_s, as a
  * balanced CASE: log2 of the buckets comparisons a row, whatever the
@@ -314,10 +325,10 @@ report_query(struct rdb *db, const struct report_opts *o,
 		/* The buckets cover the window: cut it to them. */
 		if (s->nb == 0)
 			return EXR_OK;
-		if (from < s->edge[0] * 1000000000)
-			from = s->edge[0] * 1000000000;
-		if (to > s->edge[s->nb] * 1000000000)
-			to = s->edge[s->nb] * 1000000000;
+		if (from < ns_of(s->edge[0]))
+			from = ns_of(s->edge[0]);
+		if (to > ns_of(s->edge[s->nb]))
+			to = ns_of(s->edge[s->nb]);
 	}
 	build(&q, o, s, rdb_engine(db), from, to, p, &np);
 	if (q.nomem) {

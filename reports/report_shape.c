@@ -66,12 +66,16 @@ cmp(const void *a, const void *b)
 		return x->other - y->other;
 	if (sort_hour && sort_col == NULL && x->hour_epoch != y->hour_epoch)
 		return x->hour_epoch < y->hour_epoch ? -1 : 1;
-	/* Absent values last; numbers largest first, text in order. */
+	/*
+	 * Absent values last; measures largest first, keys (ids, names,
+	 * times) in order.
+	 */
 	if (p->have != q->have)
 		return q->have - p->have;
 	if (p->have && (sort_col == NULL || sort_col->kind == COL_NUM) &&
 	    p->num != q->num)
-		return p->num > q->num ? -1 : 1;
+		return (p->num > q->num) == (sort_col == NULL ||
+		    !sort_col->key) ? -1 : 1;
 	if (p->have && sort_col != NULL && sort_col->kind == COL_TEXT) {
 		int c = strcmp(p->text, q->text);
 
@@ -122,6 +126,8 @@ join_repeats(const struct report_opts *o, struct report_set *s)
 {
 	size_t i, n = 0;
 
+	if (s->n < 2)
+		return;
 	sort_o = o;
 	qsort(s->rows, s->n, sizeof(*s->rows), cmp_bucket_keys);
 	for (i = 0; i < s->n; i++) {

@@ -86,6 +86,18 @@ for a, b in zip(j[\"rows\"], c):
 	fi
 '
 
+test_expect_success '--by host,hour: the hours that have usage (intervals split over the hours they cover), per host, their utilisation' '
+	extracct report --db fx.db --by host,hour --tz UTC --format csv >hh.csv &&
+	csv hh.csv | cut -d, -f1,2,6,14-16 >actual &&
+	cat >expect <<-\EOF &&
+	host,hour_start,calls,cpu_s,cpu_pct,util_pct
+	fx,2026-01-01 00:00,1,1500.000,60.98,20.83
+	fx,2026-01-01 01:00,0,600.000,24.39,8.33
+	fx,2026-01-01 02:00,2,360.000,14.63,5.00
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success '--passwd, --group, --project: names beside the ids' '
 	extracct report --db fx.db --by user,group --passwd pw --group gr --tz UTC --format csv >n.csv &&
 	csv n.csv | cut -d, -f1-5 >actual &&
@@ -100,6 +112,15 @@ test_expect_success '--passwd, --group, --project: names beside the ids' '
 	grep "^shop  *1 " p.table && grep "^default  *2 " p.table &&
 	extracct report --db fx.db --by user --passwd pw --tz UTC --format json >n.json &&
 	grep "{\"uid\": 1000, \"user\": \"alice\", \"calls\": 2," n.json
+'
+
+test_expect_success 'a names file that is a FIFO is refused, without waiting' '
+	mkfifo fifo &&
+	timeout 10 "$EXTRACCT" report --db fx.db --passwd fifo 2>err; rc=$? &&
+	test $rc -eq 3 && grep "fifo: not a regular file" err &&
+	timeout 10 "$EXTRACCT" ingest --db fifo.db --host fx --group fifo \
+	    empty.pacct 2>err; rc=$? &&
+	test $rc -eq 3 && grep "fifo: not a regular file" err
 '
 
 test_expect_success '--limit: the rest as one ***other row; --averages per call' '
@@ -117,9 +138,13 @@ test_expect_success '--sort COLUMN; an unknown one is refused' '
 	extracct report --db fx.db --by command --sort command --tz UTC --format csv >s.csv &&
 	test "$(csv s.csv | cut -d, -f1 | tr "\n" " ")" = "command db web " &&
 	extracct report --db fx.db --by user,group --sort gid --tz UTC --format csv >g.csv &&
-	test "$(csv g.csv | cut -d, -f3 | tr "\n" " ")" = "gid 200 100 100 " &&
+	test "$(csv g.csv | cut -d, -f3 | tr "\n" " ")" = "gid 100 100 200 " &&
+	extracct report --db fx.db --by command --sort real_s --tz UTC --format csv >r.csv &&
+	test "$(csv r.csv | cut -d, -f6 | tr "\n" " ")" = "real_s 9600.000 2700.000 " &&
 	test_expect_code 2 extracct report --db fx.db --sort colour 2>err &&
-	grep "sort .colour.: no such column" err
+	grep "^extracct: --sort .colour.: no such column" err &&
+	test_expect_code 2 extracct report --sort colour "$SAMPLES/proc.exacct" 2>err &&
+	grep "^extracct: --sort .colour.: no such column" err
 '
 
 test_expect_success '--every day, week, month: local buckets, utilisation of the day' '
@@ -173,6 +198,15 @@ test_expect_success '--every hour in Europe/Paris: the repeated hour is one buck
 	2026-10-25 03:00,2026-10-25T02:00:00Z,1792893600,,0,0.000
 	EOF
 	test_cmp expect actual
+'
+
+# The last buckets a window can have (ns end in 2262): no overflow.
+test_expect_success '--every: edges past 2262 held in int64 ns; a window of no interval' '
+	extracct report --db fx.db --every month --from 2262-01-01 --to @9223372036 --tz UTC --format csv >e.csv &&
+	test "$(csv e.csv | cut -d, -f1 | tr "\n" " ")" = "month_start 2262-01 2262-02 2262-03 2262-04 " &&
+	# Hours with no interval at all: zero rows only (was UB: qsort(NULL)).
+	extracct report --db fx.db --every hour --from 2030-01-01 --to 2030-01-01T03:00 --tz UTC --format csv >z.csv &&
+	test "$(csv z.csv | cut -d, -f1,5 | tr "\n" " ")" = "hour_start,calls 2030-01-01 00:00,0 2030-01-01 01:00,0 2030-01-01 02:00,0 "
 '
 
 test_expect_success '--percentiles: nearest rank over every bucket, quiet ones as 0' '
