@@ -5,9 +5,10 @@
 # users, one interval an hour each for 10,000 hours).  The database is
 # made once with SQL (no log to parse: ingest is bench/ingest.sh's
 # business) and its rollups by rollup --rebuild (minutes), then kept in
-# build/.  The scan splits every interval over its hours in SQL, as the
-# rollups do: the same figures, so it is timed for --by command and
-# hour only.
+# build/.  The scan (report --scan) adds up the intervals themselves:
+# whole when no window or hour sets parts apart (--by command: what
+# every report did before the rollups), else split over their hours in
+# SQL as the rollups are (--by hour): the same figures either way.
 #
 # Usage: sh bench/rollup.sh build/extracct
 set -eu

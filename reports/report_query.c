@@ -230,7 +230,19 @@ source(struct sqlbuf *q, const struct report_opts *o,
 		if (by == BY_HOUR)
 			hourly = 1;
 	}
-	if (o->scan || !edges_on(o, s, 3600)) {
+	if (o->scan && !hourly && o->every == EVERY_NONE &&
+	    from == INT64_MIN && to == INT64_MAX) {
+		/*
+		 * Every hour counted, none apart: the parts of each
+		 * interval add up to it, so it is summed whole.
+		 */
+		sb_add(q, "(SELECT uid, gid, command, projid, zone, host, "
+		    "0 AS hour_s, " RU_PART_GR " FROM (SELECT uid, gid, "
+		    "command, projid, zone, host, final AS calls, "
+		    "t1_ns - t0_ns AS real_ns, " RU_SUM_COLS ", rss_max_kb, "
+		    "threads FROM v_proc_usage) x)");
+		*np = 0;
+	} else if (o->scan || !edges_on(o, s, 3600)) {
 		sb_add(q, engine == RDB_POSTGRESQL ? scan_pg : scan_sqlite);
 		p[0] = from;
 		p[1] = h0;
