@@ -239,7 +239,7 @@ source(struct sqlbuf *q, const struct report_opts *o,
 		sb_add(q, "(SELECT uid, gid, command, projid, zone, host, "
 		    "0 AS hour_s, " RU_PART_GR " FROM (SELECT uid, gid, "
 		    "command, projid, zone, host, final AS calls, "
-		    "t1_ns - t0_ns AS real_ns, " RU_SUM_COLS ", rss_max_kb, "
+		    RU_REAL " AS real_ns, " RU_SUM_COLS ", rss_max_kb, "
 		    "threads FROM v_proc_usage) x)");
 		*np = 0;
 	} else if (o->scan || !edges_on(o, s, 3600)) {

@@ -147,7 +147,8 @@ static const int rv_field[RV_N] = {
 static int
 split_ok(int64_t t0, int64_t t1)
 {
-	return t0 >= 0 && t1 > t0 && t1 - t0 <= ROLLUP_MAX_SPLIT_NS;
+	return t0 >= 0 && t1 > t0 && t1 <= ROLLUP_MAX_T_NS &&
+	    t1 - t0 <= ROLLUP_MAX_SPLIT_NS;
 }
 
 void
@@ -621,16 +622,21 @@ rollup_add(struct rollup *ru, int64_t proc_id,
 		return rc;
 	rollup_hours(t0, t1, &h0, &h1);
 	for (h = h0; h <= h1; h++) {
-		int64_t a = h * ROLLUP_HOUR_NS, b = a + ROLLUP_HOUR_NS;
 		int64_t hour_s = h * 3600, v[RU_NV], cb = 0, ce = 1, d = 1;
 		int has[RU_NV];
 
 		/* rollup_split, its weights worked out once an hour. */
 		if (h0 != h1)
 			weights(t0, t1, h0, h1, h, &cb, &ce, &d);
+		if (!split_ok(t0, t1))		/* one part: as it is */
+			v[0] = t0 >= 0 && t1 >= 0 && t1 <= ROLLUP_MAX_T_NS ?
+			    t1 - t0 : 0;
+		else {
+			/* In range: no product here passes 2^63. */
+			int64_t a = h * ROLLUP_HOUR_NS, b = a + ROLLUP_HOUR_NS;
 
-		v[0] = h0 == h1 && !split_ok(t0, t1) ? t1 - t0 :
-		    (t1 < b ? t1 : b) - (t0 > a ? t0 : a);
+			v[0] = (t1 < b ? t1 : b) - (t0 > a ? t0 : a);
+		}
 		has[0] = 1;
 		for (k = 0; k < RV_N; k++) {
 			int f = rv_field[k];

@@ -25,6 +25,13 @@
 /* An interval longer than this (ns; ten years) is not split: it counts
  * in the hour it ends, as a time that cannot be right would. */
 #define ROLLUP_MAX_SPLIT_NS	315576000000000000LL
+/*
+ * Times out of range (before 1970, or from 2200 on: a log's nonsense,
+ * or an unsigned time past 2^63 ns read back negative) are not split,
+ * and such an interval's real time counts as 0: (t1 - t0) could be
+ * past 2^63, and the hour after t1 past the largest time.
+ */
+#define ROLLUP_MAX_T_NS		7258118400000000000LL
 #define ROLLUP_HOUR_NS		3600000000000LL
 
 /* The values of one interval that rollups add up (NULL: absent). */
@@ -37,7 +44,8 @@ enum rollup_value {
 /*
  * The hours [*h0, *h1] (hour numbers: epoch seconds / 3600) an interval
  * from t0 to t1 (ns) is split over: one hour, t1's, unless
- * 0 <= t0 < t1 and it is at most ROLLUP_MAX_SPLIT_NS long.
+ * 0 <= t0 < t1 <= ROLLUP_MAX_T_NS and it is at most ROLLUP_MAX_SPLIT_NS
+ * long.
  */
 void	rollup_hours(int64_t t0, int64_t t1, int64_t *h0, int64_t *h1);
 

@@ -28,6 +28,10 @@
 #define RU_FENCE	"LIMIT -1 OFFSET 0"
 #endif
 #define RU_MAXSPLIT	"315576000000000000"
+#define RU_MAXT		"7258118400000000000"	/* ROLLUP_MAX_T_NS */
+/* An interval's real time, 0 for times out of range (rollup.h). */
+#define RU_REAL	"(CASE WHEN t0_ns >= 0 AND t1_ns >= 0 AND t1_ns <= " \
+	RU_MAXT " THEN t1_ns - t0_ns ELSE 0 END)"
 
 /* The values summed, in enum rollup_value order. */
 #define RU_SUM_COLS \
@@ -44,8 +48,8 @@
  * in rollup.c.  Written out where used, so that no CTE is materialized
  * (a copy of every interval).
  */
-#define RU_SP	"(t0_ns >= 0 AND t1_ns > t0_ns AND t1_ns - t0_ns <= " \
-	RU_MAXSPLIT ")"
+#define RU_SP	"(t0_ns >= 0 AND t1_ns > t0_ns AND t1_ns <= " RU_MAXT \
+	" AND t1_ns - t0_ns <= " RU_MAXSPLIT ")"
 #define RU_H0	"(CASE WHEN " RU_SP " THEN t0_ns / " RU_H " ELSE t1_ns / " \
 	RU_H " END)"
 #define RU_H1	"(CASE WHEN " RU_SP " THEN (t1_ns - 1) / " RU_H \
@@ -74,7 +78,7 @@
 	"  d, " \
 	"  h + 1 FROM pr WHERE h < h1 - 1) " \
 	"SELECT " K RU_H0 " * 3600 AS hour_s, final AS calls, " \
-	"  t1_ns - t0_ns AS real_ns, " RU_SUM_COLS ", rss_max_kb, threads " \
+	"  " RU_REAL " AS real_ns, " RU_SUM_COLS ", rss_max_kb, threads " \
 	"  FROM (SELECT * FROM " src ") s WHERE " RU_H0 " = " RU_H1 \
 	" UNION ALL " RU_OUT(K, RU_IN(K, src, RU_H0, RU_H0 " < " RU_H1)) \
 	" UNION ALL " RU_OUT(K, RU_IN(K, src, RU_H1, RU_H0 " < " RU_H1)) \

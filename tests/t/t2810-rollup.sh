@@ -111,6 +111,38 @@ test_expect_success 'an interval of days is split over its hours, exactly' '
 	test_cmp expect actual
 '
 
+# Process exit records (extracct's catalog: pid, start s/ns, finish s/ns,
+# user and system CPU ns, command): a finish past 2^63 ns (read back
+# negative), one in the last hour before 2^63 ns, and one in range.
+exit_rec() {
+	echo "group 0xf0000100" &&
+	echo "  uint 0x30001000 $1" &&
+	echo "  uint 0x40001007 $2" && echo "  uint 0x40001008 0" &&
+	echo "  uint 0x40001009 $3" && echo "  uint 0x4000100a $4" &&
+	echo "  uint 0x4000100b $5" && echo "  uint 0x4000100c 5000000" &&
+	echo "  string 0x60001006 $6" && echo "end"
+}
+
+test_expect_success 'times out of range: counted unsplit, no overflow' '
+	{ echo "header library extracct hostile" &&
+	  exit_rec 4242 1 18446744073 0 0 absurd &&
+	  exit_rec 4243 9223372035 9223372036 854775807 7 late &&
+	  exit_rec 4244 1700000000 1700010000 0 0 fine; } >h.spec &&
+	extracct_test encode h.spec h.exacct &&
+	extracct ingest --db h.db h.exacct >out &&
+	rebuilt_same h.db &&
+	extracct report --db h.db --by command --tz UTC --format csv >c.csv &&
+	tr -d "\r" <c.csv | cut -d, -f1,3,6 | sort >actual &&
+	cat >expect <<-\EOF &&
+	absurd,1,0.000
+	command,calls,real_s
+	fine,1,10000.000
+	late,1,0.000
+	EOF
+	test_cmp expect actual &&
+	extracct report --db h.db --by hour --scan --tz UTC >/dev/null
+'
+
 test_expect_success 'the header, CSV and JSON say values are apportioned' '
 	extracct report --db real.db --by hour --tz UTC >t &&
 	grep "^# values of an interval spanning several hours are apportioned" t &&
