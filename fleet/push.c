@@ -781,7 +781,7 @@ delete_ids(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
     size_t n)
 {
 	const struct pexp *x = pexp_of(t);
-	const char *kname = x->key != NULL ? x->key : t->bcol;
+	const char *kname;
 	struct buf k = { 0 }, c = { 0 };
 	sqlite3_stmt *st = NULL;
 	const struct bucket *e;
@@ -789,6 +789,9 @@ delete_ids(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 	size_t lo, hi;
 	int i, rc, step, bcol, skip, key = -1;
 
+	if (x == NULL)
+		return EXR_OK;	/* expiry removes none of its rows */
+	kname = x->key != NULL ? x->key : t->bcol;
 	for (lo = 0; lo < n && !list[lo].ids; lo++)
 		;
 	if (lo == n)
