@@ -206,9 +206,21 @@ static const char v1_sql[] =
     "  ambiguous bigint NOT NULL,"
     "  PRIMARY KEY (host_id, t1_ns, zone_id)" PARTED("t1_ns");
 
+/*
+ * 1 -> 2: the names each host gives its ids (local schema 13's
+ * host_names), so a fleet report shows every host's own names.  A new
+ * version rather than v1 extended: a server may hold a v1 already.
+ */
+static const char v2_sql[] =
+    "CREATE TABLE host_names ("
+    "  host_id bigint NOT NULL, kind text NOT NULL,"
+    "  id bigint NOT NULL, name text NOT NULL,"
+    "  PRIMARY KEY (host_id, kind, id));";
+
 /* migrations[i] takes the central schema from version i to i + 1. */
 static const char *const migrations[] = {
 	v1_sql,
+	v2_sql,
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

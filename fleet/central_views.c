@@ -49,7 +49,8 @@
 const char central_views_sql[] =
 	"DROP VIEW IF EXISTS v_hosts, v_proc_usage, v_usage_hourly, v_by_user,"
 	"  v_alt_exits, v_pacct_gaps, capture, v_energy_usage, v_energy,"
-	"  v_metric_energy, v_rapl_host, v_energy_estimate CASCADE;"
+	"  v_metric_energy, v_rapl_host, v_energy_estimate, v_host_names,"
+	"  v_sysload CASCADE;"
 	"CREATE OR REPLACE FUNCTION local_hour(ns bigint) RETURNS bigint"
 	"  LANGUAGE sql STABLE PARALLEL SAFE"
 	"  RETURN extract(epoch FROM date_trunc('hour',"
@@ -66,6 +67,18 @@ const char central_views_sql[] =
 	"    carbon_g_per_kwh, carbon_source COLLATE \"C\" AS carbon_source,"
 	"    ident COLLATE \"C\" AS ident"
 	"  FROM hosts;"
+
+	"CREATE VIEW v_host_names AS"
+	"  SELECT h.name COLLATE \"C\" AS host, n.host_id,"
+	"    n.kind COLLATE \"C\" AS kind, n.id, n.name COLLATE \"C\" AS name"
+	"  FROM host_names n JOIN hosts h USING (host_id);"
+
+	"CREATE VIEW v_sysload AS"
+	"  SELECT h.name COLLATE \"C\" AS host, s.host_id, s.t_ns,"
+	"    s.user_ticks, s.nice_ticks, s.system_ticks, s.idle_ticks,"
+	"    s.iowait_ticks, s.irq_ticks, s.softirq_ticks, s.steal_ticks,"
+	"    s.clk_tck, s.btime_s, s.ncpu"
+	"  FROM sysload s JOIN hosts h USING (host_id);"
 
 	"CREATE VIEW v_proc_usage AS"
 	"  SELECT h.name COLLATE \"C\" AS host, p.pid, p.start_ns, p.uid,"

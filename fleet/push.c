@@ -88,6 +88,9 @@ static const struct ptab ptabs[] = {
 	{ "rapl_zones", OF_HOST("rapl_zones"), "zone_id", 4096, 0 },
 	{ "rapl_intervals", OF("rapl_intervals", "rapl_zones", "zone_id"),
 	    "t1_ns", HOUR_NS, 1 },
+	/* Rewritten in place by each ingest: the bucket's signature
+	 * carries a renamed or removed id. */
+	{ "host_names", OF_HOST("host_names"), "id", 4096, 0 },
 };
 
 #define NPTABS	(sizeof(ptabs) / sizeof(ptabs[0]))

@@ -16,7 +16,7 @@
 TABLES="hosts files damage procs proc_intervals proc_alt_exits tasks
     task_intervals flow_records flows sysload lost pacct_gaps energy_procs
     energy_intervals metric_series metric_samples metric_gaps rapl_zones
-    rapl_intervals"
+    rapl_intervals host_names"
 
 # Each row with its owner's natural key in place of the ids (t2700's),
 # the columns of the local table but the ids and the times of ingest;
@@ -121,12 +121,13 @@ ingest_host() {
 		    alpha.proc alpha.task alpha.flow alpha.energy alpha.pacct \
 		    damaged.exacct acctd.exacct alt.pacct >/dev/null 2>&1 ;;
 	beta)
-		extracct ingest --db "$2" --host beta beta.proc beta.task \
-		    beta.flow beta.energy beta.pacct \
-		    s1/cpu_energy_rapl_msr_component.log >/dev/null ;;
+		extracct ingest --db "$2" --host beta --passwd beta.passwd \
+		    --group beta.group beta.proc beta.task beta.flow \
+		    beta.energy beta.pacct s1/cpu_energy_rapl_msr_component.log >/dev/null ;;
 	gamma)
-		extracct ingest --db "$2" --host gamma gamma.proc gamma.task \
-		    gamma.flow gamma.energy gamma.pacct snap.log >/dev/null ;;
+		extracct ingest --db "$2" --host gamma --passwd gamma.passwd \
+		    gamma.proc gamma.task gamma.flow gamma.energy gamma.pacct \
+		    snap.log >/dev/null ;;
 	esac
 }
 
@@ -167,6 +168,10 @@ test_expect_success 'setup: three hosts, each in its own database, and all in on
 		echo $((i * 700000)) >pc/intel-rapl:0/energy_uj &&
 		echo $((i * 300000)) >pc/intel-rapl:0:1/energy_uj || return 1
 	done &&
+	# The names two hosts give their ids (host_names), each its own.
+	printf "root:x:0:0::/:/bin/sh\nann:x:1001:100::/:/bin/sh\n" >beta.passwd &&
+	printf "staff:x:100:\n" >beta.group &&
+	printf "root:x:0:0::/:/bin/sh\nbob:x:1001:100::/:/bin/sh\n" >gamma.passwd &&
 	for h in alpha beta gamma; do
 		ingest_host $h $h.db || return 1
 	done &&
@@ -345,7 +350,7 @@ test_expect_success '20 hosts push at once: all complete, central is their union
 	done &&
 	canon $dbs >expect && canon_pg fleet20 >actual && test_cmp expect actual &&
 	test "$(pg_psql fleet20 -c "SELECT count(*) FROM hosts")" -eq 20 &&
-	test "$(pg_psql fleet20 -c "SELECT version FROM extracct_meta")" -eq 1
+	test "$(pg_psql fleet20 -c "SELECT version FROM extracct_meta")" -eq 2
 '
 
 test_expect_success 'a host is pushed from one database only' '
@@ -394,7 +399,7 @@ test_expect_success 'a central schema newer than this extracct is refused' '
 	extracct push --db beta.db --to "$(pg_conn newer)" >/dev/null &&
 	pg_psql newer -c "UPDATE extracct_meta SET version = 99" &&
 	test_expect_code 5 extracct push --db beta.db --to "$(pg_conn newer)" 2>err &&
-	grep "central server: schema version 99 is newer than this extracct.s 1: upgrade extracct" err
+	grep "central server: schema version 99 is newer than this extracct.s 2: upgrade extracct" err
 '
 
 test_expect_success 'credentials: no password in --to or a readable configuration' '
