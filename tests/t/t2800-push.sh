@@ -237,6 +237,22 @@ test_expect_success 'rows changed here since a push are changed there: exits, a 
 	test "$(pg_psql grow -c "SELECT ingested_to FROM files")" -gt "$size1"
 '
 
+test_expect_success 'names renamed, added or removed here are so there' '
+	pg_createdb names &&
+	cp beta.db nm.db &&
+	extracct push --db nm.db --to "$(pg_conn names)" >/dev/null &&
+	printf "root:x:0:0::/:/bin/sh\ncarl:x:1001:100::/:/bin/sh\ndee:x:1002:100::/:/bin/sh\n" >nm.passwd &&
+	printf "" >nm.group &&
+	extracct ingest --db nm.db --host beta --passwd nm.passwd \
+	    --group nm.group beta.proc >/dev/null &&
+	extracct push --db nm.db --to "$(pg_conn names)" >/dev/null &&
+	pg_psql names -c "SELECT kind, id, name FROM host_names
+	    ORDER BY 1, 2" >actual &&
+	printf "user|0|root\nuser|1001|carl\nuser|1002|dee\n" >expect &&
+	test_cmp expect actual &&
+	canon nm.db >expect && canon_pg names >actual && test_cmp expect actual
+'
+
 test_expect_success 'SIGKILL at 20 random moments, run again each time: one clean push' '
 	pg_createdb clean &&
 	t0=$(date +%s%N) &&
