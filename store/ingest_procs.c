@@ -20,6 +20,7 @@
 #include "../parsers/pacct.h"
 #include "../parsers/taskstats_decode.h"
 #include "ingest_int.h"
+#include "rollup.h"
 
 enum {
 	Q_INS_PROC, Q_UPD_PROC, Q_SEL_CLOSED, Q_INS_ALT, Q_INS_PINT,
@@ -79,6 +80,7 @@ struct proc_sink {
 	struct pint_row	 pending[PINT_BATCH];
 	size_t		 npending;
 	struct live	 live;		/* struct proc_state, key host|pid */
+	struct rollup	*rollup;	/* the rollups' pending parts */
 	int64_t		 next_id;	/* the next proc_id */
 };
 
@@ -104,7 +106,8 @@ procs_prepare(struct store *s, struct ex_err *err)
 	if ((ps = s->procs = calloc(1, sizeof(*ps))) == NULL)
 		return ex_fail(err, EXR_NOMEM, 0, "no memory");
 	live_init(&ps->live, sizeof(struct proc_state));
-	if ((rc = stmts_prepare(s->db, q_sql, ps->q, Q_N, err)) != EXR_OK)
+	if ((rc = stmts_prepare(s->db, q_sql, ps->q, Q_N, err)) != EXR_OK ||
+	    (rc = rollup_prepare(s->db, &ps->rollup, err)) != EXR_OK)
 		return rc;
 	/* The multi-row form of Q_INS_PINT. */
 	o = (size_t)snprintf(sql, sizeof(sql), "%s", head);
@@ -123,6 +126,7 @@ procs_finalize(struct store *s)
 		return;
 	stmts_finalize(ps->q, Q_N);
 	sqlite3_finalize(ps->pint_batch);
+	rollup_finalize(ps->rollup);
 	live_release(&ps->live);
 	free(ps);
 	s->procs = NULL;
@@ -140,6 +144,7 @@ procs_reset(struct store *s, int keep)
 		live_init(&ps->live, sizeof(struct proc_state));
 	}
 	ps->npending = 0;
+	rollup_forget(ps->rollup);
 	ps->next_id = 1;		/* what procs_load reads from nothing */
 }
 
@@ -248,7 +253,8 @@ procs_flush(struct run *r)
 	int32_t it = -1;
 	int rc;
 
-	if ((rc = pints_flush(r)) != EXR_OK)
+	if ((rc = pints_flush(r)) != EXR_OK ||
+	    (rc = rollup_flush(ps->rollup, r->err)) != EXR_OK)
 		return rc;
 	while ((p = live_next(&ps->live, &it)) != NULL) {
 		if (!*live_dirty(p))
@@ -273,7 +279,11 @@ static int
 pint_queue(struct run *r, int64_t proc_id, const struct proc_interval *iv)
 {
 	struct proc_sink *ps = r->s->procs;
+	int rc;
 
+	/* Every row queued is written, or the chunk rolls back. */
+	if ((rc = rollup_add(ps->rollup, proc_id, iv, r->err)) != EXR_OK)
+		return rc;
 	ps->pending[ps->npending].proc_id = proc_id;
 	ps->pending[ps->npending].iv = *iv;
 	r->stats->rows++;
@@ -576,6 +586,10 @@ proc_new(struct run *r, uint64_t key, const struct ex_proc *p)
 	int rc, added;
 
 	if ((rc = proc_insert(r, p, &added)) != EXR_OK || !added)
+		return rc;
+	/* Its rollup key is that of the row just written. */
+	if ((rc = rollup_know(ps->rollup, ps->next_id, r->host_id, p,
+	    r->err)) != EXR_OK)
 		return rc;
 	proc_state_begin(&fresh, ps->next_id++, p);
 	if ((rc = proc_step(r, &fresh, p, &d)) != EXR_OK)

@@ -38,6 +38,7 @@
 
 #include "ingest_int.h"
 #include "merge.h"
+#include "rollup.h"
 
 #define MAXCOLS	64	/* columns of one table, and then some */
 
@@ -632,16 +633,57 @@ host_merge(struct merge *m, sqlite3_stmt *hs, sqlite3_int64 *id)
 	return rc;
 }
 
+/*
+ * The newest interval row before the copy: rows copied after it have
+ * higher rowids (SQLite gives a new row the largest rowid + 1).
+ */
+static int
+interval_mark(struct merge *m, sqlite3_int64 *mark)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (db_prepare(m->s->db, "SELECT coalesce(max(rowid), 0) FROM "
+	    "proc_intervals", &st, m->err) != EXR_OK)
+		return EXR_DB;
+	rc = sqlite3_step(st);
+	*mark = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? EXR_OK : db_fail(m->s->db, m->err,
+	    "proc_intervals");
+}
+
+/*
+ * The rollups of the interval rows the merge added (those above mark),
+ * exactly once: a row already there was not copied (INSERT OR IGNORE)
+ * and is not counted again.
+ */
+static int
+merge_rollups(struct merge *m, sqlite3_int64 mark)
+{
+	struct rollup *ru;
+	int rc;
+
+	if ((rc = rollup_prepare(m->s->db, &ru, m->err)) != EXR_OK)
+		return rc;
+	if ((rc = rollup_add_since(ru, mark, m->err)) == EXR_OK)
+		rc = rollup_flush(ru, m->err);
+	rollup_finalize(ru);
+	return rc;
+}
+
 /* Everything of the source, inside the two transactions. */
 static int
 merge_all(struct merge *m, const char *path, struct merge_stats *st)
 {
 	sqlite3_stmt *hs;
+	sqlite3_int64 mark = 0;
 	size_t k;
 	int rc = EXR_OK, step;
 
 	if ((rc = db_exec(m->s->db, temp_sql, m->err)) != EXR_OK ||
-	    (rc = hosts_fill(m->s, m->err)) != EXR_OK)
+	    (rc = hosts_fill(m->s, m->err)) != EXR_OK ||
+	    (rc = interval_mark(m, &mark)) != EXR_OK)
 		return rc;
 	if (db_prepare(m->src, "SELECT host_id, name, ident, exit_sources, "
 	    "carbon_g_per_kwh, carbon_source FROM hosts ORDER BY host_id",
@@ -674,6 +716,8 @@ merge_all(struct merge *m, const char *path, struct merge_stats *st)
 	if (rc == EXR_OK && step != SQLITE_DONE)
 		rc = db_fail(m->src, m->err, "hosts");
 	sqlite3_finalize(hs);
+	if (rc == EXR_OK)
+		rc = merge_rollups(m, mark);
 	/* Then the ledger's files of no host (no record read yet). */
 	m->rows = m->added = 0;
 	for (k = 0; rc == EXR_OK && k < NHOSTLESS; k++)
