@@ -46,7 +46,8 @@
 /*
  * One local fact table.  Its rows of host ?1 are "SELECT x.* FROM "
  * from; bcol (a column of x, never changed once written) cut by width
- * makes the buckets; part: partitioned centrally by month of bcol.
+ * makes the buckets; part: partitioned centrally by month of bcol,
+ * which is in ns (unit 1), or in s (unit SECOND_NS: part 2 only).
  * Parents before children, as the central key of a child names its
  * parent's local id.
  */
@@ -56,41 +57,51 @@ struct ptab {
 	const char	*bcol;
 	int64_t		 width;
 	int		 part;		/* 2: and an index leads with bcol */
+	int64_t		 unit;		/* ns in one unit of bcol */
 };
+
+#define SECOND_NS	INT64_C(1000000000)
 
 #define OF_HOST(t)	t " x WHERE x.host_id = ?1"
 #define OF(t, p, id)	t " x JOIN " p " p USING (" id ") WHERE p.host_id = ?1"
 
 static const struct ptab ptabs[] = {
-	{ "files", OF_HOST("files"), "file_id", 256, 0 },
-	{ "damage", OF("damage", "files", "file_id"), "file_id", 256, 0 },
-	{ "procs", OF_HOST("procs"), "start_ns", HOUR_NS, 0 },
+	{ "files", OF_HOST("files"), "file_id", 256, 0, 1 },
+	{ "damage", OF("damage", "files", "file_id"), "file_id", 256, 0, 1 },
+	{ "procs", OF_HOST("procs"), "start_ns", HOUR_NS, 0, 1 },
 	{ "proc_intervals", OF("proc_intervals", "procs", "proc_id"), "t1_ns",
-	    HOUR_NS, 2 },
+	    HOUR_NS, 2, 1 },
 	{ "proc_alt_exits", OF("proc_alt_exits", "procs", "proc_id"),
-	    "proc_id", 4096, 0 },
-	{ "tasks", OF_HOST("tasks"), "start_ns", HOUR_NS, 0 },
+	    "proc_id", 4096, 0, 1 },
+	{ "tasks", OF_HOST("tasks"), "start_ns", HOUR_NS, 0, 1 },
 	{ "task_intervals", OF("task_intervals", "tasks", "task_id"), "t1_ns",
-	    HOUR_NS, 1 },
-	{ "flow_records", OF_HOST("flow_records"), "ctime_s", 3600, 0 },
-	{ "flows", OF_HOST("flows"), "first_s", 3600, 0 },
-	{ "sysload", OF_HOST("sysload"), "t_ns", HOUR_NS, 0 },
-	{ "lost", OF_HOST("lost"), "t_ns", HOUR_NS, 0 },
-	{ "pacct_gaps", OF_HOST("pacct_gaps"), "t1_ns", HOUR_NS, 0 },
-	{ "energy_procs", OF_HOST("energy_procs"), "start_ns", HOUR_NS, 0 },
+	    HOUR_NS, 1, 1 },
+	{ "flow_records", OF_HOST("flow_records"), "ctime_s", 3600, 0, 1 },
+	{ "flows", OF_HOST("flows"), "first_s", 3600, 0, 1 },
+	{ "sysload", OF_HOST("sysload"), "t_ns", HOUR_NS, 0, 1 },
+	{ "lost", OF_HOST("lost"), "t_ns", HOUR_NS, 0, 1 },
+	{ "pacct_gaps", OF_HOST("pacct_gaps"), "t1_ns", HOUR_NS, 0, 1 },
+	{ "energy_procs", OF_HOST("energy_procs"), "start_ns", HOUR_NS, 0, 1 },
 	{ "energy_intervals", OF("energy_intervals", "energy_procs",
-	    "eproc_id"), "t1_ns", HOUR_NS, 2 },
-	{ "metric_series", OF_HOST("metric_series"), "series_id", 4096, 0 },
+	    "eproc_id"), "t1_ns", HOUR_NS, 2, 1 },
+	{ "metric_series", OF_HOST("metric_series"), "series_id", 4096, 0, 1 },
 	{ "metric_samples", OF("metric_samples", "metric_series",
-	    "series_id"), "ts_ns", HOUR_NS, 1 },
+	    "series_id"), "ts_ns", HOUR_NS, 1, 1 },
 	{ "metric_gaps", OF("metric_gaps", "metric_series", "series_id"),
-	    "to_ns", HOUR_NS, 0 },
-	{ "rapl_zones", OF_HOST("rapl_zones"), "zone_id", 4096, 0 },
+	    "to_ns", HOUR_NS, 0, 1 },
+	{ "rapl_zones", OF_HOST("rapl_zones"), "zone_id", 4096, 0, 1 },
 	{ "rapl_intervals", OF("rapl_intervals", "rapl_zones", "zone_id"),
-	    "t1_ns", HOUR_NS, 1 },
+	    "t1_ns", HOUR_NS, 1, 1 },
 	/* Rewritten in place by each ingest: the bucket's signature
 	 * carries a renamed or removed id. */
-	{ "host_names", OF_HOST("host_names"), "id", 4096, 0 },
+	{ "host_names", OF_HOST("host_names"), "id", 4096, 0, 1 },
+	/* Rows of an hour or day grow as ingest adds to them: the bucket
+	 * is sent again. */
+	{ "rollup_hour", OF_HOST("rollup_hour"), "hour_s", 3600, 2,
+	    SECOND_NS },
+	{ "rollup_day", OF_HOST("rollup_day"), "day_s", 86400, 2, SECOND_NS },
+	{ "rollup_host", OF_HOST("rollup_host"), "hour_s", 3600, 2,
+	    SECOND_NS },
 };
 
 #define NPTABS	(sizeof(ptabs) / sizeof(ptabs[0]))
@@ -125,6 +136,7 @@ struct push {
 	char		 origin[32];	/* this database, for central */
 	uint64_t	 rows, buckets;	/* of the host being pushed */
 	int		 one_host;	/* the database holds one host */
+	int64_t		 keep[NPTABS];	/* buckets before: expired here */
 };
 
 static int
@@ -802,17 +814,91 @@ central_buckets(struct push *pp, const char *hid, size_t *nc)
 	return EXR_OK;
 }
 
-/* After pass 1: a bucket goes if central lacks it or holds another. */
+/*
+ * After pass 1: a bucket goes if central lacks it or holds another,
+ * but for one that central has from before keep: expiry deleted rows
+ * there (expiry_cuts), which central keeps.
+ */
 static void
-mark_send(struct bmap *m)
+mark_send(struct bmap *m, int64_t keep)
 {
 	size_t i;
 
 	for (i = 0; i < m->cap; i++)
 		if (IN_USE(&m->a[i]))
 			m->a[i].send = !m->a[i].have_c ||
-			    m->a[i].n != m->a[i].cn ||
-			    m->a[i].sig != m->a[i].csig;
+			    (m->a[i].b >= keep &&
+			    (m->a[i].n != m->a[i].cn ||
+			    m->a[i].sig != m->a[i].csig));
+}
+
+/*
+ * The local retention's cuts (store/expire.h: the table expiry, schema
+ * 15): the rows it deleted are history that central keeps, so the
+ * buckets that held any of them are not mirrored.  Each table's keep is
+ * its first bucket with no row before the cut: the intervals' and
+ * system records', the processes' (which expiry deletes a day before
+ * the intervals' cut), the rollups'.  A bucket of proc_alt_exits (cut
+ * by proc_id) is still mirrored: central loses the alternate exits of
+ * processes expired here.
+ */
+static int
+expiry_cuts(struct push *pp)
+{
+	static const struct {
+		const char	*tab, *what;
+		int64_t		 before;	/* ns before the cut */
+	} cuts[] = {
+		{ "proc_intervals", "intervals", 0 },
+		{ "task_intervals", "intervals", 0 },
+		{ "energy_intervals", "intervals", 0 },
+		{ "sysload", "intervals", 0 },
+		{ "procs", "intervals", 86400 * SECOND_NS },
+		{ "rollup_hour", "rollups", 0 },
+		{ "rollup_day", "rollups", 0 },
+		{ "rollup_host", "rollups", 0 },
+	};
+	sqlite3_stmt *st;
+	size_t k, c;
+	int64_t v;
+	int step, rc = EXR_OK;
+
+	for (k = 0; k < NPTABS; k++)
+		pp->keep[k] = INT64_MIN;
+	if (db_prepare(pp->db, "SELECT name FROM sqlite_master WHERE name = "
+	    "'expiry' AND type = 'table'", &st, pp->err) != EXR_OK)
+		return EXR_DB;
+	step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (step != SQLITE_ROW)
+		return step == SQLITE_DONE ? EXR_OK :
+		    db_fail(pp->db, pp->err, "expiry");
+	if (db_prepare(pp->db, "SELECT what, before_ns FROM expiry", &st,
+	    pp->err) != EXR_OK)
+		return EXR_DB;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *what = (const char *)sqlite3_column_text(st, 0);
+		int64_t cut = sqlite3_column_int64(st, 1);
+
+		for (c = 0; what != NULL && c < sizeof(cuts) / sizeof(cuts[0]);
+		    c++) {
+			if (strcmp(cuts[c].what, what) != 0)
+				continue;
+			for (k = 0; k < NPTABS; k++) {
+				const struct ptab *t = &ptabs[k];
+
+				if (strcmp(t->name, cuts[c].tab) != 0)
+					continue;
+				/* Rows before cut - before: bcol < v. */
+				v = (cut - cuts[c].before) / t->unit;
+				pp->keep[k] = floor_div(v - 1, t->width) + 1;
+			}
+		}
+	}
+	if (step != SQLITE_DONE)
+		rc = db_fail(pp->db, pp->err, "expiry");
+	sqlite3_finalize(st);
+	return rc;
 }
 
 /* The partition of t's month from, made unless parts lists it. */
@@ -829,7 +915,7 @@ month_partition(struct push *pp, const struct ptab *t, int64_t t_ns,
 	for (p = 0; p < PQntuples(parts); p++)
 		if (strcmp(PQgetvalue(parts, p, 0), name) == 0)
 			return EXR_OK;
-	return central_partition(pp->conn, t->name, from, pp->err);
+	return central_partition(pp->conn, t->name, from, t->unit, pp->err);
 }
 
 /*
@@ -879,13 +965,13 @@ make_partitions(struct push *pp)
 				if (step != SQLITE_ROW ||
 				    sqlite3_column_type(st, 0) == SQLITE_NULL)
 					break;
-				central_month(sqlite3_column_int64(st, 0), &from,
-				    &to, &y, &mo);
+				central_month(sqlite3_column_int64(st, 0) *
+				    t->unit, &from, &to, &y, &mo);
 				sqlite3_reset(st);
 				if ((rc = month_partition(pp, t, from, parts)) !=
 				    EXR_OK)
 					break;
-				last = to;
+				last = to / t->unit;
 			}
 			if (step == SQLITE_ROW)
 				step = SQLITE_DONE;
@@ -997,7 +1083,7 @@ push_host(struct push *pp, sqlite3_stmt *hs)
 			if ((rc = sign_table(pp, &ptabs[k], lhost,
 			    &pp->maps[k])) != EXR_OK)
 				goto fail;
-			mark_send(&pp->maps[k]);
+			mark_send(&pp->maps[k], pp->keep[k]);
 		}
 		if ((rc = send_table(pp, &ptabs[k], lhost, chost,
 		    &pp->maps[k], nc[k] == 0)) != EXR_OK)
@@ -1049,7 +1135,8 @@ push_db(const char *db, const char *conninfo, int allow_password,
 		return rc;
 	/* One snapshot of the local database for the whole push. */
 	if ((rc = db_exec(pp.db, "BEGIN", err)) != EXR_OK ||
-	    (rc = local_origin(&pp)) != EXR_OK)
+	    (rc = local_origin(&pp)) != EXR_OK ||
+	    (rc = expiry_cuts(&pp)) != EXR_OK)
 		goto out;
 	if ((rc = pg_open(conninfo, allow_password, &pp.conn, err)) != EXR_OK ||
 	    (rc = central_migrate(pp.conn, err)) != EXR_OK ||

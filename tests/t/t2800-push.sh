@@ -16,7 +16,7 @@
 TABLES="hosts files damage procs proc_intervals proc_alt_exits tasks
     task_intervals flow_records flows sysload lost pacct_gaps energy_procs
     energy_intervals metric_series metric_samples metric_gaps rapl_zones
-    rapl_intervals host_names"
+    rapl_intervals host_names rollup_hour rollup_day rollup_host"
 
 # Each row with its owner's natural key in place of the ids (t2700's),
 # the columns of the local table but the ids and the times of ingest;
@@ -253,6 +253,23 @@ test_expect_success 'names renamed, added or removed here are so there' '
 	canon nm.db >expect && canon_pg names >actual && test_cmp expect actual
 '
 
+test_expect_success 'local retention deletes history here, not there' '
+	pg_createdb kept &&
+	cp gamma.db ex.db &&
+	extracct push --db ex.db --to "$(pg_conn kept)" >/dev/null &&
+	canon_pg kept >expect && counts_pg kept >counts &&
+	printf "keep_intervals_days: 30\nkeep_rollups_months: 1\n" >keep.yml &&
+	n="SELECT (SELECT count(*) FROM proc_intervals) || (SELECT count(*)
+	    FROM rollup_hour) || (SELECT count(*) FROM procs)" &&
+	sqlite3 ex.db "$n" >before &&
+	extracct -c keep.yml rollup --expire --db ex.db >out &&
+	grep "^retention: ex.db: [1-9][0-9]* interval rows and [1-9][0-9]* rollup rows expired" out &&
+	sqlite3 ex.db "$n" >after && ! cmp -s before after &&
+	extracct push --db ex.db --to "$(pg_conn kept)" >out &&
+	canon_pg kept >actual && test_cmp expect actual &&
+	counts_pg kept >actual && test_cmp counts actual
+'
+
 test_expect_success 'SIGKILL at 20 random moments, run again each time: one clean push' '
 	pg_createdb clean &&
 	t0=$(date +%s%N) &&
@@ -366,7 +383,7 @@ test_expect_success '20 hosts push at once: all complete, central is their union
 	done &&
 	canon $dbs >expect && canon_pg fleet20 >actual && test_cmp expect actual &&
 	test "$(pg_psql fleet20 -c "SELECT count(*) FROM hosts")" -eq 20 &&
-	test "$(pg_psql fleet20 -c "SELECT version FROM extracct_meta")" -eq 2
+	test "$(pg_psql fleet20 -c "SELECT version FROM extracct_meta")" -eq 3
 '
 
 test_expect_success 'a host is pushed from one database only' '
@@ -415,7 +432,7 @@ test_expect_success 'a central schema newer than this extracct is refused' '
 	extracct push --db beta.db --to "$(pg_conn newer)" >/dev/null &&
 	pg_psql newer -c "UPDATE extracct_meta SET version = 99" &&
 	test_expect_code 5 extracct push --db beta.db --to "$(pg_conn newer)" 2>err &&
-	grep "central server: schema version 99 is newer than this extracct.s 2: upgrade extracct" err
+	grep "central server: schema version 99 is newer than this extracct.s 3: upgrade extracct" err
 '
 
 test_expect_success 'credentials: no password in --to or a readable configuration' '

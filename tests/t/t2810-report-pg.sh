@@ -141,6 +141,9 @@ test_expect_success 'setup: three hosts, merged in SQLite and in PostgreSQL' '
 	    5000000000, 0, 0),
 	    (100002, 1700000000000000000, 1700000001000000000, 1, 0,
 	    5000000000, 0, 0)" &&
+	# Rows written by hand, not by ingest: their rollups, as ingest
+	# would have kept them.
+	extracct rollup --rebuild --db gamma.db >/dev/null &&
 	extracct merge -o fleet.db alpha.db Beta.db gamma.db >/dev/null &&
 	# A server whose own collation is not bytewise (ICU en-US sorts
 	# "alpha" before "Beta"): the views must sort as SQLite does.
@@ -261,6 +264,17 @@ test_expect_success '--limit, --sort, --averages, --percentiles' '
 	same --every hour --by host --percentiles &&
 	same --every day --by user --percentiles --format csv &&
 	same --every hour --by command --percentiles --format json
+'
+
+test_expect_success 'rollups and the scan: --scan, and buckets off the UTC hours' '
+	for f in table csv; do
+		same --scan --by command --format $f &&
+		same --scan --by host,hour --format $f &&
+		same --scan --every day --by user --format $f || return 1
+	done &&
+	same --scan --by user --from @$((t0 + 1800)) --to @$((t1 - 1800)) &&
+	same --every day --by command --tz Asia/Kolkata &&
+	same --every hour --by host --tz Asia/Kolkata --format csv
 '
 
 test_expect_success '--capture --format json' '
