@@ -65,7 +65,8 @@
 /*
  * One local fact table.  Its rows of host ?1 are "SELECT x.* FROM "
  * from; bcol (a column of x, never changed once written) cut by width
- * makes the buckets; part: partitioned centrally by month of bcol.
+ * makes the buckets; part: partitioned centrally by month of bcol,
+ * which is in ns (unit 1), or in s (unit SECOND_NS: part 2 only).
  * Parents before children, as the central key of a child names its
  * parent's local id.
  */
@@ -75,38 +76,51 @@ struct ptab {
 	const char	*bcol;
 	int64_t		 width;
 	int		 part;		/* 2: and an index leads with bcol */
+	int64_t		 unit;		/* ns in one unit of bcol */
 };
+
+#define SECOND_NS	INT64_C(1000000000)
 
 #define OF_HOST(t)	t " x WHERE x.host_id = ?1"
 #define OF(t, p, id)	t " x JOIN " p " p USING (" id ") WHERE p.host_id = ?1"
 
 static const struct ptab ptabs[] = {
-	{ "files", OF_HOST("files"), "file_id", 256, 0 },
-	{ "damage", OF("damage", "files", "file_id"), "file_id", 256, 0 },
-	{ "procs", OF_HOST("procs"), "start_ns", HOUR_NS, 0 },
+	{ "files", OF_HOST("files"), "file_id", 256, 0, 1 },
+	{ "damage", OF("damage", "files", "file_id"), "file_id", 256, 0, 1 },
+	{ "procs", OF_HOST("procs"), "start_ns", HOUR_NS, 0, 1 },
 	{ "proc_intervals", OF("proc_intervals", "procs", "proc_id"), "t1_ns",
-	    HOUR_NS, 2 },
+	    HOUR_NS, 2, 1 },
 	{ "proc_alt_exits", OF("proc_alt_exits", "procs", "proc_id"),
-	    "proc_id", 4096, 0 },
-	{ "tasks", OF_HOST("tasks"), "start_ns", HOUR_NS, 0 },
+	    "proc_id", 4096, 0, 1 },
+	{ "tasks", OF_HOST("tasks"), "start_ns", HOUR_NS, 0, 1 },
 	{ "task_intervals", OF("task_intervals", "tasks", "task_id"), "t1_ns",
-	    HOUR_NS, 1 },
-	{ "flow_records", OF_HOST("flow_records"), "ctime_s", 3600, 0 },
-	{ "flows", OF_HOST("flows"), "first_s", 3600, 0 },
-	{ "sysload", OF_HOST("sysload"), "t_ns", HOUR_NS, 0 },
-	{ "lost", OF_HOST("lost"), "t_ns", HOUR_NS, 0 },
-	{ "pacct_gaps", OF_HOST("pacct_gaps"), "t1_ns", HOUR_NS, 0 },
-	{ "energy_procs", OF_HOST("energy_procs"), "start_ns", HOUR_NS, 0 },
+	    HOUR_NS, 1, 1 },
+	{ "flow_records", OF_HOST("flow_records"), "ctime_s", 3600, 0, 1 },
+	{ "flows", OF_HOST("flows"), "first_s", 3600, 0, 1 },
+	{ "sysload", OF_HOST("sysload"), "t_ns", HOUR_NS, 0, 1 },
+	{ "lost", OF_HOST("lost"), "t_ns", HOUR_NS, 0, 1 },
+	{ "pacct_gaps", OF_HOST("pacct_gaps"), "t1_ns", HOUR_NS, 0, 1 },
+	{ "energy_procs", OF_HOST("energy_procs"), "start_ns", HOUR_NS, 0, 1 },
 	{ "energy_intervals", OF("energy_intervals", "energy_procs",
-	    "eproc_id"), "t1_ns", HOUR_NS, 2 },
-	{ "metric_series", OF_HOST("metric_series"), "series_id", 4096, 0 },
+	    "eproc_id"), "t1_ns", HOUR_NS, 2, 1 },
+	{ "metric_series", OF_HOST("metric_series"), "series_id", 4096, 0, 1 },
 	{ "metric_samples", OF("metric_samples", "metric_series",
-	    "series_id"), "ts_ns", HOUR_NS, 1 },
+	    "series_id"), "ts_ns", HOUR_NS, 1, 1 },
 	{ "metric_gaps", OF("metric_gaps", "metric_series", "series_id"),
-	    "to_ns", HOUR_NS, 0 },
-	{ "rapl_zones", OF_HOST("rapl_zones"), "zone_id", 4096, 0 },
+	    "to_ns", HOUR_NS, 0, 1 },
+	{ "rapl_zones", OF_HOST("rapl_zones"), "zone_id", 4096, 0, 1 },
 	{ "rapl_intervals", OF("rapl_intervals", "rapl_zones", "zone_id"),
-	    "t1_ns", HOUR_NS, 1 },
+	    "t1_ns", HOUR_NS, 1, 1 },
+	/* Rewritten in place by each ingest: the bucket's signature
+	 * carries a renamed or removed id. */
+	{ "host_names", OF_HOST("host_names"), "id", 4096, 0, 1 },
+	/* Rows of an hour or day grow as ingest adds to them: the bucket
+	 * is sent again. */
+	{ "rollup_hour", OF_HOST("rollup_hour"), "hour_s", 3600, 2,
+	    SECOND_NS },
+	{ "rollup_day", OF_HOST("rollup_day"), "day_s", 86400, 2, SECOND_NS },
+	{ "rollup_host", OF_HOST("rollup_host"), "hour_s", 3600, 2,
+	    SECOND_NS },
 };
 
 #define NPTABS	(sizeof(ptabs) / sizeof(ptabs[0]))
@@ -118,8 +132,8 @@ static const struct ptab ptabs[] = {
 enum { X_NONE, X_IV, X_RU, X_PROCS, X_IDS };
 static const struct pexp {
 	const char	*name;
-	int		 how;	/* X_IV: rows of bcol (ns) before the intervals
-				 * cut; X_RU: of bcol (s) before the rollups
+	int		 how;	/* X_IV: rows of bcol before the intervals
+				 * cut; X_RU: of bcol before the rollups
 				 * cut; X_PROCS: some of bcol (ns) before the
 				 * intervals cut less a day; X_IDS: some of any
 				 * bucket once the intervals were cut */
@@ -972,10 +986,11 @@ expired(const struct push *pp, const struct ptab *t, const struct pexp *x,
 
 	switch (x != NULL ? x->how : X_NONE) {
 	case X_IV:
-		return last < pp->cut_iv ? X_IDS : X_NONE;
+		return pp->cut_iv != INT64_MIN &&
+		    last < pp->cut_iv / t->unit ? X_IDS : X_NONE;
 	case X_RU:
 		return pp->cut_ru != INT64_MIN &&
-		    last < pp->cut_ru / INT64_C(1000000000) ? X_RU : X_NONE;
+		    last < pp->cut_ru / t->unit ? X_RU : X_NONE;
 	case X_PROCS:
 		return pp->cut_iv != INT64_MIN &&
 		    b * t->width < pp->cut_iv - DAY_NS ? X_IDS : X_NONE;
@@ -1025,7 +1040,7 @@ month_partition(struct push *pp, const struct ptab *t, int64_t t_ns,
 	for (p = 0; p < PQntuples(parts); p++)
 		if (strcmp(PQgetvalue(parts, p, 0), name) == 0)
 			return EXR_OK;
-	return central_partition(pp->conn, t->name, from, pp->err);
+	return central_partition(pp->conn, t->name, from, t->unit, pp->err);
 }
 
 /*
@@ -1075,13 +1090,13 @@ make_partitions(struct push *pp)
 				if (step != SQLITE_ROW ||
 				    sqlite3_column_type(st, 0) == SQLITE_NULL)
 					break;
-				central_month(sqlite3_column_int64(st, 0), &from,
-				    &to, &y, &mo);
+				central_month(sqlite3_column_int64(st, 0) *
+				    t->unit, &from, &to, &y, &mo);
 				sqlite3_reset(st);
 				if ((rc = month_partition(pp, t, from, parts)) !=
 				    EXR_OK)
 					break;
-				last = to;
+				last = to / t->unit;
 			}
 			if (step == SQLITE_ROW)
 				step = SQLITE_DONE;
@@ -1237,6 +1252,15 @@ local_cuts(struct push *pp)
 	int rc;
 
 	pp->cut_iv = pp->cut_ru = INT64_MIN;
+	/* A database older than schema 15 has expired nothing. */
+	if (db_prepare(pp->db, "SELECT 1 FROM sqlite_master WHERE name = "
+	    "'v_expiry'", &st, pp->err) != EXR_OK)
+		return EXR_DB;
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return rc == SQLITE_DONE ? EXR_OK : db_fail(pp->db, pp->err,
+		    "v_expiry");
 	if (db_prepare(pp->db, "SELECT what, before_ns FROM v_expiry", &st,
 	    pp->err) != EXR_OK)
 		return EXR_DB;

@@ -14,7 +14,7 @@
 TABLES="hosts files damage procs proc_intervals proc_alt_exits tasks
     task_intervals flow_records flows sysload lost pacct_gaps energy_procs
     energy_intervals metric_series metric_samples metric_gaps rapl_zones
-    rapl_intervals"
+    rapl_intervals host_names rollup_hour rollup_day rollup_host"
 
 owner() {
 	u=$2
