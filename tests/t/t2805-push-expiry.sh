@@ -4,7 +4,8 @@
 # has not got.  A host pushes, expires (keep_intervals_days: 1, on
 # generated logs of 2023), pushes again: central is unchanged; its
 # processes live at the cut exit later and are updated centrally, and
-# new facts arrive.  run with the server down expires nothing; with it
+# new facts arrive; acctd exits with pacct alternates (t2800's) expire
+# here and stay there.  run with the server down expires nothing; with it
 # back, pushes and then expires.  A throw-away server (tests/pg.sh).
 . "$(dirname "$0")/../lib.sh"
 . "$SRC/tests/pg.sh"
@@ -67,6 +68,35 @@ ingest_both() {
 	done
 }
 
+# One acctd exit record of PID started at START_S (t2003's).
+acctd_rec() {
+	echo "group 0xf0000100"
+	echo "  uint 0x30001000 $1"
+	echo "  uint 0x40001007 $2"
+	echo "  uint 0x40001008 60000000"
+	echo "  uint 0x40001009 $(($2 + 1))"
+	echo "  uint 0x4000100a 60000000"
+	echo "  uint 0x4000100b 0"
+	echo "  uint 0x4000100c 5000000"
+	echo "  string 0x60001006 worker"
+	echo "end"
+}
+
+# N pacct v3 records of the same processes, as t2003 writes them.
+pacct_recs() {
+	awk -v n="$1" "function le32(v) {
+		printf \"%c%c%c%c\", v % 256, int(v / 256) % 256,
+		    int(v / 65536) % 256, int(v / 16777216) % 256 }
+	    function zeros(k) { while (k-- > 0) printf \"%c\", 0 }
+	    BEGIN { for (i = 0; i < n; i++) {
+		printf \"%c%c\", 0, 3; zeros(14)
+		le32(200000 + i); le32(1); le32(1700000000 + i)
+		printf \"%c%c%c%c\", 0, 0, 128, 63
+		printf \"%c%c\", 1, 0; zeros(14)
+		printf \"worker\"; zeros(10)
+	    } }"
+}
+
 live_pg() {
 	pg_psql ex -c "SELECT pid, start_ns FROM procs WHERE finish_ns IS NULL
 	    ORDER BY 1, 2"
@@ -82,7 +112,15 @@ test_expect_success 'setup: logs of 2023; half of the processes log' '
 	extracct gen --kind proc --records 1000 --seed 8 --host alpha -o b.proc &&
 	size=$(wc -c <a.proc) &&
 	head -c $((size / 2)) a.proc >g.exacct &&
-	ingest_both g.exacct a.task a.energy a.pacct &&
+	{ echo "header library extracct alpha" &&
+	  i=0 && while [ $i -lt 200 ]; do
+		acctd_rec $((200000 + i)) $((1700000000 + i)) && i=$((i + 1)) ||
+		return 1
+	  done; } >acctd.spec &&
+	extracct_test encode acctd.spec acctd.exacct &&
+	pacct_recs 200 >alt.pacct &&
+	ingest_both g.exacct a.task a.energy a.pacct acctd.exacct alt.pacct &&
+	test "$(sqlite3 x.db "SELECT count(*) FROM proc_alt_exits")" -gt 0 &&
 	echo "keep_intervals_days: 1" >keep.yml &&
 	pg_createdb ex
 '
