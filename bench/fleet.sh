@@ -86,9 +86,10 @@ INSERT INTO proc_intervals (host_id, proc_id, t0_ns, t1_ns, final, heartbeat,
 EOF
 t1=$(now)
 # The rollups (store/rollup_sql.h), server-side.  Each interval here
-# lies within one UTC hour (t0 on the hour, t1 an hour later), so its
-# split over the hours it covers is itself: its hour's row sums it
-# whole, as rollup --rebuild does; the day and host rows sum the hours.
+# lies within one UTC hour (t0 on the hour, t1 an hour later: the hour
+# of t1 - 1 ns), so its split over the hours it covers is itself: that
+# hour's row sums it whole, as rollup --rebuild does; the day and host
+# rows sum the hours.
 # The reports' output, compared with SQLite's below, checks it.
 RU_GR="cpu_user_ns cpu_sys_ns chars_rdwr blocks_in blocks_out read_bytes
     write_bytes faults_major faults_minor syscalls ctxt_vol ctxt_inv"
@@ -113,7 +114,7 @@ DO \$\$ DECLARE m date; t text; BEGIN
   END LOOP; END \$\$;
 INSERT INTO rollup_hour (host_id, hour_s, nulls, uid, gid, projid, zone,
     command, calls, $gr_cols, rss_max_kb, threads)
-  SELECT p.host_id, i.t1_ns / 3600000000000 * 3600,
+  SELECT p.host_id, (i.t1_ns - 1) / 3600000000000 * 3600,
     (p.uid IS NULL)::int + 2 * (p.projid IS NULL)::int +
     4 * (p.zone IS NULL)::int + 8 * (p.command IS NULL)::int +
     16 * (p.gid IS NULL)::int, coalesce(p.uid, 0), coalesce(p.gid, 0),
@@ -204,8 +205,13 @@ sh=$(timed sh --db fleet.db --by hour $year --scan)
 # Each engine as the other, and the rollups as the scan.
 same=yes
 for o in c h; do
-	cmp -s out.p$o out.s$o && cmp -s out.rp$o out.rs$o &&
-	cmp -s out.p$o out.rp$o || same=NO
+	for pair in "p$o s$o" "rp$o rs$o" "p$o rp$o"; do
+		set -- $pair
+		cmp -s out.$1 out.$2 || {
+			same=NO
+			echo "  differ: $1 $2" && diff out.$1 out.$2 | head -6
+		}
+	done
 done
 
 echo "extracct fleet bench: $n proc_intervals rows ($HOSTS hosts x $PROCS processes x $HOURS hours of 2025, $parts monthly partitions), $REPS reps, median"
