@@ -5,8 +5,10 @@
 # one interval an hour): 10.5M proc_intervals rows, made server-side
 # with generate_series in a throw-away cluster (tests/pg.sh) whose
 # schema push made, in its monthly partitions.  The same rows go into
-# an SQLite database by a recursive CTE.  Then report --by command and
-# --by hour over the year on each, BENCH_REPS times (default 3): the
+# an SQLite database by a recursive CTE.  Each side gets its rollups
+# (server-side by INSERT ... SELECT, in SQLite by rollup --rebuild).
+# Then report --by command and --by hour over the year on each, from
+# the rollups and with --scan, BENCH_REPS times (default 3): the
 # medians, side by side.  Needs PostgreSQL's binaries (postgresql-15).
 # Usage: sh bench/fleet.sh PATH/TO/extracct
 set -eu
@@ -81,9 +83,61 @@ INSERT INTO proc_intervals (host_id, proc_id, t0_ns, t1_ns, final, heartbeat,
     s * 1000 + k, 1000 + s, s % 7, k % 1000 + s, 0
   FROM generate_series(0, $HOURS - 1) k, generate_series(1, $HOSTS) h,
     generate_series(0, $PROCS - 1) s;
-VACUUM ANALYZE;
 EOF
 t1=$(now)
+# The rollups (store/rollup_sql.h), server-side.  Each interval here
+# lies within one UTC hour (t0 on the hour, t1 an hour later: the hour
+# of t1 - 1 ns), so its split over the hours it covers is itself: that
+# hour's row sums it whole, as rollup --rebuild does; the day and host
+# rows sum the hours.
+# The reports' output, compared with SQLite's below, checks it.
+RU_GR="cpu_user_ns cpu_sys_ns chars_rdwr blocks_in blocks_out read_bytes
+    write_bytes faults_major faults_minor syscalls ctxt_vol ctxt_inv"
+gr_cols=real_ns_g,real_ns_r
+gr_parts="sum(i.t1_ns - i.t0_ns) / 1000000000, sum(i.t1_ns - i.t0_ns) % 1000000000"
+gr_sums="sum(real_ns_g), sum(real_ns_r)"
+for c in $RU_GR; do
+	gr_cols="$gr_cols, ${c}_g, ${c}_r"
+	gr_parts="$gr_parts, sum(i.$c / 1000000000), sum(i.$c % 1000000000)"
+	gr_sums="$gr_sums, sum(${c}_g), sum(${c}_r)"
+done
+pg_psql fleet <<EOF
+DO \$\$ DECLARE m date; t text; BEGIN
+  FOR m IN SELECT generate_series('2025-01-01'::date, '2026-01-01', '1 month')
+  LOOP FOREACH t IN ARRAY ARRAY['rollup_hour', 'rollup_day', 'rollup_host']
+    LOOP
+      EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF %I
+          FOR VALUES FROM (%s) TO (%s)', t || '_' || to_char(m, 'YYYY_MM'), t,
+          extract(epoch FROM m::timestamp)::bigint,
+          extract(epoch FROM (m + interval '1 month')::timestamp)::bigint);
+    END LOOP;
+  END LOOP; END \$\$;
+INSERT INTO rollup_hour (host_id, hour_s, nulls, uid, gid, projid, zone,
+    command, calls, $gr_cols, rss_max_kb, threads)
+  SELECT p.host_id, (i.t1_ns - 1) / 3600000000000 * 3600,
+    (p.uid IS NULL)::int + 2 * (p.projid IS NULL)::int +
+    4 * (p.zone IS NULL)::int + 8 * (p.command IS NULL)::int +
+    16 * (p.gid IS NULL)::int, coalesce(p.uid, 0), coalesce(p.gid, 0),
+    coalesce(p.projid, 0), coalesce(p.zone, ''), coalesce(p.command, ''),
+    sum(i.final), $gr_parts, max(i.rss_max_kb), max(i.threads)
+  FROM proc_intervals i JOIN procs p USING (host_id, proc_id)
+  GROUP BY 1, 2, 3, 4, 5, 6, 7, 8;
+INSERT INTO rollup_day (host_id, day_s, nulls, uid, gid, projid, zone,
+    command, calls, $gr_cols, rss_max_kb, threads)
+  SELECT host_id, hour_s / 86400 * 86400, nulls, uid, gid, projid, zone,
+    command, sum(calls), $gr_sums, max(rss_max_kb), max(threads)
+  FROM rollup_hour GROUP BY 1, 2, 3, 4, 5, 6, 7, 8;
+INSERT INTO rollup_host (host_id, hour_s, calls, $gr_cols, rss_max_kb,
+    threads)
+  SELECT host_id, hour_s, sum(calls), $gr_sums, max(rss_max_kb),
+    max(threads)
+  FROM rollup_hour GROUP BY 1, 2;
+VACUUM ANALYZE;
+EOF
+t1r=$(now)
+nr=$(pg_psql fleet -c "SELECT (SELECT count(*) FROM rollup_hour) || ' hour, ' ||
+    (SELECT count(*) FROM rollup_day) || ' day, ' ||
+    (SELECT count(*) FROM rollup_host) || ' host'")
 n=$(pg_psql fleet -c "SELECT count(*) FROM proc_intervals")
 parts=$(pg_psql fleet -c "SELECT count(*) FROM pg_inherits
     WHERE inhparent = 'proc_intervals'::regclass")
@@ -119,6 +173,8 @@ INSERT INTO proc_intervals (proc_id, t0_ns, t1_ns, final, heartbeat,
 ANALYZE;
 EOF
 t2=$(now)
+"$EXTRACCT" rollup --rebuild --db fleet.db >/dev/null
+t2r=$(now)
 
 # Median seconds of BENCH_REPS runs of the report; its output kept.
 timed() {	# NAME, then report's arguments
@@ -138,19 +194,37 @@ timed() {	# NAME, then report's arguments
 }
 
 year="--from 2025-01-01 --to 2026-01-02"
-pc=$(timed pc --db "$PG" --by command $year)
-ph=$(timed ph --db "$PG" --by hour $year)
-sc=$(timed sc --db fleet.db --by command $year)
-sh=$(timed sh --db fleet.db --by hour $year)
+rpc=$(timed rpc --db "$PG" --by command $year)
+rph=$(timed rph --db "$PG" --by hour $year)
+rsc=$(timed rsc --db fleet.db --by command $year)
+rsh=$(timed rsh --db fleet.db --by hour $year)
+pc=$(timed pc --db "$PG" --by command $year --scan)
+ph=$(timed ph --db "$PG" --by hour $year --scan)
+sc=$(timed sc --db fleet.db --by command $year --scan)
+sh=$(timed sh --db fleet.db --by hour $year --scan)
+# Each engine as the other, and the rollups as the scan.
 same=yes
-cmp -s out.pc out.sc && cmp -s out.ph out.sh || same=NO
+for o in c h; do
+	for pair in "p$o s$o" "rp$o rs$o" "p$o rp$o"; do
+		set -- $pair
+		cmp -s out.$1 out.$2 || {
+			same=NO
+			echo "  differ: $1 $2" && diff out.$1 out.$2 | head -6
+		}
+	done
+done
 
 echo "extracct fleet bench: $n proc_intervals rows ($HOSTS hosts x $PROCS processes x $HOURS hours of 2025, $parts monthly partitions), $REPS reps, median"
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
     printf "  fill: PostgreSQL %.1f s (generate_series), SQLite %.1f s (recursive CTE)\n", b - a, c - b }'
-awk -v pc="$pc" -v ph="$ph" -v sc="$sc" -v sh="$sh" 'BEGIN {
-    printf "  %-28s %12s %12s\n", "", "PostgreSQL", "SQLite"
-    printf "  %-28s %10.3f s %10.3f s\n", "report --by command (year)", pc, sc
-    printf "  %-28s %10.3f s %10.3f s\n", "report --by hour (year)", ph, sh }'
-echo "  the same output on both engines: $same"
+awk -v a="$t1" -v b="$t1r" -v c="$t2" -v d="$t2r" -v n="$nr" 'BEGIN {
+    printf "  rollups (%s rows): PostgreSQL %.1f s (INSERT ... SELECT), SQLite %.1f s (rollup --rebuild)\n", n, b - a, d - c }'
+awk -v pc="$pc" -v ph="$ph" -v sc="$sc" -v sh="$sh" -v rpc="$rpc" \
+    -v rph="$rph" -v rsc="$rsc" -v rsh="$rsh" 'BEGIN {
+    printf "  %-36s %12s %12s\n", "", "PostgreSQL", "SQLite"
+    printf "  %-36s %10.3f s %10.3f s\n", "report --by command (year, rollups)", rpc, rsc
+    printf "  %-36s %10.3f s %10.3f s\n", "report --by hour (year, rollups)", rph, rsh
+    printf "  %-36s %10.3f s %10.3f s\n", "report --by command (year, --scan)", pc, sc
+    printf "  %-36s %10.3f s %10.3f s\n", "report --by hour (year, --scan)", ph, sh }'
+echo "  the same output on both engines, rollups and scan: $same"
 [ "$ROWS" -eq "$n" ] || echo "  (expected $ROWS rows)"

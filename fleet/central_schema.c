@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../store/rollup_sql.h"
 #include "central_schema.h"
 #include "central_views.h"
 #include "pgconn.h"
@@ -206,9 +207,49 @@ static const char v1_sql[] =
     "  ambiguous bigint NOT NULL,"
     "  PRIMARY KEY (host_id, t1_ns, zone_id)" PARTED("t1_ns");
 
+/*
+ * 1 -> 2: the names each host gives its ids (local schema 13's
+ * host_names), so a fleet report shows every host's own names.  A new
+ * version rather than v1 extended: a server may hold a v1 already.
+ */
+static const char v2_sql[] =
+    "CREATE TABLE host_names ("
+    "  host_id bigint NOT NULL, kind text NOT NULL,"
+    "  id bigint NOT NULL, name text NOT NULL,"
+    "  PRIMARY KEY (host_id, kind, id));";
+
+/*
+ * 2 -> 3: the rollups (local schema 15, store/rollup_sql.h), pushed as
+ * ingest keeps them, partitioned by month like the intervals (their
+ * hours and days are in s) and keyed host first.  zone and command
+ * sort bytewise (COLLATE "C") here, so the views' keys do too.
+ */
+#define CR_VALUE1(c)	"  " c "_g bigint, " c "_r bigint,"
+#define CR_VALUES	"  calls bigint NOT NULL," RU_GR(CR_VALUE1, CR_VALUE1) \
+	"  rss_max_kb bigint, threads bigint,"
+#define CR_KEYS		"  nulls bigint NOT NULL, uid bigint NOT NULL," \
+	"  gid bigint NOT NULL, projid bigint NOT NULL," \
+	"  zone text COLLATE \"C\" NOT NULL," \
+	"  command text COLLATE \"C\" NOT NULL,"
+
+static const char v3_sql[] =
+    "CREATE TABLE rollup_hour ("
+    "  host_id bigint NOT NULL, hour_s bigint NOT NULL," CR_KEYS CR_VALUES
+    "  PRIMARY KEY (host_id, hour_s, nulls, uid, gid, projid, zone,"
+    "    command)" PARTED("hour_s")
+    "CREATE TABLE rollup_day ("
+    "  host_id bigint NOT NULL, day_s bigint NOT NULL," CR_KEYS CR_VALUES
+    "  PRIMARY KEY (host_id, day_s, nulls, uid, gid, projid, zone,"
+    "    command)" PARTED("day_s")
+    "CREATE TABLE rollup_host ("
+    "  host_id bigint NOT NULL, hour_s bigint NOT NULL," CR_VALUES
+    "  PRIMARY KEY (host_id, hour_s)" PARTED("hour_s");
+
 /* migrations[i] takes the central schema from version i to i + 1. */
 static const char *const migrations[] = {
 	v1_sql,
+	v2_sql,
+	v3_sql,
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))
@@ -344,7 +385,7 @@ central_month(int64_t t_ns, int64_t *from, int64_t *to, int *year,
 
 int
 central_partition(PGconn *conn, const char *table, int64_t t_ns,
-    struct ex_err *err)
+    int64_t unit_ns, struct ex_err *err)
 {
 	char name[96], sql[512];
 	int64_t from, to;
@@ -363,7 +404,7 @@ central_partition(PGconn *conn, const char *table, int64_t t_ns,
 	snprintf(sql, sizeof(sql), "BEGIN; SELECT pg_advisory_xact_lock("
 	    LOCK_PARTS "); CREATE TABLE IF NOT EXISTS \"%s\" PARTITION OF %s "
 	    "FOR VALUES FROM (%" PRId64 ") TO (%" PRId64 "); COMMIT",
-	    name, table, from, to);
+	    name, table, from / unit_ns, to / unit_ns);
 	if ((rc = pg_exec(conn, sql, name, err)) != EXR_OK)
 		PQclear(PQexec(conn, "ROLLBACK"));
 	return rc;

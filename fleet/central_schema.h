@@ -17,7 +17,7 @@
 
 #include "../parsers/exerr.h"
 
-#define CENTRAL_SCHEMA_VERSION	1
+#define CENTRAL_SCHEMA_VERSION	3
 
 /*
  * Bring the central database to this extracct's schema and views.
@@ -29,12 +29,13 @@ int	central_migrate(PGconn *conn, struct ex_err *err);
 /*
  * Make sure table (one of the partitioned ones) has the partition of the
  * month holding t_ns: proc_intervals_2026_11 for [2026-11-01, 2026-12-01)
- * UTC, in ns.  Run outside the transaction of the data (it takes the
- * parent's lock, which must not wait on another host's rows), under
- * an advisory lock of its own.  EXR_OK or EXR_CENTRAL.
+ * UTC, its bounds in units of unit_ns (1: ns; 10^9: the rollups' s).
+ * Run outside the transaction of the data (it takes the parent's lock,
+ * which must not wait on another host's rows), under an advisory lock
+ * of its own.  EXR_OK or EXR_CENTRAL.
  */
 int	central_partition(PGconn *conn, const char *table, int64_t t_ns,
-	    struct ex_err *err);
+	    int64_t unit_ns, struct ex_err *err);
 
 /* UTC ns of the start of the month holding t_ns, and of the next. */
 void	central_month(int64_t t_ns, int64_t *from, int64_t *to, int *year,

@@ -41,6 +41,7 @@
  * The runner runs this string again whenever it changes: every view is
  * dropped first (CASCADE: they read one another), functions replaced.
  */
+#include "../store/rollup_sql.h"
 #include "central_views.h"
 
 /* A process's fleet-wide id: see above (2^40). */
@@ -49,11 +50,22 @@
 const char central_views_sql[] =
 	"DROP VIEW IF EXISTS v_hosts, v_proc_usage, v_usage_hourly, v_by_user,"
 	"  v_alt_exits, v_pacct_gaps, capture, v_energy_usage, v_energy,"
-	"  v_metric_energy, v_rapl_host, v_energy_estimate CASCADE;"
+	"  v_metric_energy, v_rapl_host, v_energy_estimate, v_host_names,"
+	"  v_sysload, v_usage_rollup, v_usage_rollup_day, v_usage_rollup_host"
+	"  CASCADE;"
+	/*
+	 * The hour repeated when summer time ends is one local hour, at
+	 * its first instant, as rdb_sqlite.c's mktime (tm_isdst -1) makes
+	 * it: date_trunc alone gives each of its two instants.
+	 */
+	"CREATE OR REPLACE FUNCTION local_hour_first(e bigint) RETURNS bigint"
+	"  LANGUAGE sql STABLE PARALLEL SAFE"
+	"  RETURN CASE WHEN to_timestamp(e - 3600)::timestamp ="
+	"    to_timestamp(e)::timestamp THEN e - 3600 ELSE e END;"
 	"CREATE OR REPLACE FUNCTION local_hour(ns bigint) RETURNS bigint"
 	"  LANGUAGE sql STABLE PARALLEL SAFE"
-	"  RETURN extract(epoch FROM date_trunc('hour',"
-	"    to_timestamp(ns / 1000000000)))::bigint;"
+	"  RETURN local_hour_first(extract(epoch FROM date_trunc('hour',"
+	"    to_timestamp(ns / 1000000000)))::bigint);"
 	"CREATE OR REPLACE FUNCTION group_concat_step(acc text, v text)"
 	"  RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE"
 	"  RETURN CASE WHEN v IS NULL THEN acc WHEN acc IS NULL THEN v"
@@ -66,6 +78,32 @@ const char central_views_sql[] =
 	"    carbon_g_per_kwh, carbon_source COLLATE \"C\" AS carbon_source,"
 	"    ident COLLATE \"C\" AS ident"
 	"  FROM hosts;"
+
+	"CREATE VIEW v_host_names AS"
+	"  SELECT h.name COLLATE \"C\" AS host, n.host_id,"
+	"    n.kind COLLATE \"C\" AS kind, n.id, n.name COLLATE \"C\" AS name"
+	"  FROM host_names n JOIN hosts h USING (host_id);"
+
+	"CREATE VIEW v_sysload AS"
+	"  SELECT h.name COLLATE \"C\" AS host, s.host_id, s.t_ns,"
+	"    s.user_ticks, s.nice_ticks, s.system_ticks, s.idle_ticks,"
+	"    s.iowait_ticks, s.irq_ticks, s.softirq_ticks, s.steal_ticks,"
+	"    s.clk_tck, s.btime_s, s.ncpu"
+	"  FROM sysload s JOIN hosts h USING (host_id);"
+
+	/* store/db.c's schema 15; zone and command are "C" in the tables. */
+	"CREATE VIEW v_usage_rollup AS"
+	"  SELECT h.name COLLATE \"C\" AS host, r.host_id, r.hour_s, "
+	RU_VIEW_KEYS RU_VIEW_VALUES
+	"  FROM rollup_hour r JOIN hosts h USING (host_id);"
+	"CREATE VIEW v_usage_rollup_day AS"
+	"  SELECT h.name COLLATE \"C\" AS host, r.host_id, r.day_s, "
+	RU_VIEW_KEYS RU_VIEW_VALUES
+	"  FROM rollup_day r JOIN hosts h USING (host_id);"
+	"CREATE VIEW v_usage_rollup_host AS"
+	"  SELECT h.name COLLATE \"C\" AS host, r.host_id, r.hour_s, "
+	RU_VIEW_VALUES
+	"  FROM rollup_host r JOIN hosts h USING (host_id);"
 
 	"CREATE VIEW v_proc_usage AS"
 	"  SELECT h.name COLLATE \"C\" AS host, p.pid, p.start_ns, p.uid,"

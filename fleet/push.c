@@ -14,11 +14,30 @@
  * written, and a central database made again from nothing gets
  * everything.
  *
- * Replacing whole buckets is exact because a local database never loses
- * a fact row: local retention removes logs, not rows (hourly.c).  A
- * bucket gone from the local database (only a conversation paired again
- * into another hour does that) is deleted centrally too: central
- * mirrors each host's database.
+ * Replacing whole buckets is exact where the local database loses no
+ * fact row.  A bucket gone from the local database (a conversation
+ * paired again into another hour does that) is deleted centrally too:
+ * central mirrors each host's database, but for what local expiry
+ * (store/expire.c) removed, which central keeps: the fleet's history
+ * is central's.  The cuts are read from the local v_expiry; by what
+ * expiry removes (pexps[]), a bucket of a table touching the expired
+ * range that differs from what central recorded is
+ *   - frozen where nothing local is left of it, and for the rollups
+ *     (every hour and day before their cut): neither sent nor deleted,
+ *     its central signature kept;
+ *   - else sent by its rows: central's rows of the (id, bcol) pairs it
+ *     holds here are deleted, then those rows copied, and its local
+ *     signature recorded.  Intervals and system records before the
+ *     intervals cut (all of them expired: what is here came since, from
+ *     an old log ingested late); processes that started a day before
+ *     it (those that ended a day before it expired), so one that
+ *     started before the cut and exits after it is brought up to date
+ *     and the expired ones stay; alternate exits, by process.
+ * Rollup rows an old log adds to hours before the rollups cut are not
+ * sent (central's rows of those hours are whole; the local ones would
+ * be a part).
+ * Expiry runs only after a push that succeeded (hourly.c, step 6), so
+ * what it removes central has.
  *
  * Partitions are made before the transactions that fill them (a new
  * partition locks its parent, which another host's transaction may be
@@ -46,7 +65,8 @@
 /*
  * One local fact table.  Its rows of host ?1 are "SELECT x.* FROM "
  * from; bcol (a column of x, never changed once written) cut by width
- * makes the buckets; part: partitioned centrally by month of bcol.
+ * makes the buckets; part: partitioned centrally by month of bcol,
+ * which is in ns (unit 1), or in s (unit SECOND_NS: part 2 only).
  * Parents before children, as the central key of a child names its
  * parent's local id.
  */
@@ -56,41 +76,92 @@ struct ptab {
 	const char	*bcol;
 	int64_t		 width;
 	int		 part;		/* 2: and an index leads with bcol */
+	int64_t		 unit;		/* ns in one unit of bcol */
 };
+
+#define SECOND_NS	INT64_C(1000000000)
 
 #define OF_HOST(t)	t " x WHERE x.host_id = ?1"
 #define OF(t, p, id)	t " x JOIN " p " p USING (" id ") WHERE p.host_id = ?1"
 
 static const struct ptab ptabs[] = {
-	{ "files", OF_HOST("files"), "file_id", 256, 0 },
-	{ "damage", OF("damage", "files", "file_id"), "file_id", 256, 0 },
-	{ "procs", OF_HOST("procs"), "start_ns", HOUR_NS, 0 },
+	{ "files", OF_HOST("files"), "file_id", 256, 0, 1 },
+	{ "damage", OF("damage", "files", "file_id"), "file_id", 256, 0, 1 },
+	{ "procs", OF_HOST("procs"), "start_ns", HOUR_NS, 0, 1 },
 	{ "proc_intervals", OF("proc_intervals", "procs", "proc_id"), "t1_ns",
-	    HOUR_NS, 2 },
+	    HOUR_NS, 2, 1 },
 	{ "proc_alt_exits", OF("proc_alt_exits", "procs", "proc_id"),
-	    "proc_id", 4096, 0 },
-	{ "tasks", OF_HOST("tasks"), "start_ns", HOUR_NS, 0 },
+	    "proc_id", 4096, 0, 1 },
+	{ "tasks", OF_HOST("tasks"), "start_ns", HOUR_NS, 0, 1 },
 	{ "task_intervals", OF("task_intervals", "tasks", "task_id"), "t1_ns",
-	    HOUR_NS, 1 },
-	{ "flow_records", OF_HOST("flow_records"), "ctime_s", 3600, 0 },
-	{ "flows", OF_HOST("flows"), "first_s", 3600, 0 },
-	{ "sysload", OF_HOST("sysload"), "t_ns", HOUR_NS, 0 },
-	{ "lost", OF_HOST("lost"), "t_ns", HOUR_NS, 0 },
-	{ "pacct_gaps", OF_HOST("pacct_gaps"), "t1_ns", HOUR_NS, 0 },
-	{ "energy_procs", OF_HOST("energy_procs"), "start_ns", HOUR_NS, 0 },
+	    HOUR_NS, 1, 1 },
+	{ "flow_records", OF_HOST("flow_records"), "ctime_s", 3600, 0, 1 },
+	{ "flows", OF_HOST("flows"), "first_s", 3600, 0, 1 },
+	{ "sysload", OF_HOST("sysload"), "t_ns", HOUR_NS, 0, 1 },
+	{ "lost", OF_HOST("lost"), "t_ns", HOUR_NS, 0, 1 },
+	{ "pacct_gaps", OF_HOST("pacct_gaps"), "t1_ns", HOUR_NS, 0, 1 },
+	{ "energy_procs", OF_HOST("energy_procs"), "start_ns", HOUR_NS, 0, 1 },
 	{ "energy_intervals", OF("energy_intervals", "energy_procs",
-	    "eproc_id"), "t1_ns", HOUR_NS, 2 },
-	{ "metric_series", OF_HOST("metric_series"), "series_id", 4096, 0 },
+	    "eproc_id"), "t1_ns", HOUR_NS, 2, 1 },
+	{ "metric_series", OF_HOST("metric_series"), "series_id", 4096, 0, 1 },
 	{ "metric_samples", OF("metric_samples", "metric_series",
-	    "series_id"), "ts_ns", HOUR_NS, 1 },
+	    "series_id"), "ts_ns", HOUR_NS, 1, 1 },
 	{ "metric_gaps", OF("metric_gaps", "metric_series", "series_id"),
-	    "to_ns", HOUR_NS, 0 },
-	{ "rapl_zones", OF_HOST("rapl_zones"), "zone_id", 4096, 0 },
+	    "to_ns", HOUR_NS, 0, 1 },
+	{ "rapl_zones", OF_HOST("rapl_zones"), "zone_id", 4096, 0, 1 },
 	{ "rapl_intervals", OF("rapl_intervals", "rapl_zones", "zone_id"),
-	    "t1_ns", HOUR_NS, 1 },
+	    "t1_ns", HOUR_NS, 1, 1 },
+	/* Rewritten in place by each ingest: the bucket's signature
+	 * carries a renamed or removed id. */
+	{ "host_names", OF_HOST("host_names"), "id", 4096, 0, 1 },
+	/* Rows of an hour or day grow as ingest adds to them: the bucket
+	 * is sent again. */
+	{ "rollup_hour", OF_HOST("rollup_hour"), "hour_s", 3600, 2,
+	    SECOND_NS },
+	{ "rollup_day", OF_HOST("rollup_day"), "day_s", 86400, 2, SECOND_NS },
+	{ "rollup_host", OF_HOST("rollup_host"), "hour_s", 3600, 2,
+	    SECOND_NS },
 };
 
 #define NPTABS	(sizeof(ptabs) / sizeof(ptabs[0]))
+
+/*
+ * What local expiry removes of a table (store/expire.c), by name so
+ * ptabs[] need not say: the tables not here lose no row.
+ */
+enum { X_NONE, X_IV, X_RU, X_PROCS, X_IDS };
+static const struct pexp {
+	const char	*name;
+	int		 how;	/* X_IV: rows of bcol before the intervals
+				 * cut; X_RU: of bcol before the rollups
+				 * cut; X_PROCS: some of bcol (ns) before the
+				 * intervals cut less a day; X_IDS: some of any
+				 * bucket once the intervals were cut */
+	const char	*key;	/* with bcol, a row's key (NULL: bcol) */
+} pexps[] = {
+	{ "proc_intervals", X_IV, "proc_id" },
+	{ "task_intervals", X_IV, "task_id" },
+	{ "energy_intervals", X_IV, "eproc_id" },
+	{ "sysload", X_IV, NULL },
+	{ "procs", X_PROCS, "proc_id" },
+	{ "proc_alt_exits", X_IDS, "proc_id" },
+	{ "rollup_hour", X_RU, NULL },
+	{ "rollup_day", X_RU, NULL },
+	{ "rollup_host", X_RU, NULL },
+};
+
+#define DAY_NS		(24 * HOUR_NS)
+
+static const struct pexp *
+pexp_of(const struct ptab *t)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(pexps) / sizeof(pexps[0]); i++)
+		if (strcmp(pexps[i].name, t->name) == 0)
+			return &pexps[i];
+	return NULL;
+}
 
 /* A bucket: what the local database holds in it, what central does. */
 struct bucket {
@@ -99,6 +170,7 @@ struct bucket {
 	uint64_t	 cn, csig;	/* central; have_c 0: none there */
 	int		 have_c;
 	int		 send;		/* differs: replace it centrally */
+	int		 ids;		/* by the ids it holds here only */
 };
 
 /* A table's buckets: an open-addressing map on b, then sorted. */
@@ -122,6 +194,7 @@ struct push {
 	char		 origin[32];	/* this database, for central */
 	uint64_t	 rows, buckets;	/* of the host being pushed */
 	int		 one_host;	/* the database holds one host */
+	int64_t		 cut_iv, cut_ru;	/* v_expiry, ns (INT64_MIN: none) */
 };
 
 static int
@@ -672,6 +745,106 @@ send_list(struct push *pp, const struct bmap *m, struct bucket **list,
 	return EXR_OK;
 }
 
+/* One (id, bcol) pair more into the arrays k, c (text). */
+static int
+add_pair(struct push *pp, struct buf *k, struct buf *c, int64_t id,
+    int64_t bv)
+{
+	char v[2][24];
+
+	snprintf(v[0], sizeof(v[0]), "%s%" PRId64, k->len == 0 ? "{" : ",", id);
+	snprintf(v[1], sizeof(v[1]), "%s%" PRId64, c->len == 0 ? "{" : ",", bv);
+	if (buf_add(pp, k, v[0], strlen(v[0])) != EXR_OK ||
+	    buf_add(pp, c, v[1], strlen(v[1])) != EXR_OK)
+		return EXR_NOMEM;
+	return EXR_OK;
+}
+
+/* Central's rows of host of the pairs in k, c, within range; reset. */
+static int
+delete_pairs(struct push *pp, const struct ptab *t, const char *key,
+    const char *hid, const int64_t *range, struct buf *k, struct buf *c)
+{
+	char q[320], lo[24], hi[24];
+	const char *v[5] = { hid, NULL, NULL, lo, hi };
+
+	if (k->len == 0)
+		return EXR_OK;
+	if (buf_add(pp, k, "}", 2) != EXR_OK || buf_add(pp, c, "}", 2) !=
+	    EXR_OK)
+		return EXR_NOMEM;
+	snprintf(lo, sizeof(lo), "%" PRId64, range[0]);
+	snprintf(hi, sizeof(hi), "%" PRId64, range[1]);
+	snprintf(q, sizeof(q), "DELETE FROM %s WHERE host_id = $1 AND %s "
+	    "BETWEEN $4 AND $5 AND (%s, %s) IN (SELECT * FROM unnest("
+	    "$2::bigint[], $3::bigint[]))", t->name, t->bcol, key, t->bcol);
+	v[1] = k->p, v[2] = c->p;
+	k->len = c->len = 0;
+	return pq_cmd(pp, q, 5, v, t->name);
+}
+
+/*
+ * The buckets of list to send by their rows (local expiry removed rows
+ * of theirs, which central keeps): central's rows of the (id, bcol)
+ * pairs they hold here deleted, a few thousand a statement (no row's
+ * pair is another's, but for rows expired together).
+ */
+static int
+delete_ids(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
+    const char *hid, const struct bmap *m, const struct bucket *list,
+    size_t n)
+{
+	const struct pexp *x = pexp_of(t);
+	const char *kname;
+	struct buf k = { 0 }, c = { 0 };
+	sqlite3_stmt *st = NULL;
+	const struct bucket *e;
+	int64_t range[2];
+	size_t lo, hi;
+	int i, rc, step, bcol, skip, key = -1;
+
+	if (x == NULL)
+		return EXR_OK;	/* expiry removes none of its rows */
+	kname = x->key != NULL ? x->key : t->bcol;
+	for (lo = 0; lo < n && !list[lo].ids; lo++)
+		;
+	if (lo == n)
+		return EXR_OK;
+	for (hi = n - 1; !list[hi].ids; hi--)
+		;
+	range[0] = list[lo].b * t->width;
+	range[1] = list[hi].b * t->width + (t->width - 1);
+	if ((rc = local_rows(pp, t, lhost, range, &st, &bcol, &skip)) !=
+	    EXR_OK)
+		goto out;
+	for (i = 0; i < sqlite3_column_count(st); i++)
+		if (strcmp(sqlite3_column_name(st, i), kname) == 0)
+			key = i;
+	assert(key >= 0);	/* pexps[]: key is a column of the table */
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t bv = sqlite3_column_int64(st, bcol);
+
+		e = bmap_find(m, floor_div(bv, t->width));
+		if (e == NULL || !e->send || !e->ids)
+			continue;
+		if ((rc = add_pair(pp, &k, &c, sqlite3_column_int64(st, key),
+		    bv)) != EXR_OK)
+			break;
+		if (k.len >= 64 * 1024 && (rc = delete_pairs(pp, t, kname, hid,
+		    range, &k, &c)) != EXR_OK)
+			break;
+	}
+	if (rc == EXR_OK && step != SQLITE_DONE)
+		rc = db_fail(pp->db, pp->err, t->name);
+	if (rc == EXR_OK)
+		rc = delete_pairs(pp, t, kname, hid, range, &k, &c);
+out:
+	sqlite3_finalize(st);
+	free(k.p);
+	free(c.p);
+	return rc;
+}
+
 /*
  * t into central for one host.  all: central has nothing of it, so
  * every row goes in one pass (signed as it goes); else the buckets
@@ -696,11 +869,13 @@ send_table(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 	if ((rc = send_list(pp, m, &list, &n)) != EXR_OK || n == 0)
 		return rc;
 	if (!all) {
+		if ((rc = delete_ids(pp, t, lhost, hid, m, list, n)) != EXR_OK)
+			goto out;
 		for (i = 0; i < n; i = j) {
 			for (j = i + 1; j < n && list[j].have_c &&
-			    list[j].b == list[j - 1].b + 1; j++)
+			    !list[j].ids && list[j].b == list[j - 1].b + 1; j++)
 				;
-			if (!list[i].have_c)
+			if (!list[i].have_c || list[i].ids)
 				continue;
 			snprintf(lo, sizeof(lo), "%" PRId64,
 			    list[i].b * t->width);
@@ -799,17 +974,56 @@ central_buckets(struct push *pp, const char *hid, size_t *nc)
 	return EXR_OK;
 }
 
-/* After pass 1: a bucket goes if central lacks it or holds another. */
-static void
-mark_send(struct bmap *m)
+/*
+ * What local expiry did to bucket b of t: X_NONE (nothing), X_RU (it
+ * is frozen) or X_IDS (rows of it gone: sent by its rows).
+ */
+static int
+expired(const struct push *pp, const struct ptab *t, const struct pexp *x,
+    int64_t b)
 {
-	size_t i;
+	int64_t last = b * t->width + (t->width - 1);	/* in b, bcol's unit */
 
-	for (i = 0; i < m->cap; i++)
-		if (IN_USE(&m->a[i]))
-			m->a[i].send = !m->a[i].have_c ||
-			    m->a[i].n != m->a[i].cn ||
-			    m->a[i].sig != m->a[i].csig;
+	switch (x != NULL ? x->how : X_NONE) {
+	case X_IV:
+		return pp->cut_iv != INT64_MIN &&
+		    last < pp->cut_iv / t->unit ? X_IDS : X_NONE;
+	case X_RU:
+		return pp->cut_ru != INT64_MIN &&
+		    last < pp->cut_ru / t->unit ? X_RU : X_NONE;
+	case X_PROCS:
+		return pp->cut_iv != INT64_MIN &&
+		    b * t->width < pp->cut_iv - DAY_NS ? X_IDS : X_NONE;
+	case X_IDS:
+		return pp->cut_iv != INT64_MIN ? X_IDS : X_NONE;
+	}
+	return X_NONE;
+}
+
+/*
+ * After pass 1: a bucket goes if central lacks it or holds another;
+ * but for what local expiry removed (the header comment).
+ */
+static void
+mark_send(const struct push *pp, const struct ptab *t, struct bmap *m)
+{
+	const struct pexp *x = pexp_of(t);
+	struct bucket *e;
+	size_t i;
+	int how;
+
+	for (i = 0; i < m->cap; i++) {
+		if (!IN_USE(e = &m->a[i]))
+			continue;
+		e->send = !e->have_c || e->n != e->cn || e->sig != e->csig;
+		if (!e->send || !e->have_c ||
+		    (how = expired(pp, t, x, e->b)) == X_NONE)
+			continue;
+		if (how == X_RU || e->n == 0)
+			e->send = 0;	/* frozen: central's stays */
+		else
+			e->ids = 1;
+	}
 }
 
 /* The partition of t's month from, made unless parts lists it. */
@@ -826,7 +1040,7 @@ month_partition(struct push *pp, const struct ptab *t, int64_t t_ns,
 	for (p = 0; p < PQntuples(parts); p++)
 		if (strcmp(PQgetvalue(parts, p, 0), name) == 0)
 			return EXR_OK;
-	return central_partition(pp->conn, t->name, from, pp->err);
+	return central_partition(pp->conn, t->name, from, t->unit, pp->err);
 }
 
 /*
@@ -876,13 +1090,13 @@ make_partitions(struct push *pp)
 				if (step != SQLITE_ROW ||
 				    sqlite3_column_type(st, 0) == SQLITE_NULL)
 					break;
-				central_month(sqlite3_column_int64(st, 0), &from,
-				    &to, &y, &mo);
+				central_month(sqlite3_column_int64(st, 0) *
+				    t->unit, &from, &to, &y, &mo);
 				sqlite3_reset(st);
 				if ((rc = month_partition(pp, t, from, parts)) !=
 				    EXR_OK)
 					break;
-				last = to;
+				last = to / t->unit;
 			}
 			if (step == SQLITE_ROW)
 				step = SQLITE_DONE;
@@ -994,7 +1208,7 @@ push_host(struct push *pp, sqlite3_stmt *hs)
 			if ((rc = sign_table(pp, &ptabs[k], lhost,
 			    &pp->maps[k])) != EXR_OK)
 				goto fail;
-			mark_send(&pp->maps[k]);
+			mark_send(pp, &ptabs[k], &pp->maps[k]);
 		}
 		if ((rc = send_table(pp, &ptabs[k], lhost, chost,
 		    &pp->maps[k], nc[k] == 0)) != EXR_OK)
@@ -1030,6 +1244,39 @@ local_origin(struct push *pp)
 	return rc == SQLITE_ROW ? EXR_OK : db_fail(pp->db, pp->err, "files");
 }
 
+/* Where local expiry cut (v_expiry), into pp->cut_iv and cut_ru. */
+static int
+local_cuts(struct push *pp)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	pp->cut_iv = pp->cut_ru = INT64_MIN;
+	/* A database older than schema 15 has expired nothing. */
+	if (db_prepare(pp->db, "SELECT 1 FROM sqlite_master WHERE name = "
+	    "'v_expiry'", &st, pp->err) != EXR_OK)
+		return EXR_DB;
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return rc == SQLITE_DONE ? EXR_OK : db_fail(pp->db, pp->err,
+		    "v_expiry");
+	if (db_prepare(pp->db, "SELECT what, before_ns FROM v_expiry", &st,
+	    pp->err) != EXR_OK)
+		return EXR_DB;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *w = (const char *)sqlite3_column_text(st, 0);
+
+		if (w != NULL && strcmp(w, "intervals") == 0)
+			pp->cut_iv = sqlite3_column_int64(st, 1);
+		else if (w != NULL && strcmp(w, "rollups") == 0)
+			pp->cut_ru = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? EXR_OK : db_fail(pp->db, pp->err,
+	    "v_expiry");
+}
+
 int
 push_db(const char *db, const char *conninfo, int allow_password,
     struct push_stats *st, struct ex_err *err)
@@ -1046,7 +1293,8 @@ push_db(const char *db, const char *conninfo, int allow_password,
 		return rc;
 	/* One snapshot of the local database for the whole push. */
 	if ((rc = db_exec(pp.db, "BEGIN", err)) != EXR_OK ||
-	    (rc = local_origin(&pp)) != EXR_OK)
+	    (rc = local_origin(&pp)) != EXR_OK ||
+	    (rc = local_cuts(&pp)) != EXR_OK)
 		goto out;
 	if ((rc = pg_open(conninfo, allow_password, &pp.conn, err)) != EXR_OK ||
 	    (rc = central_migrate(pp.conn, err)) != EXR_OK ||

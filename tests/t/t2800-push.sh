@@ -16,7 +16,7 @@
 TABLES="hosts files damage procs proc_intervals proc_alt_exits tasks
     task_intervals flow_records flows sysload lost pacct_gaps energy_procs
     energy_intervals metric_series metric_samples metric_gaps rapl_zones
-    rapl_intervals"
+    rapl_intervals host_names rollup_hour rollup_day rollup_host"
 
 # Each row with its owner's natural key in place of the ids (t2700's),
 # the columns of the local table but the ids and the times of ingest;
@@ -121,12 +121,13 @@ ingest_host() {
 		    alpha.proc alpha.task alpha.flow alpha.energy alpha.pacct \
 		    damaged.exacct acctd.exacct alt.pacct >/dev/null 2>&1 ;;
 	beta)
-		extracct ingest --db "$2" --host beta beta.proc beta.task \
-		    beta.flow beta.energy beta.pacct \
-		    s1/cpu_energy_rapl_msr_component.log >/dev/null ;;
+		extracct ingest --db "$2" --host beta --passwd beta.passwd \
+		    --group beta.group beta.proc beta.task beta.flow \
+		    beta.energy beta.pacct s1/cpu_energy_rapl_msr_component.log >/dev/null ;;
 	gamma)
-		extracct ingest --db "$2" --host gamma gamma.proc gamma.task \
-		    gamma.flow gamma.energy gamma.pacct snap.log >/dev/null ;;
+		extracct ingest --db "$2" --host gamma --passwd gamma.passwd \
+		    gamma.proc gamma.task gamma.flow gamma.energy gamma.pacct \
+		    snap.log >/dev/null ;;
 	esac
 }
 
@@ -167,6 +168,10 @@ test_expect_success 'setup: three hosts, each in its own database, and all in on
 		echo $((i * 700000)) >pc/intel-rapl:0/energy_uj &&
 		echo $((i * 300000)) >pc/intel-rapl:0:1/energy_uj || return 1
 	done &&
+	# The names two hosts give their ids (host_names), each its own.
+	printf "root:x:0:0::/:/bin/sh\nann:x:1001:100::/:/bin/sh\n" >beta.passwd &&
+	printf "staff:x:100:\n" >beta.group &&
+	printf "root:x:0:0::/:/bin/sh\nbob:x:1001:100::/:/bin/sh\n" >gamma.passwd &&
 	for h in alpha beta gamma; do
 		ingest_host $h $h.db || return 1
 	done &&
@@ -230,6 +235,39 @@ test_expect_success 'rows changed here since a push are changed there: exits, a 
 	    ORDER BY 1, 2" >live2 &&
 	test "$(comm -23 live1 live2 | wc -l)" -gt 0 &&
 	test "$(pg_psql grow -c "SELECT ingested_to FROM files")" -gt "$size1"
+'
+
+test_expect_success 'names renamed, added or removed here are so there' '
+	pg_createdb names &&
+	cp beta.db nm.db &&
+	extracct push --db nm.db --to "$(pg_conn names)" >/dev/null &&
+	printf "root:x:0:0::/:/bin/sh\ncarl:x:1001:100::/:/bin/sh\ndee:x:1002:100::/:/bin/sh\n" >nm.passwd &&
+	printf "" >nm.group &&
+	extracct ingest --db nm.db --host beta --passwd nm.passwd \
+	    --group nm.group beta.proc >/dev/null &&
+	extracct push --db nm.db --to "$(pg_conn names)" >/dev/null &&
+	pg_psql names -c "SELECT kind, id, name FROM host_names
+	    ORDER BY 1, 2" >actual &&
+	printf "user|0|root\nuser|1001|carl\nuser|1002|dee\n" >expect &&
+	test_cmp expect actual &&
+	canon nm.db >expect && canon_pg names >actual && test_cmp expect actual
+'
+
+test_expect_success 'local retention deletes history here, not there' '
+	pg_createdb kept &&
+	cp gamma.db ex.db &&
+	extracct push --db ex.db --to "$(pg_conn kept)" >/dev/null &&
+	canon_pg kept >expect && counts_pg kept >counts &&
+	printf "keep_intervals_days: 30\nkeep_rollups_months: 1\n" >keep.yml &&
+	n="SELECT (SELECT count(*) FROM proc_intervals) || (SELECT count(*)
+	    FROM rollup_hour) || (SELECT count(*) FROM procs)" &&
+	sqlite3 ex.db "$n" >before &&
+	extracct -c keep.yml rollup --expire --db ex.db >out &&
+	grep "^retention: ex.db: [1-9][0-9]* interval rows and [1-9][0-9]* rollup rows expired" out &&
+	sqlite3 ex.db "$n" >after && ! cmp -s before after &&
+	extracct push --db ex.db --to "$(pg_conn kept)" >out &&
+	canon_pg kept >actual && test_cmp expect actual &&
+	counts_pg kept >actual && test_cmp counts actual
 '
 
 test_expect_success 'SIGKILL at 20 random moments, run again each time: one clean push' '
@@ -345,7 +383,7 @@ test_expect_success '20 hosts push at once: all complete, central is their union
 	done &&
 	canon $dbs >expect && canon_pg fleet20 >actual && test_cmp expect actual &&
 	test "$(pg_psql fleet20 -c "SELECT count(*) FROM hosts")" -eq 20 &&
-	test "$(pg_psql fleet20 -c "SELECT version FROM extracct_meta")" -eq 1
+	test "$(pg_psql fleet20 -c "SELECT version FROM extracct_meta")" -eq 3
 '
 
 test_expect_success 'a host is pushed from one database only' '
@@ -394,7 +432,7 @@ test_expect_success 'a central schema newer than this extracct is refused' '
 	extracct push --db beta.db --to "$(pg_conn newer)" >/dev/null &&
 	pg_psql newer -c "UPDATE extracct_meta SET version = 99" &&
 	test_expect_code 5 extracct push --db beta.db --to "$(pg_conn newer)" 2>err &&
-	grep "central server: schema version 99 is newer than this extracct.s 1: upgrade extracct" err
+	grep "central server: schema version 99 is newer than this extracct.s 3: upgrade extracct" err
 '
 
 test_expect_success 'credentials: no password in --to or a readable configuration' '

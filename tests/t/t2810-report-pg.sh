@@ -88,10 +88,16 @@ test_expect_success 'setup: three hosts, merged in SQLite and in PostgreSQL' '
 	done &&
 	extracct ingest --db alpha.db --host alpha alpha.proc alpha.flow \
 	    alpha.energy alpha.pacct acctd.exacct alt.pacct >/dev/null &&
-	extracct ingest --db Beta.db --host Beta Beta.proc Beta.flow \
-	    Beta.energy Beta.pacct s1/cpu_energy_rapl_msr_component.log >/dev/null &&
-	extracct ingest --db gamma.db --host gamma gamma.proc gamma.flow \
-	    gamma.energy gamma.pacct snap.log >/dev/null &&
+	# Two hosts give their ids names of their own (host_names): the
+	# reports name the ids of each host as that host does.
+	printf "root:x:0:0::/:/bin/sh\nann:x:1000:100::/:/bin/sh\n" >Beta.passwd &&
+	printf "root:x:0:\nstaff:x:100:\n" >Beta.group &&
+	printf "bob:x:1000:100::/:/bin/sh\nzed:x:4243:100::/:/bin/sh\n" >gamma.passwd &&
+	extracct ingest --db Beta.db --host Beta --passwd Beta.passwd \
+	    --group Beta.group Beta.proc Beta.flow Beta.energy Beta.pacct \
+	    s1/cpu_energy_rapl_msr_component.log >/dev/null &&
+	extracct ingest --db gamma.db --host gamma --passwd gamma.passwd \
+	    gamma.proc gamma.flow gamma.energy gamma.pacct snap.log >/dev/null &&
 	# What only rotate, snap and the configuration write: a pacct gap,
 	# system records around the acctd exits (capture windows; one
 	# from just before an exacct exit, so that acctd comes second),
@@ -135,6 +141,9 @@ test_expect_success 'setup: three hosts, merged in SQLite and in PostgreSQL' '
 	    5000000000, 0, 0),
 	    (100002, 1700000000000000000, 1700000001000000000, 1, 0,
 	    5000000000, 0, 0)" &&
+	# Rows written by hand, not by ingest: their rollups, as ingest
+	# would have kept them.
+	extracct rollup --rebuild --db gamma.db >/dev/null &&
 	extracct merge -o fleet.db alpha.db Beta.db gamma.db >/dev/null &&
 	# A server whose own collation is not bytewise (ICU en-US sorts
 	# "alpha" before "Beta"): the views must sort as SQLite does.
@@ -206,6 +215,78 @@ test_expect_success '--capture, table and CSV (gaps, alternates, losses)' '
 	grep "^alpha .* exacct,acctd " actual &&
 	same --capture --format csv &&
 	same --capture --tolerance 0.5
+'
+
+test_expect_success 'several keys: --by user,command and --by host,hour' '
+	for f in table csv json; do
+		same --by user,command --format $f &&
+		same --by host,hour --format $f &&
+		same --by host,group,project --format $f || return 1
+	done
+'
+
+test_expect_success 'names: the hosts stored ones, and --passwd/--group files' '
+	test "$(pg_psql fleet -c "SELECT count(*) FROM v_host_names")" -eq \
+	    "$(sqlite3 fleet.db "SELECT count(*) FROM v_host_names")" &&
+	same --by host,user &&
+	grep "^gamma  *zed " actual && grep "^Beta  *root " actual &&
+	same --by host,group --format csv &&
+	printf "alice:x:1000:100::/:/bin/sh\n" >other.passwd &&
+	printf "wheel:x:0:\n" >other.group &&
+	same --by user --passwd other.passwd --group other.group &&
+	same --by group --passwd other.passwd --group other.group --format json
+'
+
+# A window of whole UTC days around the data, with empty days and hours.
+t0=$(sqlite3 fleet.db "SELECT min(t1_ns) / 1000000000 FROM proc_intervals" 2>/dev/null)
+t1=$(sqlite3 fleet.db "SELECT max(t1_ns) / 1000000000 FROM proc_intervals" 2>/dev/null)
+test_expect_success '--every day and hour, empty buckets too' '
+	from=$(( (t0 / 86400 - 1) * 86400 )) && to=$(( (t1 / 86400 + 2) * 86400 )) &&
+	same --every day --from @$from --to @$to &&
+	grep " 0 " actual &&
+	same --every day --by host --from @$from --to @$to --format csv &&
+	same --every hour --from @$from --to @$((from + 3 * 86400)) --format csv &&
+	same --every hour --by command --tz Europe/Paris --format json &&
+	same --every week --by user &&
+	same --every month --by host --format csv
+'
+
+test_expect_success '--limit, --sort, --averages, --percentiles' '
+	same --by command --limit 2 &&
+	grep "^\*\*\*other " actual &&
+	same --by user,command --limit 2 --format csv &&
+	same --every day --by command --limit 2 --format json &&
+	for c in command calls cpu_s real_s util_pct chars_rdwr_bytes rss_max_kb; do
+		same --by command --sort $c --format csv || return 1
+	done &&
+	same --by user --averages &&
+	same --by host,command --averages --format json &&
+	same --every hour --by host --percentiles &&
+	same --every day --by user --percentiles --format csv &&
+	same --every hour --by command --percentiles --format json
+'
+
+test_expect_success 'rollups and the scan: --scan, and buckets off the UTC hours' '
+	for f in table csv; do
+		same --scan --by command --format $f &&
+		same --scan --by host,hour --format $f &&
+		same --scan --every day --by user --format $f || return 1
+	done &&
+	same --scan --by user --from @$((t0 + 1800)) --to @$((t1 - 1800)) &&
+	same --every day --by command --tz Asia/Kolkata &&
+	same --every hour --by host --tz Asia/Kolkata --format csv
+'
+
+test_expect_success '--capture --format json' '
+	same --capture --format json
+'
+
+test_expect_success 'charts: --format svg and html' '
+	same --by command --format svg &&
+	same --every hour --by host --format svg &&
+	same --capture --format svg &&
+	same --energy --by command --format svg &&
+	same --by user --format html
 '
 
 for by in user command host; do
