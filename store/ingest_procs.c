@@ -1,6 +1,7 @@
 /*
  * The process sink (see ingest_int.h, diff.h): process records into
- * procs, proc_intervals and proc_alt_exits, and the live state of every
+ * procs, proc_interval_rows (the view proc_intervals is both: schema 13)
+ * and proc_alt_exits, and the live state of every
  * process kept in memory and in proc_last between runs.
  *
  * A record goes through four steps: match (the live process it belongs
@@ -10,8 +11,9 @@
  * sight, or the exit that closes it).
  *
  * Hot path: one process record is one live-table lookup, one proc_diff
- * and one row in the batch (plus a procs row for a process seen for the
- * first time).
+ * and one row in a batch: an interval row, or (schema 13) for a process
+ * seen only at its exit, which most are, its procs row with the interval
+ * in it.  A process seen before its exit has a procs row of its own.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -808,8 +810,12 @@ exit_only(struct run *r, const struct ex_proc *p, int *done)
 	int rc, taken;
 
 	*done = 0;
-	if ((rc = alt_exit(r, p, &taken)) != EXR_OK || (*done = taken))
+	if ((rc = alt_exit(r, p, &taken)) != EXR_OK)
 		return rc;
+	if (taken) {
+		*done = 1;
+		return EXR_OK;
+	}
 	e = &ps->exits[ps->nexits];
 	proc_state_begin(&fresh, ps->next_id, p);
 	if (proc_diff(&fresh, p, &r->dopts, &e->iv) != DIFF_ROW)
