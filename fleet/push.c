@@ -44,11 +44,11 @@
 #define COPY_CHUNK	(256 * 1024)	/* bytes of COPY data per write */
 
 /*
- * One local fact table.  Its rows of host ?1 are "SELECT x.* FROM "
- * from; bcol (a column of x, never changed once written) cut by width
- * makes the buckets; part: partitioned centrally by month of bcol.
- * Parents before children, as the central key of a child names its
- * parent's local id.
+ * One local fact table.  Its rows of host ?1 are "SELECT cols FROM "
+ * from (cols NULL: x.*); bcol (a column of x, never changed once
+ * written) cut by width makes the buckets; part: partitioned centrally
+ * by month of bcol.  Parents before children, as the central key of a
+ * child names its parent's local id.
  */
 struct ptab {
 	const char	*name;
@@ -56,38 +56,58 @@ struct ptab {
 	const char	*bcol;
 	int64_t		 width;
 	int		 part;		/* 2: and an index leads with bcol */
+	const char	*cols;
 };
+
+/*
+ * procs without the exit interval it carries locally for a process seen
+ * only at its exit (schema 14: exit_cpu_user_ns .. exit_threads): that
+ * interval is a row of the local view proc_intervals, which push reads,
+ * so central keeps proc_intervals a table with every interval and
+ * procs its columns, and the central views stay as they are.  The
+ * local order, so a row signs as it did before schema 14.
+ */
+#define PROCS_COLS \
+	"x.proc_id, x.host_id, x.pid, x.start_ns, x.ppid, x.uid, x.gid," \
+	" x.projid, x.taskid, x.command, x.zone, x.finish_ns," \
+	" x.wait_status, x.acctflags, x.exit_source, x.base_cpu_ns," \
+	" x.delay_cpu_ns, x.delay_blkio_ns, x.delay_swapin_ns," \
+	" x.delay_freepages_ns, x.delay_thrashing_ns, x.delay_compact_ns," \
+	" x.delay_wpcopy_ns, x.delay_irq_ns, x.cpu_run_ns"
 
 #define OF_HOST(t)	t " x WHERE x.host_id = ?1"
 #define OF(t, p, id)	t " x JOIN " p " p USING (" id ") WHERE p.host_id = ?1"
 
 static const struct ptab ptabs[] = {
-	{ "files", OF_HOST("files"), "file_id", 256, 0 },
-	{ "damage", OF("damage", "files", "file_id"), "file_id", 256, 0 },
-	{ "procs", OF_HOST("procs"), "start_ns", HOUR_NS, 0 },
+	{ "files", OF_HOST("files"), "file_id", 256, 0, NULL },
+	{ "damage", OF("damage", "files", "file_id"), "file_id", 256, 0, NULL },
+	{ "procs", OF_HOST("procs"), "start_ns", HOUR_NS, 0, PROCS_COLS },
+	/* A view locally (schema 14), of both places intervals are. */
 	{ "proc_intervals", OF("proc_intervals", "procs", "proc_id"), "t1_ns",
-	    HOUR_NS, 2 },
+	    HOUR_NS, 2, NULL },
 	{ "proc_alt_exits", OF("proc_alt_exits", "procs", "proc_id"),
-	    "proc_id", 4096, 0 },
-	{ "tasks", OF_HOST("tasks"), "start_ns", HOUR_NS, 0 },
+	    "proc_id", 4096, 0, NULL },
+	{ "tasks", OF_HOST("tasks"), "start_ns", HOUR_NS, 0, NULL },
 	{ "task_intervals", OF("task_intervals", "tasks", "task_id"), "t1_ns",
-	    HOUR_NS, 1 },
-	{ "flow_records", OF_HOST("flow_records"), "ctime_s", 3600, 0 },
-	{ "flows", OF_HOST("flows"), "first_s", 3600, 0 },
-	{ "sysload", OF_HOST("sysload"), "t_ns", HOUR_NS, 0 },
-	{ "lost", OF_HOST("lost"), "t_ns", HOUR_NS, 0 },
-	{ "pacct_gaps", OF_HOST("pacct_gaps"), "t1_ns", HOUR_NS, 0 },
-	{ "energy_procs", OF_HOST("energy_procs"), "start_ns", HOUR_NS, 0 },
+	    HOUR_NS, 1, NULL },
+	{ "flow_records", OF_HOST("flow_records"), "ctime_s", 3600, 0, NULL },
+	{ "flows", OF_HOST("flows"), "first_s", 3600, 0, NULL },
+	{ "sysload", OF_HOST("sysload"), "t_ns", HOUR_NS, 0, NULL },
+	{ "lost", OF_HOST("lost"), "t_ns", HOUR_NS, 0, NULL },
+	{ "pacct_gaps", OF_HOST("pacct_gaps"), "t1_ns", HOUR_NS, 0, NULL },
+	{ "energy_procs", OF_HOST("energy_procs"), "start_ns", HOUR_NS, 0,
+	    NULL },
 	{ "energy_intervals", OF("energy_intervals", "energy_procs",
-	    "eproc_id"), "t1_ns", HOUR_NS, 2 },
-	{ "metric_series", OF_HOST("metric_series"), "series_id", 4096, 0 },
+	    "eproc_id"), "t1_ns", HOUR_NS, 2, NULL },
+	{ "metric_series", OF_HOST("metric_series"), "series_id", 4096, 0,
+	    NULL },
 	{ "metric_samples", OF("metric_samples", "metric_series",
-	    "series_id"), "ts_ns", HOUR_NS, 1 },
+	    "series_id"), "ts_ns", HOUR_NS, 1, NULL },
 	{ "metric_gaps", OF("metric_gaps", "metric_series", "series_id"),
-	    "to_ns", HOUR_NS, 0 },
-	{ "rapl_zones", OF_HOST("rapl_zones"), "zone_id", 4096, 0 },
+	    "to_ns", HOUR_NS, 0, NULL },
+	{ "rapl_zones", OF_HOST("rapl_zones"), "zone_id", 4096, 0, NULL },
 	{ "rapl_intervals", OF("rapl_intervals", "rapl_zones", "zone_id"),
-	    "t1_ns", HOUR_NS, 1 },
+	    "t1_ns", HOUR_NS, 1, NULL },
 };
 
 #define NPTABS	(sizeof(ptabs) / sizeof(ptabs[0]))
@@ -410,8 +430,9 @@ static int
 local_rows(struct push *pp, const struct ptab *t, sqlite3_int64 host,
     const int64_t *range, sqlite3_stmt **st, int *bcol, int *skip)
 {
-	char sql[512], bare[80];
+	char sql[1024], bare[80];
 	const char *from = t->from;
+	const char *cols = t->cols != NULL ? t->cols : "x.*";
 	int i, n;
 
 	/* One host: a child's rows are all its rows (a parent is never
@@ -424,10 +445,10 @@ local_rows(struct push *pp, const struct ptab *t, sqlite3_int64 host,
 		from = bare;
 	}
 	if (range != NULL)
-		snprintf(sql, sizeof(sql), "SELECT x.* FROM %s AND x.%s "
-		    "BETWEEN ?2 AND ?3", from, t->bcol);
+		snprintf(sql, sizeof(sql), "SELECT %s FROM %s AND x.%s "
+		    "BETWEEN ?2 AND ?3", cols, from, t->bcol);
 	else
-		snprintf(sql, sizeof(sql), "SELECT x.* FROM %s", from);
+		snprintf(sql, sizeof(sql), "SELECT %s FROM %s", cols, from);
 	if (db_prepare(pp->db, sql, st, pp->err) != EXR_OK)
 		return EXR_DB;
 	sqlite3_bind_int64(*st, 1, host);

@@ -60,6 +60,20 @@
 #define PROC_COLUMNS \
 	COUNTERS PROC_EXTRA_ROWS(FIELD_NEXT_COL, FIELD_NEXT_COL)
 #define Q22	Q14 PROC_EXTRA_ROWS(FIELD_NEXT_Q, FIELD_NEXT_Q)
+/*
+ * The same, as procs names them (schema 14): the interval of a process
+ * seen only at its exit, exit_cpu_user_ns on; and as named parameters.
+ */
+#define FIELD_XCOL(m, col, ...)		"exit_" col
+#define FIELD_NEXT_XCOL(m, col, ...)	", exit_" col
+#define FIELD_XVAL(m, col, ...)		":exit_" col
+#define FIELD_NEXT_XVAL(m, col, ...)	", :exit_" col
+#define EXIT_COLUMNS \
+	COUNTER_ROWS(FIELD_XCOL, FIELD_NEXT_XCOL, FIELD_PROC_ID) \
+	PROC_EXTRA_ROWS(FIELD_NEXT_XCOL, FIELD_NEXT_XCOL)
+#define EXIT_VALUES \
+	COUNTER_ROWS(FIELD_XVAL, FIELD_NEXT_XVAL, FIELD_PROC_ID) \
+	PROC_EXTRA_ROWS(FIELD_NEXT_XVAL, FIELD_NEXT_XVAL)
 /* The delay totals and runtime of an exit, PROC_DELAY_CPU_NS on. */
 #define EXIT_EXTRAS	PROC_EXIT_ROWS(FIELD_COL, FIELD_NEXT_COL)
 #define Q9		PROC_EXIT_ROWS(FIELD_Q, FIELD_NEXT_Q)

@@ -65,15 +65,21 @@ struct mtab {
 	const char	*changed;	/* leaves: run when a row changed */
 };
 
-/* The exit columns of procs, set when a live process is seen closed. */
+/*
+ * The exit columns of procs, set when a live process is seen closed;
+ * and (schema 14) the interval a source's row carries when the source
+ * saw the process only at its exit.
+ */
 #define PROC_EXIT_COLS "finish_ns, wait_status, acctflags, exit_source, " \
 	"base_cpu_ns, delay_cpu_ns, delay_blkio_ns, delay_swapin_ns, " \
 	"delay_freepages_ns, delay_thrashing_ns, delay_compact_ns, " \
-	"delay_wpcopy_ns, delay_irq_ns, cpu_run_ns"
+	"delay_wpcopy_ns, delay_irq_ns, cpu_run_ns, " EXIT_COLUMNS ", " \
+	"exit_anomalies"
 #define PROC_EXIT_VALS ":finish_ns, :wait_status, :acctflags, " \
 	":exit_source, :base_cpu_ns, :delay_cpu_ns, :delay_blkio_ns, " \
 	":delay_swapin_ns, :delay_freepages_ns, :delay_thrashing_ns, " \
-	":delay_compact_ns, :delay_wpcopy_ns, :delay_irq_ns, :cpu_run_ns"
+	":delay_compact_ns, :delay_wpcopy_ns, :delay_irq_ns, :cpu_run_ns, " \
+	EXIT_VALUES ", :exit_anomalies"
 
 /* Rows of a child table whose parent is of the source host. */
 #define OF_PROC(t)	t " x JOIN procs p USING (proc_id) WHERE p.host_id = ?1"
@@ -122,8 +128,15 @@ static const struct mtab mtabs[] = {
 	    "UPDATE procs SET (" PROC_EXIT_COLS ") = (" PROC_EXIT_VALS ") "
 	    "WHERE proc_id = :dst_id AND finish_ns IS NULL AND "
 	    ":finish_ns IS NOT NULL", NULL },
-	{ "proc_intervals", OF_PROC("proc_intervals"), NULL, NULL,
-	    { { "proc_id", "m_proc" } }, "INSERT OR IGNORE", NULL, NULL,
+	/*
+	 * One row per process and end, whichever of the two places holds
+	 * it here: not one that the process's procs row carries.
+	 */
+	{ "proc_interval_rows", OF_PROC("proc_interval_rows"), NULL, NULL,
+	    { { "proc_id", "m_proc" } }, "INSERT OR IGNORE",
+	    "NOT EXISTS (SELECT 1 FROM procs q WHERE q.proc_id = "
+	    "(SELECT dst FROM temp.m_proc WHERE src = :proc_id) AND "
+	    "q.exit_anomalies IS NOT NULL AND q.finish_ns = :t1_ns)", NULL,
 	    NULL, NULL, NULL },
 	{ "proc_alt_exits", OF_PROC("proc_alt_exits"), NULL, NULL,
 	    { { "proc_id", "m_proc" } }, "INSERT OR IGNORE", NULL, NULL,

@@ -51,14 +51,15 @@
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_TABLES	64
+#define MAX_COLS	64	/* procs has 48 (schema 14) */
 
 struct table {
 	char		 name[64];
 	sqlite3_stmt	*select;	/* SELECT * */
 	sqlite3_stmt	*delete;	/* DELETE FROM */
 	int		 ncols;
-	int		 skip[32];	/* 1: a column left out of the dump */
-	int		 how[32];	/* 1: damage.off_bad or reason */
+	int		 skip[MAX_COLS];	/* 1: left out of the dump */
+	int		 how[MAX_COLS];	/* 1: damage.off_bad, reason */
 };
 
 /* A growing byte buffer. */
@@ -166,7 +167,7 @@ setup_tables(sqlite3 *db)
 		    SQLITE_OK)
 			fail(sql, sqlite3_errmsg(db));
 		t->ncols = sqlite3_column_count(t->select);
-		if (t->ncols > 32)
+		if (t->ncols > MAX_COLS)
 			fail(t->name, "too many columns");
 		for (i = 0; i < t->ncols; i++) {
 			const char *c = sqlite3_column_name(t->select, i);
