@@ -65,7 +65,7 @@ STORE = store/db.c store/dblock.c store/diff.c store/flows.c store/ledger.c stor
 	store/ingest_sysload.c store/ingest_lost.c \
 	store/ingest_energy.c store/ingest_stream.c \
 	store/ingest_rapl.c store/outfile.c store/hostid.c store/merge.c \
-	store/names.c
+	store/names.c store/rollup.c store/expire.c
 REPORTS = reports/fmt.c reports/outbuf.c reports/tmmemo.c reports/idnames.c \
 	reports/dump.c reports/text.c reports/csv.c reports/report.c \
 	reports/report_query.c reports/report_table.c reports/report_csv.c \
@@ -82,7 +82,8 @@ PORTABLE_EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/config.c extract/solaris.c extract/cmd_config.c \
 	extract/gen_energy.c extract/cmdopt.c extract/acctd_pidfile.c \
 	extract/rotate.c extract/hourly.c extract/retention.c \
-	extract/ingest_logs.c extract/cmd_merge.c extract/cmd_push.c
+	extract/ingest_logs.c extract/cmd_merge.c extract/cmd_push.c \
+	extract/cmd_rollup.c
 # The collectors that read what only Linux has (/proc, taskstats over
 # netlink, powercap): snap and acctd.  Elsewhere extract/nolinux.c
 # stands in for them, and "make portable" builds that way here.
@@ -235,6 +236,8 @@ bench: $(B)/extracct $(B)/bench-loader $(B)/bench-forkloop
 	@sh bench/push.sh $(B)/extracct
 	@echo
 	@sh bench/fleet.sh $(B)/extracct
+	@echo
+	@sh bench/rollup.sh $(B)/extracct
 	@if [ -n "$(BASELINE)" ]; then echo; \
 		sh bench/compare.sh "$(BASELINE)" $(B)/extracct; fi
 

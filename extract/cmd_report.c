@@ -56,11 +56,11 @@ static const struct cmdopt report_options[] = {
 	    "bucket of the window shown, an empty one as a zero row "
 	    "(default: one row per key for the whole window)" },
 	{ 'f', "from", "TIME", 0,
-	    "count only intervals that end at or after TIME: "
+	    "count only the hours that start at or after TIME: "
 	    "YYYY-MM-DD[THH:MM[:SS]] in the report's zone, or @EPOCH seconds "
 	    "(default: from the start)" },
 	{ 't', "to", "TIME", 0,
-	    "count only intervals that end before TIME, which must be after "
+	    "count only the hours that start before TIME, which must be after "
 	    "--from (default: to the end)" },
 	{ 'S', "sort", "COLUMN", 0,
 	    "order the rows by this column of the CSV header: measures "
@@ -76,6 +76,9 @@ static const struct cmdopt report_options[] = {
 	    "with --every: per key, the p50, p95 and largest bucket of CPU "
 	    "seconds and utilisation, instead of the rows (default: the "
 	    "rows)" },
+	{ 'I', "scan", NULL, 0,
+	    "add up the intervals themselves, not the rollups (the same "
+	    "figures, slower; default: the rollups)" },
 	{ 'F', "format", "table|csv|json|svg|html", 0,
 	    "the output format; svg: a chart of CPU over time by --by (of "
 	    "the capture ratio with --capture, of energy with --energy); "
@@ -552,6 +555,9 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 			break;
 		case 'c':	/* the capture ratio instead of usage */
 			capture = 1;
+			break;
+		case 'I':	/* the intervals, not the rollups */
+			o.scan = 1;
 			break;
 		case 'e':	/* energy instead of usage */
 			energy = 1;

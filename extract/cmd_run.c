@@ -60,6 +60,8 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 		    ctx->cfg->output_dir : NULL,
 		.keep_days = ctx->cfg->retention_days,
 		.keep_text_days = ctx->cfg->text_retention_days,
+		.keep_intervals_days = ctx->cfg->keep_intervals_days,
+		.keep_rollups_months = ctx->cfg->keep_rollups_months,
 		.wait_s = DB_WAIT_DEFAULT_S,
 		.snap = 1,
 		.rotate = 1,

@@ -87,6 +87,8 @@ static const struct key keys[] = {
 	STR("timezone", timezone, C_ZONE),
 	UINT("retention_days", retention_days, 0, 36500),
 	UINT("text_retention_days", text_retention_days, 0, 36500),
+	UINT("keep_intervals_days", keep_intervals_days, 0, 36500),
+	UINT("keep_rollups_months", keep_rollups_months, 0, 12000),
 	WORD("idle_rows", K_IDLE),
 	UINT("heartbeat_hours", heartbeat_hours, 0, 87600),
 	WORD("counter_wrap", K_WRAP),
@@ -562,6 +564,10 @@ config_print(FILE *fp, const struct config *c)
 	    (unsigned long long)c->retention_days);
 	fprintf(fp, "text_retention_days: %llu\n",
 	    (unsigned long long)c->text_retention_days);
+	fprintf(fp, "keep_intervals_days: %llu\n",
+	    (unsigned long long)c->keep_intervals_days);
+	fprintf(fp, "keep_rollups_months: %llu\n",
+	    (unsigned long long)c->keep_rollups_months);
 	fprintf(fp, "idle_rows: %s\n", c->idle_always ? "always" :
 	    "heartbeat");
 	fprintf(fp, "heartbeat_hours: %llu\n",

@@ -28,6 +28,8 @@ struct config {
 	char		 timezone[CONFIG_STR];		/* "local" or a zone */
 	uint64_t	 retention_days;
 	uint64_t	 text_retention_days;
+	uint64_t	 keep_intervals_days;		/* 0: for ever */
+	uint64_t	 keep_rollups_months;		/* 0: for ever */
 	int		 idle_always;			/* idle_rows */
 	uint64_t	 heartbeat_hours;
 	char		 counter_wrap[16];		/* "none" */

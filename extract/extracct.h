@@ -46,12 +46,13 @@ int	cmd_push(int argc, char **argv, struct ctx *ctx);
  * EXR_CENTRAL (the server), EXR_NOPG (no libpq in this build), ...
  */
 int	push_run(const char *db, const char *to, int allow_password);
+int	cmd_rollup(int argc, char **argv, struct ctx *ctx);
 
 /* Each command's options, usage line and --help (cmdopt.h), beside it. */
 extern const struct cmddoc cmd_dump_doc, cmd_text_doc, cmd_check_doc,
     cmd_gen_doc, cmd_ingest_doc, cmd_report_doc, cmd_snap_doc,
     cmd_rotate_doc, cmd_run_doc, cmd_config_doc, cmd_acctd_doc,
-    cmd_merge_doc, cmd_push_doc;
+    cmd_merge_doc, cmd_push_doc, cmd_rollup_doc;
 
 /* How long ingest and run wait for another writer of the database. */
 #define DB_WAIT_DEFAULT_S	600

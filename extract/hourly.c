@@ -138,6 +138,8 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 		status = worst(status, store_gaps(s, h->spool, host));
 		status = worst(status, retention_logs(s, &sp, (int)h->keep_days,
 		    now));
+		status = worst(status, retention_db(s, h->db,
+		    h->keep_intervals_days, h->keep_rollups_months, now));
 	}
 	store_close(s);
 	status = worst(status, retention_text(h->outdir,

@@ -17,6 +17,8 @@ struct hourly {
 	const char	*outdir;	/* .txt and .csv; NULL: none */
 	uint64_t	 keep_days;	/* ingested closed logs, days */
 	uint64_t	 keep_text_days;	/* .txt and .csv, days */
+	uint64_t	 keep_intervals_days;	/* the database's: 0, for ever */
+	uint64_t	 keep_rollups_months;
 	uint64_t	 wait_s;	/* for another writer of db */
 	int		 snap;		/* take a snapshot first */
 	int		 rotate;	/* then rotate */

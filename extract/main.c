@@ -55,6 +55,7 @@ static const struct command commands[] = {
 	{ cmd_report, &cmd_report_doc },
 	{ cmd_merge, &cmd_merge_doc },
 	{ cmd_push, &cmd_push_doc },
+	{ cmd_rollup, &cmd_rollup_doc },
 };
 
 #define NCOMMANDS	(sizeof(commands) / sizeof(commands[0]))

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../store/expire.h"
 #include "../store/ingest.h"
 #include "extracct.h"
 #include "retention.h"
@@ -76,4 +77,35 @@ retention_text(const char *outdir, int days, time_t now)
 	}
 	closedir(d);
 	return status;
+}
+
+int
+retention_db(struct store *s, const char *db, uint64_t intervals_days,
+    uint64_t rollups_months, time_t now)
+{
+	struct expire_stats st;
+	struct ex_err err = { 0 };
+	struct tm tm;
+	int64_t iv = INT64_MIN, ru = INT64_MIN;
+	int rc;
+
+	if (intervals_days > 0)
+		iv = ((int64_t)now - (int64_t)intervals_days * 86400) *
+		    1000000000;
+	/* The first day of the month rollups_months before this one. */
+	if (rollups_months > 0 && gmtime_r(&now, &tm) != NULL) {
+		tm.tm_mon -= (int)rollups_months;
+		tm.tm_mday = 1;
+		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+		ru = (int64_t)timegm(&tm);
+	}
+	if (iv == INT64_MIN && ru == INT64_MIN)
+		return EXR_OK;
+	if ((rc = expire_db(store_db(s), db, iv, ru, &st, &err)) != EXR_OK)
+		return complain(rc, "%s: retention: %s", db, err.reason);
+	printf("retention: %s: %llu interval rows and %llu rollup rows "
+	    "expired; %lld -> %lld bytes\n", db,
+	    (unsigned long long)st.intervals, (unsigned long long)st.rollups,
+	    (long long)st.size_before, (long long)st.size_after);
+	return EXR_OK;
 }

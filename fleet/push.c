@@ -61,11 +61,11 @@ struct ptab {
 
 /*
  * procs without the exit interval it carries locally for a process seen
- * only at its exit (schema 14: exit_cpu_user_ns .. exit_threads): that
+ * only at its exit (schema 16: exit_cpu_user_ns .. exit_threads): that
  * interval is a row of the local view proc_intervals, which push reads,
  * so central keeps proc_intervals a table with every interval and
  * procs its columns, and the central views stay as they are.  The
- * local order, so a row signs as it did before schema 14.
+ * local order, so a row signs as it did before schema 16.
  */
 #define PROCS_COLS \
 	"x.proc_id, x.host_id, x.pid, x.start_ns, x.ppid, x.uid, x.gid," \
@@ -82,7 +82,7 @@ static const struct ptab ptabs[] = {
 	{ "files", OF_HOST("files"), "file_id", 256, 0, NULL },
 	{ "damage", OF("damage", "files", "file_id"), "file_id", 256, 0, NULL },
 	{ "procs", OF_HOST("procs"), "start_ns", HOUR_NS, 0, PROCS_COLS },
-	/* A view locally (schema 14), of both places intervals are. */
+	/* A view locally (schema 16), of both places intervals are. */
 	{ "proc_intervals", OF("proc_intervals", "procs", "proc_id"), "t1_ns",
 	    HOUR_NS, 2, NULL },
 	{ "proc_alt_exits", OF("proc_alt_exits", "procs", "proc_id"),

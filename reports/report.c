@@ -85,7 +85,8 @@ report_title(FILE *fp, const struct report_opts *o)
 		    o->to_ns / 1000000000));
 	fputs("; time zone ", fp);
 	fmt_escape_fp(fp, o->tz, 0);
-	fputc('\n', fp);
+	fputs("\n# " REPORT_APPORTIONED "; calls: processes that ended\n",
+	    fp);
 }
 
 /* Shape and print s in o's format. */

@@ -5,10 +5,15 @@
  * (hours and buckets in time order) or by a column, the rest past a
  * limit lumped as ***other.
  *
- * An interval counts in the window (and bucket) when its end lies in
- * [from, to).  Columns carry their units, one name in every format; a
- * value never recorded is blank (null), never 0; every output says its
- * time zone.  The parts: report_int.h.
+ * Each interval is split over the UTC hours it covers, in proportion to
+ * time (store/rollup.h); the window (and a bucket) counts the hours
+ * that start in [from, to).  The totals come from the rollups
+ * (report_query.c), or with scan from the intervals, split the same
+ * way: the same figures.  calls: the processes that ended (their last
+ * interval ends) in the hours counted.  Columns carry their units, one
+ * name in every format; a value never recorded is blank (null), never
+ * 0; every output says its time zone and that split values are
+ * apportioned.  The parts: report_int.h.
  */
 #ifndef REPORT_H
 #define REPORT_H
@@ -42,6 +47,7 @@ struct report_opts {
 	const char	*tz;		/* name printed; TZ is already set */
 	double		 tolerance;	/* --capture: a ratio outside 1 +- this
 					   names the window's processes */
+	int		 scan;		/* add up the intervals, not rollups */
 	enum report_by	 keys[REPORT_MAXKEYS];	/* --by, in order */
 	int		 nkeys;		/* 0: keys[0] = by alone */
 	int		 keyless;	/* --every without --by: totals only */
@@ -82,7 +88,7 @@ struct report_row {
 	int		 fill;		/* 1: an empty bucket's zero row */
 	int64_t		 hour_epoch;	/* BY_HOUR: start of the local hour */
 	int64_t		 bucket;	/* --every: start of the bucket (s) */
-	int64_t		 calls;		/* distinct processes */
+	int64_t		 calls;		/* processes that ended */
 	__int128	 v[RM_N];
 	unsigned	 have;		/* bit m: v[m] was recorded */
 };

@@ -63,9 +63,15 @@ int
 report_buckets(struct rdb *db, const struct report_opts *o,
     struct report_set *s, struct ex_err *err)
 {
+	/*
+	 * The hours there is usage in (the rollups': each interval split
+	 * over the hours it covers), from the host-hour rows: a few per
+	 * hour, where the intervals are many.
+	 */
 	static const char sql[] =
-	    "SELECT min(i.t1_ns), max(i.t1_ns) FROM v_proc_usage i"
-	    " WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2";
+	    "SELECT min(i.hour_s) * 1000000000, max(i.hour_s) * 1000000000"
+	    " FROM v_usage_rollup_host i WHERE i.hour_s * 1000000000 >= ?1"
+	    " AND i.hour_s * 1000000000 < ?2";
 	struct rdb_q *st;
 	int64_t first, last, e, next;
 	size_t cap = 0;

@@ -14,7 +14,7 @@
 enum {
 	W_BUCKET, W_BUCKET_UTC, W_BUCKET_EPOCH,	/* --every */
 	W_KEY, W_KEY_ID, W_KEY_UTC, W_KEY_EPOCH,	/* arg: key index */
-	W_TZ, W_CALLS, W_SECS, W_COUNT, W_CPU, W_CPU_PCT, W_UTIL_PCT,
+	W_TZ, W_APPORTIONED, W_CALLS, W_SECS, W_COUNT, W_CPU, W_CPU_PCT, W_UTIL_PCT,
 	W_CPU_CALL, W_REAL_CALL, W_CHARS_CALL
 };
 
@@ -112,6 +112,8 @@ report_cols(const struct report_opts *o, struct report_col *c)
 		n = add(c, n, "chars_rdwr_bytes_per_call", COL_NUM, COLF_ALL,
 		    W_CHARS_CALL, 0);
 	}
+	/* CSV has no header lines: it says split values are, per row. */
+	n = add(c, n, "apportioned", COL_TEXT, COLF_CSV, W_APPORTIONED, 0);
 	return n;
 }
 
@@ -236,6 +238,8 @@ report_value(const struct report_opts *o, const struct report_set *s,
 		return b;
 	case W_TZ:
 		return o->tz;
+	case W_APPORTIONED:
+		return "hourly";
 	case W_CALLS:
 		snprintf(b, n, "%" PRId64, r->calls);
 		return b;

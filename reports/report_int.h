@@ -10,6 +10,10 @@
  * Internal to reports/: callers use report.h.
  */
 #ifndef REPORT_INT_H
+/* What every usage report says of split values (store/rollup.h). */
+#define REPORT_APPORTIONED "values of an interval spanning several hours " \
+	"are apportioned to each hour in proportion to its time in it"
+
 #define REPORT_INT_H
 
 #include <stddef.h>

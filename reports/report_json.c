@@ -75,6 +75,7 @@ report_json(FILE *fp, const struct report_opts *o,
 		    report_every_names[o->every]);
 	fputs(", \"tz\": ", fp);
 	json_raw(fp, o->tz);
+	fputs(", \"apportioned\": \"" REPORT_APPORTIONED "\"", fp);
 	fputs(", \"rows\": [", fp);
 	for (i = 0; i < s->n; i++) {
 		fprintf(fp, "%s\n  {", i > 0 ? "," : "");

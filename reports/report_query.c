@@ -1,10 +1,20 @@
 /*
- * The usage report's query (report_int.h): one SELECT over v_proc_usage
- * grouped by the keys (and the bucket), with sums that cannot overflow
- * and NULL kept apart from 0: SQL's sum() over only NULLs is NULL, so a
- * measure no interval recorded comes back absent, not as 0.  Written
- * once for both engines (rdb.h): no function but local_hour, buckets as
- * a CASE over edges computed here in local time.
+ * The usage report's query (report_int.h): one SELECT grouped by the
+ * keys (and the bucket), with sums that cannot overflow and NULL kept
+ * apart from 0: SQL's sum() over only NULLs is NULL, so a measure no
+ * interval recorded comes back absent, not as 0.  Written once for both
+ * engines (rdb.h): no function but local_hour, buckets as a CASE over
+ * edges computed here in local time.
+ *
+ * The rows come from the rollups (store/rollup.h) wherever they can
+ * answer: per host and hour for keys among host and hour, else per day
+ * for the whole UTC days of the window (when no key or bucket needs a
+ * finer grain) and per hour for the rest.  Every interval is split over
+ * the UTC hours it covers; the window counts the hours that start in
+ * it, and a bucket holds the hours that start in it.  Where a bucket's
+ * edge is not on a UTC hour (a zone whose offset is not whole hours),
+ * or with --scan, the intervals are split here instead, the same way
+ * (rollup_sql.h): the same figures, slower.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -13,6 +23,7 @@
 
 #include "../parsers/compat.h"
 #include "report_int.h"
+#include "../store/rollup_sql.h"
 
 /* The grouping expression for each key. */
 static const char *const key_sql[] = {
@@ -22,21 +33,18 @@ static const char *const key_sql[] = {
 	[BY_PROJECT] = "i.projid",
 	[BY_ZONE] = "i.zone",
 	[BY_HOST] = "i.host",
-	[BY_HOUR] = "local_hour(i.t1_ns)",
+	[BY_HOUR] = "local_hour(i.hour_s * 1000000000)",
 };
 
 /*
- * An exact sum of a column of nanoseconds (or bytes) that cannot
- * overflow: SQLite's sum() of integers stops with "integer overflow" at
- * 2^63 (292 years of ns, passed by a host's daemons in a year), and
- * total() is a double, exact only to 2^53 ns (104 days).  So the whole
- * seconds and the remainders are summed apart (each stays far below
- * 2^63: 2^63 s, or 9e9 rows of remainders) and joined in 128 bits
- * (split_get).  Integer division truncates toward zero and % keeps the
- * dividend's sign, so x = (x / 1e9) * 1e9 + x % 1e9 for every x.
+ * An exact sum that cannot overflow: SQLite's sum() of integers stops
+ * with "integer overflow" at 2^63 (292 years of ns, passed by a host's
+ * daemons in a year), and total() is a double, exact only to 2^53 ns
+ * (104 days).  So the rows hold each value as its whole 10^9s and the
+ * remainder, NAME_g and NAME_r (rollup_sql.h), summed apart (each stays
+ * far below 2^63) and joined in 128 bits (split_get).
  */
-#define SPLIT_SUM(x) \
-	"sum((" x ") / 1000000000), sum((" x ") % 1000000000)"
+#define GR_SUM(x)	"sum(i." x "_g), sum(i." x "_r)"
 
 /* The measures, after the keys and calls: split sums take 2 columns. */
 static const struct {
@@ -44,20 +52,37 @@ static const struct {
 	int	 split;
 	const char *sql;
 } measures[] = {
-	{ RM_USER_NS, 1, SPLIT_SUM("i.cpu_user_ns") },
-	{ RM_SYS_NS, 1, SPLIT_SUM("i.cpu_sys_ns") },
-	{ RM_REAL_NS, 1, SPLIT_SUM("i.t1_ns - i.t0_ns") },
-	{ RM_CHARS, 1, SPLIT_SUM("i.chars_rdwr") },
-	{ RM_READ, 1, SPLIT_SUM("i.read_bytes") },
-	{ RM_WRITE, 1, SPLIT_SUM("i.write_bytes") },
-	{ RM_BLKIN, 0, "sum(i.blocks_in)" },
-	{ RM_BLKOUT, 0, "sum(i.blocks_out)" },
+	{ RM_USER_NS, 1, GR_SUM("cpu_user_ns") },
+	{ RM_SYS_NS, 1, GR_SUM("cpu_sys_ns") },
+	{ RM_REAL_NS, 1, GR_SUM("real_ns") },
+	{ RM_CHARS, 1, GR_SUM("chars_rdwr") },
+	{ RM_READ, 1, GR_SUM("read_bytes") },
+	{ RM_WRITE, 1, GR_SUM("write_bytes") },
+	{ RM_BLKIN, 1, GR_SUM("blocks_in") },
+	{ RM_BLKOUT, 1, GR_SUM("blocks_out") },
 	{ RM_RSS_MAX, 0, "max(i.rss_max_kb)" },
 	{ RM_THREADS, 0, "max(i.threads)" },
-	{ RM_MAJFLT, 0, "sum(i.faults_major)" },
-	{ RM_SYSCALLS, 0, "sum(i.syscalls)" },
+	{ RM_MAJFLT, 1, GR_SUM("faults_major") },
+	{ RM_SYSCALLS, 1, GR_SUM("syscalls") },
 };
 #define NMEASURES	(sizeof(measures) / sizeof(measures[0]))
+
+/*
+ * The scan: the intervals split over hours, every key carried, for
+ * each engine (the fence differs: rollup_sql.h).  ?1: the earliest end
+ * (ns), ?2, ?3: the first hour counted and the end (s).
+ */
+#define SCAN_SQL "(SELECT uid, gid, command, projid, zone, host, hour_s, " \
+	RU_PART_GR " FROM (" RU_PARTS("uid, gid, command, projid, zone, " \
+	"host, ", "v_proc_usage WHERE t1_ns >= ?1") ") x WHERE " \
+	"x.hour_s >= ?2 AND x.hour_s < ?3)"
+static const char scan_sqlite[] = SCAN_SQL;
+#undef RU_FENCE
+#define RU_FENCE "OFFSET 0"
+static const char scan_pg[] = SCAN_SQL;
+
+/* The key columns of the rollups by key and day. */
+#define RU_KEYS	"host, uid, gid, command, projid, zone"
 
 /* A growing SQL text. */
 struct sqlbuf {
@@ -93,7 +118,7 @@ sb_add(struct sqlbuf *q, const char *s)
 static void
 sb_int(struct sqlbuf *q, int64_t v)
 {
-	char b[32];
+	char b[64];
 
 	snprintf(b, sizeof(b), "%" PRId64, v);
 	sb_add(q, b);
@@ -111,7 +136,7 @@ ns_of(int64_t sec)
 }
 
 /*
- * The start of the bucket of edges [lo, hi) holding i.t1_ns, as a
+ * The start of the bucket of edges [lo, hi) holding i.hour_s, as a
  * balanced CASE: log2 of the buckets comparisons a row, whatever the
  * engine.  Edges are epoch seconds; the rows are all in [edge[0],
  * edge[nb]) (the window is cut to them).
@@ -126,8 +151,8 @@ bucket_case(struct sqlbuf *q, const int64_t *edge, size_t lo, size_t hi)
 		return;
 	}
 	mid = lo + (hi - lo) / 2;
-	sb_add(q, "CASE WHEN i.t1_ns < ");
-	sb_int(q, ns_of(edge[mid]));
+	sb_add(q, "CASE WHEN i.hour_s < ");
+	sb_int(q, edge[mid]);
 	sb_add(q, " THEN ");
 	bucket_case(q, edge, lo, mid);
 	sb_add(q, " ELSE ");
@@ -150,18 +175,131 @@ hour_text(char *b, size_t n, int64_t epoch)
 	report_bucket_text(b, n, EVERY_HOUR, epoch);
 }
 
-/* The SQL for o (and s's buckets) into q. */
+/* The hour and day (epoch s) at or after t, and at or before. */
+static int64_t
+up_to(int64_t t, int64_t unit)
+{
+	int64_t r = (t % unit + unit) % unit;
+
+	return r == 0 ? t : t + (unit - r);
+}
+
+static int64_t
+down_to(int64_t t, int64_t unit)
+{
+	return t - (t % unit + unit) % unit;
+}
+
+/* Whether every bucket edge of s is a multiple of unit (s). */
+static int
+edges_on(const struct report_opts *o, const struct report_set *s,
+    int64_t unit)
+{
+	size_t i;
+
+	if (o->every == EVERY_NONE)
+		return 1;
+	for (i = 0; i <= s->nb; i++)
+		if (s->edge[i] % unit != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * The rows' source, as a subquery with the key columns, hour_s and the
+ * rollups' values, for the window [from, to) (ns); its parameters into
+ * p[], *np of them (each used once at least, so that every engine can
+ * type it).
+ */
+static void
+source(struct sqlbuf *q, const struct report_opts *o,
+    const struct report_set *s, enum rdb_engine engine, int64_t from,
+    int64_t to, int64_t *p, int *np)
+{
+	int64_t h0, h1;
+	int k, coarse = 1, hourly = 0;
+
+	/* The hours that start in the window. */
+	h0 = up_to(from / 1000000000 + (from % 1000000000 > 0), 3600);
+	h1 = to / 1000000000 + (to % 1000000000 > 0);
+	for (k = 0; k < report_nkeys(o); k++) {
+		enum report_by by = report_key(o, k);
+
+		if (by != BY_HOST && by != BY_HOUR)
+			coarse = 0;
+		if (by == BY_HOUR)
+			hourly = 1;
+	}
+	if (o->scan && !hourly && o->every == EVERY_NONE &&
+	    from == INT64_MIN && to == INT64_MAX) {
+		/*
+		 * Every hour counted, none apart: the parts of each
+		 * interval add up to it, so it is summed whole.
+		 */
+		sb_add(q, "(SELECT uid, gid, command, projid, zone, host, "
+		    "0 AS hour_s, " RU_PART_GR " FROM (SELECT uid, gid, "
+		    "command, projid, zone, host, final AS calls, "
+		    RU_REAL " AS real_ns, " RU_SUM_COLS ", rss_max_kb, "
+		    "threads FROM v_proc_usage) x)");
+		*np = 0;
+	} else if (o->scan || !edges_on(o, s, 3600)) {
+		sb_add(q, engine == RDB_POSTGRESQL ? scan_pg : scan_sqlite);
+		p[0] = from;
+		p[1] = h0;
+		p[2] = h1;
+		*np = 3;
+	} else if (coarse) {
+		sb_add(q, "(SELECT host, hour_s, " RU_TABLE_COLS " FROM "
+		    "v_usage_rollup_host WHERE hour_s >= ?1 AND hour_s < ?2)");
+		p[0] = h0;
+		p[1] = h1;
+		*np = 2;
+	} else if (hourly || !edges_on(o, s, 86400)) {
+		sb_add(q, "(SELECT " RU_KEYS ", hour_s, " RU_TABLE_COLS
+		    " FROM v_usage_rollup WHERE hour_s >= ?1 AND hour_s < ?2)");
+		p[0] = h0;
+		p[1] = h1;
+		*np = 2;
+	} else {
+		/*
+		 * The whole days [d0, d1) from the day rows, the hours
+		 * before and after them from the hour rows: two ranges of
+		 * the time index, never a test of every hour row.
+		 */
+		int64_t d0 = up_to(h0, 86400), d1 = down_to(h1, 86400);
+
+		sb_add(q, "(SELECT " RU_KEYS ", day_s AS hour_s, "
+		    RU_TABLE_COLS " FROM v_usage_rollup_day WHERE day_s >= ?1 "
+		    "AND day_s < ?2 UNION ALL SELECT " RU_KEYS ", hour_s, "
+		    RU_TABLE_COLS " FROM v_usage_rollup WHERE hour_s >= ?3 AND "
+		    "hour_s < ?4 UNION ALL SELECT " RU_KEYS ", hour_s, "
+		    RU_TABLE_COLS " FROM v_usage_rollup WHERE hour_s >= ?5 AND "
+		    "hour_s < ?6)");
+		if (d0 >= d1)		/* no whole day: every hour */
+			d0 = d1 = h1;
+		p[0] = d0;
+		p[1] = d1;
+		p[2] = h0;
+		p[3] = d0 < h1 ? d0 : h1;
+		p[4] = d1 > h0 ? d1 : h0;
+		p[5] = h1;
+		*np = 6;
+	}
+}
+
+/* The SQL for o (and s's buckets) into q, its parameters into p. */
 static void
 build(struct sqlbuf *q, const struct report_opts *o,
-    const struct report_set *s)
+    const struct report_set *s, enum rdb_engine engine, int64_t from,
+    int64_t to, int64_t *p, int *np)
 {
-	char b[32];
+	char b[64];
 	size_t m;
 	int k, nk = report_nkeys(o);
 
 	sb_add(q, "SELECT ");
 	if (o->every == EVERY_HOUR)
-		sb_add(q, "local_hour(i.t1_ns)");
+		sb_add(q, "local_hour(i.hour_s * 1000000000)");
 	else if (o->every != EVERY_NONE)
 		bucket_case(q, s->edge, 0, s->nb);
 	else
@@ -172,13 +310,14 @@ build(struct sqlbuf *q, const struct report_opts *o,
 		    k)], k);
 		sb_add(q, b);
 	}
-	sb_add(q, ", count(DISTINCT i.proc_id)");
+	sb_add(q, ", sum(i.calls)");
 	for (m = 0; m < NMEASURES; m++) {
 		sb_add(q, ", ");
 		sb_add(q, measures[m].sql);
 	}
-	sb_add(q, " FROM v_proc_usage i WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2"
-	    " GROUP BY b");
+	sb_add(q, " FROM ");
+	source(q, o, s, engine, from, to, p, np);
+	sb_add(q, " i GROUP BY b");
 	for (k = 0; k < nk; k++) {
 		snprintf(b, sizeof(b), ", k%d", k);
 		sb_add(q, b);
@@ -191,8 +330,8 @@ report_query(struct rdb *db, const struct report_opts *o,
 {
 	struct sqlbuf q = { 0 };
 	struct rdb_q *st;
-	int64_t from = o->from_ns, to = o->to_ns;
-	int rc, k, nk = report_nkeys(o);
+	int64_t from = o->from_ns, to = o->to_ns, p[6];
+	int rc, i, k, np, nk = report_nkeys(o);
 
 	if (o->every != EVERY_NONE) {
 		/* The buckets cover the window: cut it to them. */
@@ -203,7 +342,7 @@ report_query(struct rdb *db, const struct report_opts *o,
 		if (to > ns_of(s->edge[s->nb]))
 			to = ns_of(s->edge[s->nb]);
 	}
-	build(&q, o, s);
+	build(&q, o, s, rdb_engine(db), from, to, p, &np);
 	if (q.nomem) {
 		free(q.b);
 		return ex_fail(err, EXR_NOMEM, 0, "no memory");
@@ -212,8 +351,8 @@ report_query(struct rdb *db, const struct report_opts *o,
 	free(q.b);
 	if (rc != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
-	rdb_bind_int64(st, 1, from);
-	rdb_bind_int64(st, 2, to);
+	for (i = 0; i < np; i++)
+		rdb_bind_int64(st, i + 1, p[i]);
 	while ((rc = rdb_step(st)) == RDB_ROW) {
 		struct report_row *r;
 		size_t m;

@@ -12,6 +12,7 @@
 
 #include "db.h"
 #include "outfile.h"
+#include "rollup_sql.h"
 
 /* The cumulative counters, as columns of the interval and state tables. */
 #define COUNTER_COLUMNS \
@@ -64,7 +65,7 @@
 	"  JOIN hosts h USING (host_id)"
 
 /*
- * The value columns of an interval (schema 14: proc_interval_rows, and
+ * The value columns of an interval (schema 16: proc_interval_rows, and
  * a procs row that carries its exit's interval), in proc_intervals'
  * order: as they are, as the trigger's NEW.x, and as procs names
  * them (exit_x, p.exit_x).
@@ -658,7 +659,58 @@ static const char *const migrations[] = {
 	"  USING (host_id);",
 
 	/*
-	 * 13 -> 14 (issue 14; renumbered at merge): one row for a
+	 * 13 -> 14: the version of a branch merged beside this one
+	 * (i14-store or i16-push); a placeholder here, replaced at the
+	 * merge.
+	 */
+	"SELECT 1;",
+
+	/*
+	 * 14 -> 15: rollups (issue 17, rollup.h): usage per host, UTC
+	 * hour, user, project, zone and command, per UTC day likewise, and
+	 * per host and hour, each interval split over the hours it covers;
+	 * kept by ingest and merge, built here from the intervals there
+	 * are.  expiry: how far retention has deleted (retention.h).  Time
+	 * first in each key: ingest adds rows in time order (appends), and
+	 * reports and retention read and delete time ranges.
+	 */
+	"CREATE TABLE rollup_hour ("
+	"  host_id INTEGER NOT NULL, hour_s INTEGER NOT NULL,"
+	"  nulls INTEGER NOT NULL, uid INTEGER NOT NULL, gid INTEGER NOT NULL,"
+	"  projid INTEGER NOT NULL, zone TEXT NOT NULL, command TEXT NOT NULL,"
+	RU_TABLE_VALUES
+	"  PRIMARY KEY (hour_s, host_id, nulls, uid, gid, projid, zone,"
+	"    command)) WITHOUT ROWID;"
+	"CREATE TABLE rollup_day ("
+	"  host_id INTEGER NOT NULL, day_s INTEGER NOT NULL,"
+	"  nulls INTEGER NOT NULL, uid INTEGER NOT NULL, gid INTEGER NOT NULL,"
+	"  projid INTEGER NOT NULL, zone TEXT NOT NULL, command TEXT NOT NULL,"
+	RU_TABLE_VALUES
+	"  PRIMARY KEY (day_s, host_id, nulls, uid, gid, projid, zone,"
+	"    command)) WITHOUT ROWID;"
+	"CREATE TABLE rollup_host ("
+	"  host_id INTEGER NOT NULL, hour_s INTEGER NOT NULL,"
+	RU_TABLE_VALUES
+	"  PRIMARY KEY (hour_s, host_id)) WITHOUT ROWID;"
+	"CREATE TABLE expiry ("
+	"  what TEXT PRIMARY KEY,"
+	"  before_ns INTEGER NOT NULL);"
+	"CREATE VIEW v_usage_rollup AS"
+	"  SELECT h.name AS host, r.host_id, r.hour_s, " RU_VIEW_KEYS
+	RU_VIEW_VALUES " FROM rollup_hour r JOIN hosts h USING (host_id);"
+	"CREATE VIEW v_usage_rollup_day AS"
+	"  SELECT h.name AS host, r.host_id, r.day_s, " RU_VIEW_KEYS
+	RU_VIEW_VALUES " FROM rollup_day r JOIN hosts h USING (host_id);"
+	"CREATE VIEW v_usage_rollup_host AS"
+	"  SELECT h.name AS host, r.host_id, r.hour_s, " RU_VIEW_VALUES
+	"  FROM rollup_host r JOIN hosts h USING (host_id);"
+	"CREATE VIEW v_expiry AS SELECT what, before_ns FROM expiry;"
+	RU_INSERT_HOUR("(" RU_PARTS("proc_id, ", "v_proc_usage") ")") ";"
+	RU_DAY_FROM_HOURS("-9223372036854775807")
+	RU_HOST_FROM_HOURS("-9223372036854775807"),
+
+	/*
+	 * 15 -> 16 (issue 14; renumbered at merge): one row for a
 	 * process seen only at its exit, and one B-tree for the
 	 * intervals.  Most processes are seen
 	 * once, at their exit: their procs row now carries the exit's
@@ -1003,7 +1055,13 @@ db_open_at(const char *path, int version, sqlite3 **dbp, struct ex_err *err)
 	 * not on disk (the fuzzer's) keeps SQLite's default: it writes
 	 * nothing, and 64 KiB pages cost it twice the time per input.
 	 */
-	if (ondisk && db_exec(db, "PRAGMA page_size=65536", err) != EXR_OK)
+	/*
+	 * Incremental auto-vacuum, likewise only on a new database, so
+	 * that retention's deletes give the file back (retention.h; an
+	 * older database is switched by one VACUUM there).
+	 */
+	if (ondisk && db_exec(db, "PRAGMA page_size=65536; "
+	    "PRAGMA auto_vacuum=INCREMENTAL", err) != EXR_OK)
 		goto fail;
 	if (db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
 	    "PRAGMA cache_size=-65536;", err) !=

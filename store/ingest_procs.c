@@ -1,6 +1,6 @@
 /*
  * The process sink (see ingest_int.h, diff.h): process records into
- * procs, proc_interval_rows (the view proc_intervals is both: schema 14)
+ * procs, proc_interval_rows (the view proc_intervals is both: schema 16)
  * and proc_alt_exits, and the live state of every
  * process kept in memory and in proc_last between runs.
  *
@@ -11,7 +11,7 @@
  * sight, or the exit that closes it).
  *
  * Hot path: one process record is one live-table lookup, one proc_diff
- * and one row in a batch: an interval row, or (schema 14) for a process
+ * and one row in a batch: an interval row, or (schema 16) for a process
  * seen only at its exit, which most are, its procs row with the interval
  * in it.  A process seen before its exit has a procs row of its own.
  */
@@ -22,6 +22,7 @@
 #include "../parsers/pacct.h"
 #include "../parsers/taskstats_decode.h"
 #include "ingest_int.h"
+#include "rollup.h"
 
 enum {
 	Q_INS_PROC, Q_UPD_PROC, Q_SEL_CLOSED, Q_INS_ALT, Q_INS_PINT,
@@ -73,7 +74,7 @@ enum { INS_FINISH = 12, INS_WAIT, INS_FLAGS, INS_EXIT };
 
 /*
  * A process seen only at its exit is one procs row that carries the
- * exit's interval (schema 14): most processes are, and one row in one
+ * exit's interval (schema 16): most processes are, and one row in one
  * table (and its identity index) costs half of a procs row and an
  * interval row.  Those rows go in batches too, as the same upsert as
  * Q_INS_PROC: a repeat (the identity known) is found at the flush, by
@@ -120,6 +121,7 @@ struct proc_sink {
 	struct exit_row	 exits[EXIT_BATCH];
 	size_t		 nexits;
 	struct live	 live;		/* struct proc_state, key host|pid */
+	struct rollup	*rollup;	/* the rollups' pending parts */
 	int64_t		 next_id;	/* the next proc_id */
 };
 
@@ -170,7 +172,8 @@ procs_prepare(struct store *s, struct ex_err *err)
 		return ex_fail(err, EXR_NOMEM, 0, "no memory");
 	live_init(&ps->live, sizeof(struct proc_state));
 	memset(&ps->nul, 1, sizeof(ps->nul));	/* as prepared: all NULL */
-	if ((rc = stmts_prepare(s->db, q_sql, ps->q, Q_N, err)) != EXR_OK)
+	if ((rc = stmts_prepare(s->db, q_sql, ps->q, Q_N, err)) != EXR_OK ||
+	    (rc = rollup_prepare(s->db, &ps->rollup, err)) != EXR_OK)
 		return rc;
 	/* The multi-row form of Q_INS_PINT. */
 	o = (size_t)snprintf(sql, sizeof(sql), "%s", head);
@@ -194,6 +197,7 @@ procs_finalize(struct store *s)
 	sqlite3_finalize(ps->pint_batch);
 	sqlite3_finalize(ps->exit_one);
 	sqlite3_finalize(ps->exit_batch);
+	rollup_finalize(ps->rollup);
 	live_release(&ps->live);
 	free(ps);
 	s->procs = NULL;
@@ -212,6 +216,7 @@ procs_reset(struct store *s, int keep)
 	}
 	ps->npending = 0;
 	ps->nexits = 0;
+	rollup_forget(ps->rollup);
 	ps->next_id = 1;		/* what procs_load reads from nothing */
 }
 
@@ -393,6 +398,25 @@ bind_exit_row(sqlite3_stmt *st, unsigned char *nul, int base,
 }
 
 /*
+ * An exit row written: its interval into the rollups, with the key of
+ * the record the row was made of (the rollups count what the view
+ * proc_intervals holds, and the row is one of its intervals).  Not at
+ * the queueing: a row the identity's conflict leaves out is a repeat,
+ * already counted.
+ */
+static int
+exit_rollup(struct run *r, const struct exit_row *e)
+{
+	struct rollup *ru = r->s->procs->rollup;
+	int rc;
+
+	if ((rc = rollup_know(ru, e->proc_id, e->host_id, &e->p, r->err)) !=
+	    EXR_OK)
+		return rc;
+	return rollup_add(ru, e->proc_id, &e->iv, r->err);
+}
+
+/*
  * Write the pending exit rows: a full batch, or one by one.  A row the
  * identity's conflict left out was a repeat of a process already
  * stored: it was counted as a row when queued, and is a duplicate (as
@@ -426,14 +450,21 @@ exits_flush(struct run *r)
 				return rc;
 			added += sqlite3_changes(r->s->db);
 		}
-	if (added == (int64_t)n)
+	if (added == (int64_t)n) {
+		for (i = 0; i < n; i++)
+			if ((rc = exit_rollup(r, &ps->exits[i])) != EXR_OK)
+				return rc;
 		return EXR_OK;
+	}
 	for (i = 0; i < n; i++) {
 		sqlite3_bind_int64(has, 1, ps->exits[i].proc_id);
 		rc = sqlite3_step(has);
 		sqlite3_reset(has);
-		if (rc == SQLITE_ROW)
+		if (rc == SQLITE_ROW) {
+			if ((rc = exit_rollup(r, &ps->exits[i])) != EXR_OK)
+				return rc;
 			continue;
+		}
 		if (rc != SQLITE_DONE)
 			return db_fail(r->s->db, r->err, "procs");
 		r->stats->rows--;
@@ -472,7 +503,10 @@ procs_flush(struct run *r)
 	int32_t it = -1;
 	int rc;
 
-	if ((rc = pints_flush(r)) != EXR_OK || (rc = exits_flush(r)) != EXR_OK)
+	/* The rollups last: the exit rows add theirs as they are written. */
+	if ((rc = pints_flush(r)) != EXR_OK ||
+	    (rc = exits_flush(r)) != EXR_OK ||
+	    (rc = rollup_flush(ps->rollup, r->err)) != EXR_OK)
 		return rc;
 	while ((p = live_next(&ps->live, &it)) != NULL) {
 		if (!*live_dirty(p))
@@ -497,7 +531,11 @@ static int
 pint_queue(struct run *r, int64_t proc_id, const struct proc_interval *iv)
 {
 	struct proc_sink *ps = r->s->procs;
+	int rc;
 
+	/* Every row queued is written, or the chunk rolls back. */
+	if ((rc = rollup_add(ps->rollup, proc_id, iv, r->err)) != EXR_OK)
+		return rc;
 	ps->pending[ps->npending].proc_id = proc_id;
 	ps->pending[ps->npending].iv = *iv;
 	r->stats->rows++;
@@ -846,6 +884,10 @@ proc_new(struct run *r, uint64_t key, const struct ex_proc *p)
 	    ((rc = exit_only(r, p, &done)) != EXR_OK || done))
 		return rc;
 	if ((rc = proc_insert(r, p, &added)) != EXR_OK || !added)
+		return rc;
+	/* Its rollup key is that of the row just written. */
+	if ((rc = rollup_know(ps->rollup, ps->next_id, r->host_id, p,
+	    r->err)) != EXR_OK)
 		return rc;
 	proc_state_begin(&fresh, ps->next_id++, p);
 	if ((rc = proc_step(r, &fresh, p, &d)) != EXR_OK)

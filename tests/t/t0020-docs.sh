@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 PAGE=$SRC/docs/extracct.8
-COMMANDS="dump text check gen ingest merge push config snap acctd rotate run report"
+COMMANDS="dump text check gen ingest merge push config snap acctd rotate run report rollup"
 
 # mdoc lines to usage text: ".Op Fl -db Ar FILE" is "[--db FILE]", an Op
 # closing at the end of its line, as mdoc has it.

@@ -123,14 +123,15 @@ test_expect_success 'an uninterrupted run fills every table' '
 	for t in hosts files damage procs proc_intervals proc_last tasks \
 	    task_intervals task_last flow_records flows sysload proc_alt_exits \
 	    lost energy_procs energy_intervals energy_last metric_series \
-	    metric_samples metric_gaps rapl_zones rapl_intervals; do
+	    metric_samples metric_gaps rapl_zones rapl_intervals rollup_hour \
+	    rollup_day rollup_host; do
 		n=$(sqlite3 ref.db "SELECT count(*) FROM $t") &&
 		echo "$t $n" && test "$n" -gt 0 || return 1
 	done &&
 	# (and pacct_gaps, which run fills, not ingest: t2330; host_names,
-	# which ingest fills for its own host or names files: t3010)
+	# from passwd files; expiry, from retention)
 	test "$(sqlite3 ref.db "SELECT count(*) FROM sqlite_master
-	    WHERE type = '\''table'\''")" -eq 24 &&
+	    WHERE type = '\''table'\''")" -eq 28 &&
 	wc -c $INPUTS | awk "\$2 == \"total\" { print \$1 }" >total
 '
 

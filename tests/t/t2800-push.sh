@@ -40,7 +40,7 @@ owner() {
 # canon DB...: the dump of local databases, together, one line per row
 # led by its table, sorted; canon_pg NAME: the same of a central one.
 # The column lists are the local schema's (of alpha.db), read once;
-# not procs' exit interval (schema 14: exit_cpu_user_ns ..), which is
+# not procs' exit interval (schema 16: exit_cpu_user_ns ..), which is
 # a row of the local view proc_intervals and so of central's table.
 cols() {
 	[ -s "$TRASH/.cols.$1" ] ||

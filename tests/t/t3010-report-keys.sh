@@ -10,7 +10,10 @@
 #   proc 2 db   uid 1001 gid 100: 00:00-00:45 300 s user + 300 s sys,
 #                                 rss_max 5000 KiB, read 1000 B
 #   proc 3 web  uid 1000 gid 200: 02:00-02:10 60 s user, 42 B rdwr
-# Hours (by end): 00 1200 s (procs 1, 2), 01 none, 02 1260 s, 03 none.
+# Hours, each interval split over those it covers (schema.md, Rollups):
+#   00: 600 + 300 (proc 1) + 600 (proc 2) = 1500 s, 6300 s real, 1 call
+#   01: 600 s (proc 1), 3600 s real; 02: 300 + 60 = 360 s, 2400 s real,
+#   2 calls (procs 1 and 3); 03: none.
 . "$(dirname "$0")/../lib.sh"
 
 B=1767225600	# 2026-01-01 00:00:00 UTC
@@ -37,6 +40,7 @@ test_expect_success 'setup: the fixed database' '
 	        (1, $((B + 1800))$S, $((B + 9000))$S, 1, 0, 1200$S, 0, NULL, NULL, NULL, 6, 0),
 	        (2, $B$S, $((B + 2700))$S, 1, 0, 300$S, 300$S, NULL, 5000, 1000, NULL, 0),
 	        (3, $((B + 7200))$S, $((B + 7800))$S, 1, 0, 60$S, 0, 42, NULL, NULL, NULL, 0);" &&
+	extracct rollup --rebuild --db fx.db >out &&
 	printf "alice:x:1000:100::/home/alice:/bin/sh\nbob:x:1001:100::/home/bob:/bin/sh\n" >pw &&
 	printf "staff:x:100:\nweb:x:200:\n" >gr &&
 	printf "default:3::::\nshop:10:the shop:::\n" >pj
@@ -49,11 +53,11 @@ csv() {
 test_expect_success '--every hour: every hour of the window, the empty ones as zero rows' '
 	extracct report --db fx.db --every hour --from 2026-01-01 --to 2026-01-01T04:00 --tz UTC --format csv >h.csv &&
 	cat >expect <<-\EOF &&
-	hour_start,hour_start_utc,hour_start_epoch_s,tz,calls,cpu_user_s,cpu_sys_s,real_s,chars_rdwr_bytes,rss_max_kb,faults_major,syscalls,cpu_s,cpu_pct,util_pct,read_bytes,write_bytes,blocks_in,blocks_out,threads_max
-	2026-01-01 00:00,2026-01-01T00:00:00Z,1767225600,UTC,2,900.000,300.000,4500.000,,5000,,,1200.000,100.00,16.67,1000,,,,4
-	2026-01-01 01:00,2026-01-01T01:00:00Z,1767229200,UTC,0,0.000,0.000,0.000,,,,,0.000,0.00,0.00,,,,,
-	2026-01-01 02:00,2026-01-01T02:00:00Z,1767232800,UTC,2,1260.000,0.000,7800.000,42,,,,1260.000,100.00,17.50,,,,,6
-	2026-01-01 03:00,2026-01-01T03:00:00Z,1767236400,UTC,0,0.000,0.000,0.000,,,,,0.000,0.00,0.00,,,,,
+	hour_start,hour_start_utc,hour_start_epoch_s,tz,calls,cpu_user_s,cpu_sys_s,real_s,chars_rdwr_bytes,rss_max_kb,faults_major,syscalls,cpu_s,cpu_pct,util_pct,read_bytes,write_bytes,blocks_in,blocks_out,threads_max,apportioned
+	2026-01-01 00:00,2026-01-01T00:00:00Z,1767225600,UTC,1,1200.000,300.000,6300.000,,5000,,,1500.000,100.00,20.83,1000,,,,4,hourly
+	2026-01-01 01:00,2026-01-01T01:00:00Z,1767229200,UTC,0,600.000,0.000,3600.000,,,,,600.000,100.00,8.33,,,,,,hourly
+	2026-01-01 02:00,2026-01-01T02:00:00Z,1767232800,UTC,2,360.000,0.000,2400.000,42,,,,360.000,100.00,5.00,,,,,6,hourly
+	2026-01-01 03:00,2026-01-01T03:00:00Z,1767236400,UTC,0,0.000,0.000,0.000,,,,,0.000,0.00,0.00,,,,,,hourly
 	EOF
 	csv h.csv >actual && test_cmp expect actual
 '
@@ -61,9 +65,9 @@ test_expect_success '--every hour: every hour of the window, the empty ones as z
 test_expect_success '--by user,command: one row per pair, ids numeric, blanks for what was not recorded' '
 	extracct report --db fx.db --by user,command --tz UTC --format csv >uc.csv &&
 	cat >expect <<-\EOF &&
-	uid,user,command,tz,calls,cpu_user_s,cpu_sys_s,real_s,chars_rdwr_bytes,rss_max_kb,faults_major,syscalls,cpu_s,cpu_pct,util_pct,read_bytes,write_bytes,blocks_in,blocks_out,threads_max
-	1000,,web,UTC,2,1860.000,0.000,9600.000,42,,,,1860.000,75.61,,,,,,6
-	1001,,db,UTC,1,300.000,300.000,2700.000,,5000,,,600.000,24.39,,1000,,,,
+	uid,user,command,tz,calls,cpu_user_s,cpu_sys_s,real_s,chars_rdwr_bytes,rss_max_kb,faults_major,syscalls,cpu_s,cpu_pct,util_pct,read_bytes,write_bytes,blocks_in,blocks_out,threads_max,apportioned
+	1000,,web,UTC,2,1860.000,0.000,9600.000,42,,,,1860.000,75.61,,,,,,6,hourly
+	1001,,db,UTC,1,300.000,300.000,2700.000,,5000,,,600.000,24.39,,1000,,,,,hourly
 	EOF
 	csv uc.csv >actual && test_cmp expect actual &&
 	extracct report --db fx.db --by user,command --tz UTC --format json >uc.json &&
@@ -74,7 +78,7 @@ j = json.load(open(\"uc.json\"))
 c = list(csv.DictReader(open(\"uc.csv\", newline=\"\")))
 assert j[\"by\"] == \"user,command\", j[\"by\"]
 for a, b in zip(j[\"rows\"], c):
-    assert set(a) == set(b) - {\"tz\"}, (sorted(a), sorted(b))
+    assert set(a) == set(b) - {\"tz\", \"apportioned\"}, (sorted(a), sorted(b))
     for k in a:
         assert (\"\" if a[k] is None else str(a[k])) == b[k] or \
             float(a[k]) == float(b[k]), (k, a[k], b[k])
@@ -82,13 +86,14 @@ for a, b in zip(j[\"rows\"], c):
 	fi
 '
 
-test_expect_success '--by host,hour: the hours that have intervals, per host, their utilisation' '
+test_expect_success '--by host,hour: the hours that have usage (intervals split over the hours they cover), per host, their utilisation' '
 	extracct report --db fx.db --by host,hour --tz UTC --format csv >hh.csv &&
 	csv hh.csv | cut -d, -f1,2,6,14-16 >actual &&
 	cat >expect <<-\EOF &&
 	host,hour_start,calls,cpu_s,cpu_pct,util_pct
-	fx,2026-01-01 00:00,2,1200.000,48.78,16.67
-	fx,2026-01-01 02:00,2,1260.000,51.22,17.50
+	fx,2026-01-01 00:00,1,1500.000,60.98,20.83
+	fx,2026-01-01 01:00,0,600.000,24.39,8.33
+	fx,2026-01-01 02:00,2,360.000,14.63,5.00
 	EOF
 	test_cmp expect actual
 '
@@ -122,9 +127,9 @@ test_expect_success '--limit: the rest as one ***other row; --averages per call'
 	extracct report --db fx.db --by command --limit 1 --averages --tz UTC --format csv >l.csv &&
 	csv l.csv | cut -d, -f1,3-6,11,19- >actual &&
 	cat >expect <<-\EOF &&
-	command,calls,cpu_user_s,cpu_sys_s,real_s,cpu_s,cpu_s_per_call,real_s_per_call,chars_rdwr_bytes_per_call
-	web,2,1860.000,0.000,9600.000,1860.000,930.000,4800.000,21
-	***other,1,300.000,300.000,2700.000,600.000,600.000,2700.000,
+	command,calls,cpu_user_s,cpu_sys_s,real_s,cpu_s,cpu_s_per_call,real_s_per_call,chars_rdwr_bytes_per_call,apportioned
+	web,2,1860.000,0.000,9600.000,1860.000,930.000,4800.000,21,hourly
+	***other,1,300.000,300.000,2700.000,600.000,600.000,2700.000,,hourly
 	EOF
 	test_cmp expect actual
 '
@@ -182,6 +187,7 @@ test_expect_success '--every hour in Europe/Paris: the repeated hour is one buck
 	        heartbeat, cpu_user_ns, anomalies) VALUES
 	        (10, 1792886400$S, 1792888200$S, 1, 0, 10$S, 0),
 	        (11, 1792890000$S, 1792891800$S, 1, 0, 20$S, 0);" &&
+	extracct rollup --rebuild --db dst.db >out &&
 	extracct report --db dst.db --every hour --by command --tz Europe/Paris \
 	    --from @1792882800 --to @1792897200 --format csv >rep.csv &&
 	csv rep.csv | cut -d, -f1-4,6,7 >actual &&
@@ -207,13 +213,13 @@ test_expect_success '--percentiles: nearest rank over every bucket, quiet ones a
 	extracct report --db fx.db --every hour --percentiles --from 2026-01-01 --to 2026-01-01T04:00 --tz UTC --format csv >pc.csv &&
 	cat >expect <<-\EOF &&
 	tz,buckets,cpu_s_p50,cpu_s_p95,cpu_s_max,util_pct_p50,util_pct_p95,util_pct_max
-	UTC,4,0.000,1260.000,1260.000,0.00,17.50,17.50
+	UTC,4,360.000,1500.000,1500.000,5.00,20.83,20.83
 	EOF
 	csv pc.csv >actual && test_cmp expect actual &&
 	extracct report --db fx.db --every hour --by user --percentiles --from 2026-01-01 --to 2026-01-01T04:00 --tz UTC --format csv >pu.csv &&
 	cat >expect <<-\EOF &&
 	uid,user,tz,buckets,cpu_s_p50,cpu_s_p95,cpu_s_max,util_pct_p50,util_pct_p95,util_pct_max
-	1000,,UTC,4,0.000,1260.000,1260.000,0.00,17.50,17.50
+	1000,,UTC,4,360.000,900.000,900.000,5.00,12.50,12.50
 	1001,,UTC,4,0.000,600.000,600.000,0.00,8.33,8.33
 	EOF
 	csv pu.csv >actual && test_cmp expect actual &&
@@ -227,6 +233,7 @@ test_expect_success 'the table: columns as wide as their values, blank columns l
 	extracct report --db fx.db --by command --tz UTC >t &&
 	cat >expect <<-\EOF &&
 	# usage by command, from the start to the end; time zone UTC
+	# values of an interval spanning several hours are apportioned to each hour in proportion to its time in it; calls: processes that ended
 	command calls cpu_user_s cpu_sys_s    cpu_s   real_s cpu_pct chars_rdwr_bytes read_bytes rss_max_kb threads_max
 	web         2   1860.000     0.000 1860.000 9600.000   75.61               42                                 6
 	db          1    300.000   300.000  600.000 2700.000   24.39                        1000       5000
@@ -235,9 +242,10 @@ test_expect_success 'the table: columns as wide as their values, blank columns l
 	cp fx.db long.db &&
 	L=a-command-name-of-forty-characters-123456 &&
 	sqlite3 long.db "UPDATE procs SET command = \"$L\" WHERE proc_id = 2" &&
+	extracct rollup --rebuild --db long.db >out &&
 	extracct report --db long.db --by command --tz UTC >lt &&
-	test "$(sed -n 2p lt | cut -c 1-47)" = "command                                   calls" &&
-	test "$(sed -n 4p lt | cut -c 1-47)" = "$L     1"
+	test "$(sed -n 3p lt | cut -c 1-47)" = "command                                   calls" &&
+	test "$(sed -n 5p lt | cut -c 1-47)" = "$L     1"
 '
 
 test_expect_success '--capture: CSV and JSON too, the host as it is' '
@@ -280,6 +288,7 @@ test_expect_success 'ingest stores the host names; report shows them elsewhere' 
 	EOF
 	test_cmp expect names &&
 	sqlite3 g.db "UPDATE procs SET uid = 1001 WHERE proc_id = 1" &&
+	extracct rollup --rebuild --db g.db >out &&
 	extracct report --db g.db --by host,user --format csv >gu.csv &&
 	csv gu.csv | grep "^gh,1001,bob," &&
 	printf "carol:x:1001:100::/:/bin/sh\n" >pw2 &&

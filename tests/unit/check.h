@@ -40,5 +40,6 @@ void	suite_hostid(void);
 void	suite_chart(void);
 void	suite_fleet(void);
 void	suite_rdb(void);
+void	suite_rollup(void);
 
 #endif

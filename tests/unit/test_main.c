@@ -28,6 +28,7 @@ main(void)
 	suite_chart();
 	suite_fleet();
 	suite_rdb();
+	suite_rollup();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }

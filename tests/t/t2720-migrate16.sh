@@ -1,13 +1,13 @@
 #!/bin/sh
-# Schema 14 (issue 14): a database of schema 12 migrates and keeps its
+# Schema 16 (issue 14): a database of schema 12 migrates and keeps its
 # facts.  tests/fixtures/migrate12/v12.sql is the dump of a database
 # that extracct at schema 12 made from the logs built below (exacct
 # processes with hourly partial records, pacct exits, acctd exits with
 # pacct alternates) and five sysload rows (sys.sql below), and
-# v12.reports what extracct at schema 13 (before exit-only rows)
-# reported of it, once migrated to 13.  Migrated to 14, the
+# v12.reports what extracct at schema 15 (before exit-only rows)
+# reported of it, once migrated to 15.  Migrated to 16, the
 # same reports must say the same; so must a fresh ingest of the same
-# logs at schema 14, where most processes are one procs row.
+# logs at schema 16, where most processes are one procs row.
 . "$(dirname "$0")/../lib.sh"
 
 M=$SRC/tests/fixtures/migrate12
@@ -93,7 +93,7 @@ test_expect_success 'an ingest migrates it: the logs are already in' '
 	extracct ingest --db old.db --host alpha a.proc a.pacct acctd.exacct \
 	    alt.pacct >out 2>&1 &&
 	test "$(grep -c "already ingested" out)" -eq 4 &&
-	test "$(sqlite3 old.db "PRAGMA user_version")" -eq 14 &&
+	test "$(sqlite3 old.db "PRAGMA user_version")" -eq 16 &&
 	test "$(sqlite3 old.db "SELECT type FROM sqlite_master
 	    WHERE name = '\''proc_intervals'\''")" = view
 '
@@ -103,7 +103,7 @@ test_expect_success 'the migrated database reports what schema 12 did' '
 	test_cmp "$M/v12.reports" actual
 '
 
-test_expect_success 'a fresh ingest at schema 14: one row per exit-only process' '
+test_expect_success 'a fresh ingest at schema 16: one row per exit-only process' '
 	extracct ingest --db new.db --host alpha a.proc a.pacct acctd.exacct \
 	    alt.pacct >out &&
 	sysload new.db &&
