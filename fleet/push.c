@@ -63,12 +63,12 @@
 #define COPY_CHUNK	(256 * 1024)	/* bytes of COPY data per write */
 
 /*
- * One local fact table.  Its rows of host ?1 are "SELECT x.* FROM "
- * from; bcol (a column of x, never changed once written) cut by width
- * makes the buckets; part: partitioned centrally by month of bcol,
- * which is in ns (unit 1), or in s (unit SECOND_NS: part 2 only).
- * Parents before children, as the central key of a child names its
- * parent's local id.
+ * One local fact table.  Its rows of host ?1 are "SELECT cols FROM "
+ * from (cols NULL: x.*); bcol (a column of x, never changed once
+ * written) cut by width makes the buckets; part: partitioned centrally
+ * by month of bcol, which is in ns (unit 1), or in s (unit SECOND_NS:
+ * part 2 only).  Parents before children, as the central key of a
+ * child names its parent's local id.
  */
 struct ptab {
 	const char	*name;
@@ -77,50 +77,73 @@ struct ptab {
 	int64_t		 width;
 	int		 part;		/* 2: and an index leads with bcol */
 	int64_t		 unit;		/* ns in one unit of bcol */
+	const char	*cols;
 };
 
 #define SECOND_NS	INT64_C(1000000000)
+
+/*
+ * procs without the exit interval it carries locally for a process seen
+ * only at its exit (schema 16: exit_cpu_user_ns .. exit_threads): that
+ * interval is a row of the local view proc_intervals, which push reads,
+ * so central keeps proc_intervals a table with every interval and
+ * procs its columns, and the central views stay as they are.  The
+ * local order, so a row signs as it did before schema 16.
+ */
+#define PROCS_COLS \
+	"x.proc_id, x.host_id, x.pid, x.start_ns, x.ppid, x.uid, x.gid," \
+	" x.projid, x.taskid, x.command, x.zone, x.finish_ns," \
+	" x.wait_status, x.acctflags, x.exit_source, x.base_cpu_ns," \
+	" x.delay_cpu_ns, x.delay_blkio_ns, x.delay_swapin_ns," \
+	" x.delay_freepages_ns, x.delay_thrashing_ns, x.delay_compact_ns," \
+	" x.delay_wpcopy_ns, x.delay_irq_ns, x.cpu_run_ns"
 
 #define OF_HOST(t)	t " x WHERE x.host_id = ?1"
 #define OF(t, p, id)	t " x JOIN " p " p USING (" id ") WHERE p.host_id = ?1"
 
 static const struct ptab ptabs[] = {
-	{ "files", OF_HOST("files"), "file_id", 256, 0, 1 },
-	{ "damage", OF("damage", "files", "file_id"), "file_id", 256, 0, 1 },
-	{ "procs", OF_HOST("procs"), "start_ns", HOUR_NS, 0, 1 },
+	{ "files", OF_HOST("files"), "file_id", 256, 0, 1, NULL },
+	{ "damage", OF("damage", "files", "file_id"), "file_id", 256, 0, 1,
+	    NULL },
+	{ "procs", OF_HOST("procs"), "start_ns", HOUR_NS, 0, 1, PROCS_COLS },
+	/* A view locally (schema 16), of both places intervals are. */
 	{ "proc_intervals", OF("proc_intervals", "procs", "proc_id"), "t1_ns",
-	    HOUR_NS, 2, 1 },
+	    HOUR_NS, 2, 1, NULL },
 	{ "proc_alt_exits", OF("proc_alt_exits", "procs", "proc_id"),
-	    "proc_id", 4096, 0, 1 },
-	{ "tasks", OF_HOST("tasks"), "start_ns", HOUR_NS, 0, 1 },
+	    "proc_id", 4096, 0, 1, NULL },
+	{ "tasks", OF_HOST("tasks"), "start_ns", HOUR_NS, 0, 1, NULL },
 	{ "task_intervals", OF("task_intervals", "tasks", "task_id"), "t1_ns",
-	    HOUR_NS, 1, 1 },
-	{ "flow_records", OF_HOST("flow_records"), "ctime_s", 3600, 0, 1 },
-	{ "flows", OF_HOST("flows"), "first_s", 3600, 0, 1 },
-	{ "sysload", OF_HOST("sysload"), "t_ns", HOUR_NS, 0, 1 },
-	{ "lost", OF_HOST("lost"), "t_ns", HOUR_NS, 0, 1 },
-	{ "pacct_gaps", OF_HOST("pacct_gaps"), "t1_ns", HOUR_NS, 0, 1 },
-	{ "energy_procs", OF_HOST("energy_procs"), "start_ns", HOUR_NS, 0, 1 },
+	    HOUR_NS, 1, 1, NULL },
+	{ "flow_records", OF_HOST("flow_records"), "ctime_s", 3600, 0, 1,
+	    NULL },
+	{ "flows", OF_HOST("flows"), "first_s", 3600, 0, 1, NULL },
+	{ "sysload", OF_HOST("sysload"), "t_ns", HOUR_NS, 0, 1, NULL },
+	{ "lost", OF_HOST("lost"), "t_ns", HOUR_NS, 0, 1, NULL },
+	{ "pacct_gaps", OF_HOST("pacct_gaps"), "t1_ns", HOUR_NS, 0, 1, NULL },
+	{ "energy_procs", OF_HOST("energy_procs"), "start_ns", HOUR_NS, 0, 1,
+	    NULL },
 	{ "energy_intervals", OF("energy_intervals", "energy_procs",
-	    "eproc_id"), "t1_ns", HOUR_NS, 2, 1 },
-	{ "metric_series", OF_HOST("metric_series"), "series_id", 4096, 0, 1 },
+	    "eproc_id"), "t1_ns", HOUR_NS, 2, 1, NULL },
+	{ "metric_series", OF_HOST("metric_series"), "series_id", 4096, 0, 1,
+	    NULL },
 	{ "metric_samples", OF("metric_samples", "metric_series",
-	    "series_id"), "ts_ns", HOUR_NS, 1, 1 },
+	    "series_id"), "ts_ns", HOUR_NS, 1, 1, NULL },
 	{ "metric_gaps", OF("metric_gaps", "metric_series", "series_id"),
-	    "to_ns", HOUR_NS, 0, 1 },
-	{ "rapl_zones", OF_HOST("rapl_zones"), "zone_id", 4096, 0, 1 },
+	    "to_ns", HOUR_NS, 0, 1, NULL },
+	{ "rapl_zones", OF_HOST("rapl_zones"), "zone_id", 4096, 0, 1, NULL },
 	{ "rapl_intervals", OF("rapl_intervals", "rapl_zones", "zone_id"),
-	    "t1_ns", HOUR_NS, 1, 1 },
+	    "t1_ns", HOUR_NS, 1, 1, NULL },
 	/* Rewritten in place by each ingest: the bucket's signature
 	 * carries a renamed or removed id. */
-	{ "host_names", OF_HOST("host_names"), "id", 4096, 0, 1 },
+	{ "host_names", OF_HOST("host_names"), "id", 4096, 0, 1, NULL },
 	/* Rows of an hour or day grow as ingest adds to them: the bucket
 	 * is sent again. */
 	{ "rollup_hour", OF_HOST("rollup_hour"), "hour_s", 3600, 2,
-	    SECOND_NS },
-	{ "rollup_day", OF_HOST("rollup_day"), "day_s", 86400, 2, SECOND_NS },
+	    SECOND_NS, NULL },
+	{ "rollup_day", OF_HOST("rollup_day"), "day_s", 86400, 2, SECOND_NS,
+	    NULL },
 	{ "rollup_host", OF_HOST("rollup_host"), "hour_s", 3600, 2,
-	    SECOND_NS },
+	    SECOND_NS, NULL },
 };
 
 #define NPTABS	(sizeof(ptabs) / sizeof(ptabs[0]))
@@ -483,8 +506,9 @@ static int
 local_rows(struct push *pp, const struct ptab *t, sqlite3_int64 host,
     const int64_t *range, sqlite3_stmt **st, int *bcol, int *skip)
 {
-	char sql[512], bare[80];
+	char sql[1024], bare[80];
 	const char *from = t->from;
+	const char *cols = t->cols != NULL ? t->cols : "x.*";
 	int i, n;
 
 	/* One host: a child's rows are all its rows (a parent is never
@@ -497,10 +521,10 @@ local_rows(struct push *pp, const struct ptab *t, sqlite3_int64 host,
 		from = bare;
 	}
 	if (range != NULL)
-		snprintf(sql, sizeof(sql), "SELECT x.* FROM %s AND x.%s "
-		    "BETWEEN ?2 AND ?3", from, t->bcol);
+		snprintf(sql, sizeof(sql), "SELECT %s FROM %s AND x.%s "
+		    "BETWEEN ?2 AND ?3", cols, from, t->bcol);
 	else
-		snprintf(sql, sizeof(sql), "SELECT x.* FROM %s", from);
+		snprintf(sql, sizeof(sql), "SELECT %s FROM %s", cols, from);
 	if (db_prepare(pp->db, sql, st, pp->err) != EXR_OK)
 		return EXR_DB;
 	sqlite3_bind_int64(*st, 1, host);

@@ -65,6 +65,42 @@
 	"  JOIN hosts h USING (host_id)"
 
 /*
+ * The value columns of an interval (schema 16: proc_interval_rows, and
+ * a procs row that carries its exit's interval), in proc_intervals'
+ * order: as they are, as the trigger's NEW.x, and as procs names
+ * them (exit_x, p.exit_x).
+ */
+#define PI_VALUES \
+	"cpu_user_ns, cpu_sys_ns, faults_major, faults_minor, msgs_snd," \
+	" msgs_rcv, blocks_in, blocks_out, chars_rdwr, ctxt_vol, ctxt_inv," \
+	" signals, swaps, syscalls, rss_avg_kb, rss_max_kb, anomalies," \
+	" read_bytes, write_bytes, syscalls_r, syscalls_w, rss_kb, threads"
+#define PI_NEW \
+	"NEW.cpu_user_ns, NEW.cpu_sys_ns, NEW.faults_major," \
+	" NEW.faults_minor, NEW.msgs_snd, NEW.msgs_rcv, NEW.blocks_in," \
+	" NEW.blocks_out, NEW.chars_rdwr, NEW.ctxt_vol, NEW.ctxt_inv," \
+	" NEW.signals, NEW.swaps, NEW.syscalls, NEW.rss_avg_kb," \
+	" NEW.rss_max_kb, NEW.anomalies, NEW.read_bytes, NEW.write_bytes," \
+	" NEW.syscalls_r, NEW.syscalls_w, NEW.rss_kb, NEW.threads"
+#define PI_OF_P \
+	"p.exit_cpu_user_ns, p.exit_cpu_sys_ns, p.exit_faults_major," \
+	" p.exit_faults_minor, p.exit_msgs_snd, p.exit_msgs_rcv," \
+	" p.exit_blocks_in, p.exit_blocks_out, p.exit_chars_rdwr," \
+	" p.exit_ctxt_vol, p.exit_ctxt_inv, p.exit_signals," \
+	" p.exit_swaps, p.exit_syscalls, p.exit_rss_avg_kb," \
+	" p.exit_rss_max_kb, p.exit_anomalies, p.exit_read_bytes," \
+	" p.exit_write_bytes, p.exit_syscalls_r, p.exit_syscalls_w," \
+	" p.exit_rss_kb, p.exit_threads"
+#define PI_EXIT \
+	"exit_cpu_user_ns, exit_cpu_sys_ns, exit_faults_major," \
+	" exit_faults_minor, exit_msgs_snd, exit_msgs_rcv," \
+	" exit_blocks_in, exit_blocks_out, exit_chars_rdwr," \
+	" exit_ctxt_vol, exit_ctxt_inv, exit_signals, exit_swaps," \
+	" exit_syscalls, exit_rss_avg_kb, exit_rss_max_kb," \
+	" exit_anomalies, exit_read_bytes, exit_write_bytes," \
+	" exit_syscalls_r, exit_syscalls_w, exit_rss_kb, exit_threads"
+
+/*
  * Delete the rows of table t that repeat an earlier row's (a, b): one
  * sort of the table, however large, and no index needed.
  */
@@ -623,9 +659,10 @@ static const char *const migrations[] = {
 	"  USING (host_id);",
 
 	/*
-	 * 13 -> 14: the version of a branch merged beside this one
-	 * (i14-store or i16-push); a placeholder here, replaced at the
-	 * merge.
+	 * 13 -> 14: nothing.  Two changes were made at once, numbered 14
+	 * and 15 apart; the one given 14 (exit-only processes) came in
+	 * after 15 and is 16.  Kept, so that every database's version
+	 * names the same schema.
 	 */
 	"SELECT 1;",
 
@@ -672,6 +709,155 @@ static const char *const migrations[] = {
 	RU_INSERT_HOUR("(" RU_PARTS("proc_id, ", "v_proc_usage") ")") ";"
 	RU_DAY_FROM_HOURS("-9223372036854775807")
 	RU_HOST_FROM_HOURS("-9223372036854775807"),
+
+	/*
+	 * 15 -> 16 (issue 14; renumbered at merge): one row for a
+	 * process seen only at its exit, and one B-tree for the
+	 * intervals.  Most processes are seen
+	 * once, at their exit: their procs row now carries the exit's
+	 * interval (its counters and anomalies as exit_cpu_user_ns ..
+	 * exit_anomalies; t0 is the start, t1 the finish), and
+	 * exit_anomalies IS NOT NULL marks such a row.  The other
+	 * intervals go into proc_interval_rows, keyed by time: rows arrive
+	 * in time order, so the key appends and the time index is the
+	 * table (it was a table and an index).  proc_intervals is now the
+	 * view of both, the same rows as before, so nothing that reads it
+	 * changes; writes into it go to proc_interval_rows.  The views
+	 * that look for a time window read the two parts apart, each by
+	 * its time index (procs_t1 finds the exits that carry an
+	 * interval).  Existing rows keep their place: both give the same
+	 * view.
+	 */
+	"CREATE TABLE proc_interval_rows ("
+	"  proc_id INTEGER NOT NULL REFERENCES procs,"
+	"  t0_ns INTEGER NOT NULL,"
+	"  t1_ns INTEGER NOT NULL,"
+	"  final INTEGER NOT NULL,"
+	"  heartbeat INTEGER NOT NULL,"
+	COUNTER_COLUMNS
+	"  rss_avg_kb INTEGER, rss_max_kb INTEGER,"
+	"  anomalies INTEGER NOT NULL,"
+	"  read_bytes INTEGER, write_bytes INTEGER, syscalls_r INTEGER,"
+	"  syscalls_w INTEGER, rss_kb INTEGER, threads INTEGER,"
+	"  PRIMARY KEY (t1_ns, proc_id)) WITHOUT ROWID;"
+	"INSERT INTO proc_interval_rows (proc_id, t0_ns, t1_ns, final,"
+	"    heartbeat, " PI_VALUES ")"
+	"  SELECT proc_id, t0_ns, t1_ns, final, heartbeat, " PI_VALUES
+	"  FROM proc_intervals ORDER BY t1_ns, proc_id;"
+	"DROP TABLE proc_intervals;"
+	"ALTER TABLE procs ADD COLUMN exit_cpu_user_ns INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_cpu_sys_ns INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_faults_major INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_faults_minor INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_msgs_snd INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_msgs_rcv INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_blocks_in INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_blocks_out INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_chars_rdwr INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_ctxt_vol INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_ctxt_inv INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_signals INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_swaps INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_syscalls INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_rss_avg_kb INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_rss_max_kb INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_anomalies INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_read_bytes INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_write_bytes INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_syscalls_r INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_syscalls_w INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_rss_kb INTEGER;"
+	"ALTER TABLE procs ADD COLUMN exit_threads INTEGER;"
+	"CREATE INDEX procs_t1 ON procs (finish_ns)"
+	"  WHERE exit_anomalies IS NOT NULL;"
+	"CREATE VIEW proc_intervals AS"
+	"  SELECT proc_id, t0_ns, t1_ns, final, heartbeat, " PI_VALUES
+	"  FROM proc_interval_rows"
+	"  UNION ALL"
+	"  SELECT proc_id, start_ns, finish_ns, 1, 0, " PI_EXIT
+	"  FROM procs WHERE exit_anomalies IS NOT NULL;"
+	"CREATE TRIGGER proc_intervals_insert INSTEAD OF INSERT"
+	"  ON proc_intervals BEGIN"
+	"  INSERT INTO proc_interval_rows (proc_id, t0_ns, t1_ns, final,"
+	"    heartbeat, " PI_VALUES ")"
+	"  VALUES (NEW.proc_id, NEW.t0_ns, NEW.t1_ns, NEW.final,"
+	"    NEW.heartbeat, " PI_NEW "); END;"
+	"DROP VIEW v_proc_usage;"
+	"CREATE VIEW v_proc_usage AS"
+	"  SELECT h.name AS host, p.pid, p.start_ns, p.uid, p.gid,"
+	"    p.projid, p.zone, p.command, i.*"
+	"  FROM proc_interval_rows i JOIN procs p USING (proc_id)"
+	"  JOIN hosts h USING (host_id)"
+	"  UNION ALL"
+	"  SELECT h.name, p.pid, p.start_ns, p.uid, p.gid, p.projid,"
+	"    p.zone, p.command, p.proc_id, p.start_ns, p.finish_ns, 1, 0, "
+	PI_OF_P
+	"  FROM procs p JOIN hosts h USING (host_id)"
+	"  WHERE p.exit_anomalies IS NOT NULL;"
+	/* The capture view and the estimate, as in 3 and 11, by part. */
+	"DROP VIEW capture;"
+	"CREATE VIEW capture AS"
+	"  WITH s AS (SELECT host_id, t_ns,"
+	"      user_ticks + nice_ticks + system_ticks AS busy, clk_tck,"
+	"      lag(t_ns) OVER w AS prev_t,"
+	"      lag(user_ticks + nice_ticks + system_ticks) OVER w AS prev_busy"
+	"    FROM sysload WINDOW w AS (PARTITION BY host_id ORDER BY t_ns))"
+	"  SELECT s.host_id, s.prev_t AS t0_ns, s.t_ns AS t1_ns,"
+	"    (SELECT coalesce(sum(coalesce(i.cpu_user_ns, 0) +"
+	"        coalesce(i.cpu_sys_ns, 0)), 0)"
+	"      FROM proc_interval_rows i JOIN procs p USING (proc_id)"
+	"      WHERE p.host_id = s.host_id AND i.t1_ns > s.prev_t"
+	"        AND i.t1_ns <= s.t_ns"
+	"        AND i.t0_ns >= s.prev_t - 1000000000) +"
+	"    (SELECT coalesce(sum(coalesce(p.exit_cpu_user_ns, 0) +"
+	"        coalesce(p.exit_cpu_sys_ns, 0)), 0)"
+	"      FROM procs p WHERE p.exit_anomalies IS NOT NULL"
+	"        AND p.host_id = s.host_id AND p.finish_ns > s.prev_t"
+	"        AND p.finish_ns <= s.t_ns"
+	"        AND p.start_ns >= s.prev_t - 1000000000) AS proc_cpu_ns,"
+	"    (s.busy - s.prev_busy) * 1000000000 / s.clk_tck AS busy_ns,"
+	/* In time order, as the time index gave them before. */
+	"    (SELECT group_concat(DISTINCT x) FROM"
+	"      (SELECT i.t1_ns AS t, i.proc_id AS id, p.exit_source AS x"
+	"        FROM proc_interval_rows i JOIN procs p USING (proc_id)"
+	"        WHERE p.host_id = s.host_id AND i.final = 1"
+	"          AND i.t1_ns > s.prev_t AND i.t1_ns <= s.t_ns"
+	"      UNION ALL"
+	"      SELECT p.finish_ns, p.proc_id, p.exit_source FROM procs p"
+	"        WHERE p.exit_anomalies IS NOT NULL AND p.host_id = s.host_id"
+	"          AND p.finish_ns > s.prev_t AND p.finish_ns <= s.t_ns"
+	"      ORDER BY 1, 2)) AS exit_sources,"
+	"    (SELECT coalesce(sum(l.records), 0) FROM lost l"
+	"      WHERE l.host_id = s.host_id AND l.t_ns > s.prev_t"
+	"        AND l.t_ns <= s.t_ns) AS lost"
+	"  FROM s WHERE s.prev_t IS NOT NULL;"
+	"DROP VIEW v_energy_estimate;"
+	"CREATE VIEW v_energy_estimate AS"
+	"  SELECT host_id, t0_ns, t1_ns, proc_id, uid, command, cpu_ns,"
+	"    energy_uj * 1000.0 * cpu_ns / max(capacity_ns, total_ns)"
+	"      AS energy_nj"
+	"  FROM (SELECT *, sum(cpu_ns) OVER"
+	"      (PARTITION BY host_id, t1_ns) AS total_ns"
+	"    FROM (SELECT r.host_id, r.t0_ns, r.t1_ns, p.proc_id, p.uid,"
+	"        p.command, pi.cpu_user_ns + pi.cpu_sys_ns AS cpu_ns,"
+	"        r.energy_uj, s.ncpu * (r.t1_ns - r.t0_ns) AS capacity_ns"
+	"      FROM v_rapl_host r"
+	"      JOIN sysload s ON s.host_id = r.host_id AND s.t_ns = r.t1_ns"
+	"      JOIN proc_interval_rows pi ON pi.t1_ns > r.t0_ns"
+	"        AND pi.t1_ns <= r.t1_ns"
+	"      JOIN procs p ON p.proc_id = pi.proc_id"
+	"        AND p.host_id = r.host_id"
+	"      WHERE s.ncpu > 0 AND r.t1_ns > r.t0_ns"
+	"      UNION ALL"
+	"      SELECT r.host_id, r.t0_ns, r.t1_ns, p.proc_id, p.uid,"
+	"        p.command, p.exit_cpu_user_ns + p.exit_cpu_sys_ns,"
+	"        r.energy_uj, s.ncpu * (r.t1_ns - r.t0_ns)"
+	"      FROM v_rapl_host r"
+	"      JOIN sysload s ON s.host_id = r.host_id AND s.t_ns = r.t1_ns"
+	"      JOIN procs p ON p.exit_anomalies IS NOT NULL"
+	"        AND p.finish_ns > r.t0_ns AND p.finish_ns <= r.t1_ns"
+	"        AND p.host_id = r.host_id"
+	"      WHERE s.ncpu > 0 AND r.t1_ns > r.t0_ns));",
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -13,7 +13,7 @@
 
 #include "../parsers/exerr.h"
 
-#define DB_SCHEMA_VERSION	15
+#define DB_SCHEMA_VERSION	16
 
 /*
  * Open (creating if needed) the database at path, in WAL mode, and bring

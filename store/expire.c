@@ -15,6 +15,7 @@
 
 #include "db.h"
 #include "expire.h"
+#include "ingest_int.h"
 
 static int64_t
 file_size(const char *path)
@@ -56,7 +57,12 @@ intervals_expire(sqlite3 *db, int64_t before, uint64_t *n,
 	 * rows by it).
 	 */
 	static const char *const sql[] = {
-	    "DELETE FROM proc_intervals WHERE t1_ns < ?1",
+	    "DELETE FROM proc_interval_rows WHERE t1_ns < ?1",
+	    /* An exit interval a procs row carries (schema 16) goes, the
+	     * row stays, as a process whose intervals have gone. */
+	    "UPDATE procs SET (" EXIT_COLUMNS ", exit_anomalies) = "
+	    "(" EXIT_NULLS ") WHERE exit_anomalies IS NOT NULL AND "
+	    "finish_ns < ?1",
 	    "DELETE FROM proc_alt_exits WHERE proc_id IN (SELECT proc_id "
 	    "FROM procs WHERE finish_ns < ?1 - 86400000000000)",
 	    "DELETE FROM procs WHERE finish_ns < ?1 - 86400000000000 AND "
@@ -72,7 +78,7 @@ intervals_expire(sqlite3 *db, int64_t before, uint64_t *n,
 	size_t i;
 
 	for (i = 0; i < sizeof(sql) / sizeof(sql[0]); i++)
-		if (run1(db, sql[i], before, i == 0 ? n : NULL, err) != EXR_OK)
+		if (run1(db, sql[i], before, i <= 1 ? n : NULL, err) != EXR_OK)
 			return EXR_DB;
 	return EXR_OK;
 }

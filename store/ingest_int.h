@@ -60,6 +60,26 @@
 #define PROC_COLUMNS \
 	COUNTERS PROC_EXTRA_ROWS(FIELD_NEXT_COL, FIELD_NEXT_COL)
 #define Q22	Q14 PROC_EXTRA_ROWS(FIELD_NEXT_Q, FIELD_NEXT_Q)
+/*
+ * The same, as procs names them (schema 16): the interval of a process
+ * seen only at its exit, exit_cpu_user_ns on; and as named parameters.
+ */
+#define FIELD_XCOL(m, col, ...)		"exit_" col
+#define FIELD_NEXT_XCOL(m, col, ...)	", exit_" col
+#define FIELD_XVAL(m, col, ...)		":exit_" col
+#define FIELD_NEXT_XVAL(m, col, ...)	", :exit_" col
+#define EXIT_COLUMNS \
+	COUNTER_ROWS(FIELD_XCOL, FIELD_NEXT_XCOL, FIELD_PROC_ID) \
+	PROC_EXTRA_ROWS(FIELD_NEXT_XCOL, FIELD_NEXT_XCOL)
+#define EXIT_VALUES \
+	COUNTER_ROWS(FIELD_XVAL, FIELD_NEXT_XVAL, FIELD_PROC_ID) \
+	PROC_EXTRA_ROWS(FIELD_NEXT_XVAL, FIELD_NEXT_XVAL)
+/* As many NULLs, and one for exit_anomalies (an interval taken away). */
+#define FIELD_NUL(m, col, ...)		"NULL"
+#define FIELD_NEXT_NUL(m, col, ...)	", NULL"
+#define EXIT_NULLS \
+	COUNTER_ROWS(FIELD_NUL, FIELD_NEXT_NUL, FIELD_PROC_ID) \
+	PROC_EXTRA_ROWS(FIELD_NEXT_NUL, FIELD_NEXT_NUL) ", NULL"
 /* The delay totals and runtime of an exit, PROC_DELAY_CPU_NS on. */
 #define EXIT_EXTRAS	PROC_EXIT_ROWS(FIELD_COL, FIELD_NEXT_COL)
 #define Q9		PROC_EXIT_ROWS(FIELD_Q, FIELD_NEXT_Q)

@@ -1,6 +1,7 @@
 /*
  * The process sink (see ingest_int.h, diff.h): process records into
- * procs, proc_intervals and proc_alt_exits, and the live state of every
+ * procs, proc_interval_rows (the view proc_intervals is both: schema 16)
+ * and proc_alt_exits, and the live state of every
  * process kept in memory and in proc_last between runs.
  *
  * A record goes through four steps: match (the live process it belongs
@@ -10,8 +11,9 @@
  * sight, or the exit that closes it).
  *
  * Hot path: one process record is one live-table lookup, one proc_diff
- * and one row in the batch (plus a procs row for a process seen for the
- * first time).
+ * and one row in a batch: an interval row, or (schema 16) for a process
+ * seen only at its exit, which most are, its procs row with the interval
+ * in it.  A process seen before its exit has a procs row of its own.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +26,7 @@
 
 enum {
 	Q_INS_PROC, Q_UPD_PROC, Q_SEL_CLOSED, Q_INS_ALT, Q_INS_PINT,
-	Q_PUT_PLAST, Q_DEL_PLAST, Q_N
+	Q_PUT_PLAST, Q_DEL_PLAST, Q_HAS_PROC, Q_N
 };
 
 static const char *const q_sql[Q_N] = {
@@ -47,13 +49,14 @@ static const char *const q_sql[Q_N] = {
 	    "ORDER BY abs(start_ns - ?2) LIMIT 1",
 	[Q_INS_ALT] = "INSERT OR IGNORE INTO proc_alt_exits (proc_id, source, "
 	    "finish_ns, cpu_user_ns, cpu_sys_ns) VALUES (?,?,?,?,?)",
-	[Q_INS_PINT] = "INSERT INTO proc_intervals (proc_id, t0_ns, t1_ns, "
+	[Q_INS_PINT] = "INSERT INTO proc_interval_rows (proc_id, t0_ns, t1_ns, "
 	    "final, heartbeat, " PROC_COLUMNS ", anomalies) "
 	    "VALUES (?,?,?,?,?," Q22 ",?)",
 	[Q_PUT_PLAST] = "INSERT OR REPLACE INTO proc_last (proc_id, t_ns, "
 	    "row_t_ns, present, " PROC_COLUMNS ", cpu_source) "
 	    "VALUES (?,?,?,?," Q22 ",?)",
 	[Q_DEL_PLAST] = "DELETE FROM proc_last WHERE proc_id = ?",
+	[Q_HAS_PROC] = "SELECT 1 FROM procs WHERE proc_id = ?",
 };
 
 /* The columns of Q_UPD_PROC: the exit's facts, then the process. */
@@ -69,20 +72,82 @@ enum { INS_FINISH = 12, INS_WAIT, INS_FLAGS, INS_EXIT };
 #define PINT_BATCH	32
 #define PINT_COLS	28	/* the columns of one Q_INS_PINT row */
 
+/*
+ * A process seen only at its exit is one procs row that carries the
+ * exit's interval (schema 16): most processes are, and one row in one
+ * table (and its identity index) costs half of a procs row and an
+ * interval row.  Those rows go in batches too, as the same upsert as
+ * Q_INS_PROC: a repeat (the identity known) is found at the flush, by
+ * the count of rows added.
+ */
+#define EXIT_BATCH	32
+#define EXIT_COLS	48	/* the columns of one exit row */
+
 struct pint_row {
 	int64_t		 proc_id;
 	struct proc_interval iv;
 };
 
+struct exit_row {
+	int64_t		 proc_id;
+	int64_t		 host_id;
+	enum exit_source source;
+	struct ex_proc	 p;
+	struct proc_interval iv;
+};
+
+/*
+ * Which parameters of the batched statements hold NULL now (1; indexed
+ * by parameter number): bindings outlive a reset, so a NULL is bound
+ * again only where a value was.  A bind costs ~100 instructions, and
+ * most of a row's are NULL (measured: a fifth of ingest's instructions
+ * went on binding).
+ */
+struct nulls {
+	unsigned char	 pint[PINT_BATCH * PINT_COLS + 1];
+	unsigned char	 pint1[PINT_COLS + 1];
+	unsigned char	 exits[EXIT_BATCH * EXIT_COLS + 1];
+	unsigned char	 exit1[EXIT_COLS + 1];
+};
+
 struct proc_sink {
 	sqlite3_stmt	*q[Q_N];
+	struct nulls	 nul;
 	sqlite3_stmt	*pint_batch;	/* PINT_BATCH rows at once */
 	struct pint_row	 pending[PINT_BATCH];
 	size_t		 npending;
+	sqlite3_stmt	*exit_one;	/* one exit row */
+	sqlite3_stmt	*exit_batch;	/* EXIT_BATCH of them */
+	struct exit_row	 exits[EXIT_BATCH];
+	size_t		 nexits;
 	struct live	 live;		/* struct proc_state, key host|pid */
 	struct rollup	*rollup;	/* the rollups' pending parts */
 	int64_t		 next_id;	/* the next proc_id */
 };
+
+/* The insert of n exit rows (OR FAIL: see procs_prepare). */
+static int
+exits_prepare(sqlite3 *db, size_t n, sqlite3_stmt **st, struct ex_err *err)
+{
+	static const char head[] = "INSERT OR FAIL INTO procs (proc_id, "
+	    "host_id, pid, start_ns, ppid, uid, gid, projid, taskid, command, "
+	    "zone, finish_ns, wait_status, acctflags, exit_source, "
+	    "base_cpu_ns, " EXIT_EXTRAS ", " EXIT_COLUMNS ", exit_anomalies) "
+	    "VALUES ";
+	static const char row[] = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?," Q9 ","
+	    Q22 ",?)";
+	static const char tail[] = " ON CONFLICT (host_id, start_ns, pid) "
+	    "DO NOTHING";
+	char sql[sizeof(head) + EXIT_BATCH * sizeof(row) + sizeof(tail)];
+	size_t i, o;
+
+	o = (size_t)snprintf(sql, sizeof(sql), "%s", head);
+	for (i = 0; i < n; i++)
+		o += (size_t)snprintf(sql + o, sizeof(sql) - o, "%s%s",
+		    i > 0 ? "," : "", row);
+	snprintf(sql + o, sizeof(sql) - o, "%s", tail);
+	return db_prepare(db, sql, st, err);
+}
 
 static int
 procs_prepare(struct store *s, struct ex_err *err)
@@ -94,7 +159,7 @@ procs_prepare(struct store *s, struct ex_err *err)
 	 * writes for a 300,000-record pacct log).  Ingest never needs
 	 * that: an error rolls the whole chunk back.
 	 */
-	static const char head[] = "INSERT OR FAIL INTO proc_intervals "
+	static const char head[] = "INSERT OR FAIL INTO proc_interval_rows "
 	    "(proc_id, t0_ns, t1_ns, final, heartbeat, " PROC_COLUMNS
 	    ", anomalies) VALUES ";
 	static const char row[] = "(?,?,?,?,?," Q22 ",?)";
@@ -106,6 +171,7 @@ procs_prepare(struct store *s, struct ex_err *err)
 	if ((ps = s->procs = calloc(1, sizeof(*ps))) == NULL)
 		return ex_fail(err, EXR_NOMEM, 0, "no memory");
 	live_init(&ps->live, sizeof(struct proc_state));
+	memset(&ps->nul, 1, sizeof(ps->nul));	/* as prepared: all NULL */
 	if ((rc = stmts_prepare(s->db, q_sql, ps->q, Q_N, err)) != EXR_OK ||
 	    (rc = rollup_prepare(s->db, &ps->rollup, err)) != EXR_OK)
 		return rc;
@@ -114,7 +180,10 @@ procs_prepare(struct store *s, struct ex_err *err)
 	for (i = 0; i < PINT_BATCH; i++)
 		o += (size_t)snprintf(sql + o, sizeof(sql) - o, "%s%s",
 		    i > 0 ? "," : "", row);
-	return db_prepare(s->db, sql, &ps->pint_batch, err);
+	if ((rc = db_prepare(s->db, sql, &ps->pint_batch, err)) != EXR_OK ||
+	    (rc = exits_prepare(s->db, 1, &ps->exit_one, err)) != EXR_OK)
+		return rc;
+	return exits_prepare(s->db, EXIT_BATCH, &ps->exit_batch, err);
 }
 
 static void
@@ -126,6 +195,8 @@ procs_finalize(struct store *s)
 		return;
 	stmts_finalize(ps->q, Q_N);
 	sqlite3_finalize(ps->pint_batch);
+	sqlite3_finalize(ps->exit_one);
+	sqlite3_finalize(ps->exit_batch);
 	rollup_finalize(ps->rollup);
 	live_release(&ps->live);
 	free(ps);
@@ -144,6 +215,7 @@ procs_reset(struct store *s, int keep)
 		live_init(&ps->live, sizeof(struct proc_state));
 	}
 	ps->npending = 0;
+	ps->nexits = 0;
 	rollup_forget(ps->rollup);
 	ps->next_id = 1;		/* what procs_load reads from nothing */
 }
@@ -200,8 +272,46 @@ procs_load(struct store *s, struct ex_err *err)
 	return EXR_OK;
 }
 
+/* bind_opt, bind_counters and bind_str for nul's parameters. */
+static inline void
+bindn_opt(sqlite3_stmt *st, unsigned char *nul, int i, int has, uint64_t v)
+{
+	if (has) {
+		sqlite3_bind_int64(st, i, (int64_t)v);
+		nul[i] = 0;
+	} else if (!nul[i]) {
+		sqlite3_bind_null(st, i);
+		nul[i] = 1;
+	}
+}
+
+static inline void
+bindn_counters(sqlite3_stmt *st, unsigned char *nul, int i, int f0, int f1,
+    uint64_t present, const uint64_t *v)
+{
+	int f;
+
+	for (f = f0; f <= f1; f++)
+		bindn_opt(st, nul, i++, (present >> f) & 1, v[f]);
+}
+
+/* SQLITE_STATIC: v is the pending row's, which outlives the step. */
+static inline void
+bindn_str(sqlite3_stmt *st, unsigned char *nul, int i, int has,
+    const char *v)
+{
+	if (has) {
+		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+		nul[i] = 0;
+	} else if (!nul[i]) {
+		sqlite3_bind_null(st, i);
+		nul[i] = 1;
+	}
+}
+
 static void
-bind_pint(sqlite3_stmt *st, int base, const struct pint_row *p)
+bind_pint(sqlite3_stmt *st, unsigned char *nul, int base,
+    const struct pint_row *p)
 {
 	const struct proc_interval *iv = &p->iv;
 
@@ -210,7 +320,7 @@ bind_pint(sqlite3_stmt *st, int base, const struct pint_row *p)
 	sqlite3_bind_int64(st, base + 3, (int64_t)iv->t1_ns);
 	sqlite3_bind_int(st, base + 4, iv->final);
 	sqlite3_bind_int(st, base + 5, iv->heartbeat);
-	bind_counters(st, base + 6, PROC_FIRST_COUNTER, PROC_LAST_LEVEL,
+	bindn_counters(st, nul, base + 6, PROC_FIRST_COUNTER, PROC_LAST_LEVEL,
 	    iv->present, iv->d);
 	sqlite3_bind_int64(st, base + PINT_COLS, (int64_t)iv->anomalies);
 }
@@ -225,8 +335,8 @@ pints_flush(struct run *r)
 
 	if (ps->npending == PINT_BATCH) {
 		for (i = 0; i < PINT_BATCH; i++)
-			bind_pint(ps->pint_batch, (int)i * PINT_COLS,
-			    &ps->pending[i]);
+			bind_pint(ps->pint_batch, ps->nul.pint,
+			    (int)i * PINT_COLS, &ps->pending[i]);
 		rc = sqlite3_step(ps->pint_batch);
 		sqlite3_reset(ps->pint_batch);
 		ps->npending = 0;
@@ -234,12 +344,152 @@ pints_flush(struct run *r)
 		    db_fail(r->s->db, r->err, "proc_intervals");
 	}
 	for (i = 0; i < ps->npending; i++) {
-		bind_pint(ps->q[Q_INS_PINT], 0, &ps->pending[i]);
+		bind_pint(ps->q[Q_INS_PINT], ps->nul.pint1, 0,
+		    &ps->pending[i]);
 		if ((rc = store_step(r->s, ps->q[Q_INS_PINT], r->err)) !=
 		    EXR_OK)
 			return rc;
 	}
 	ps->npending = 0;
+	return EXR_OK;
+}
+
+/*
+ * Bind exit row e from column base + 1 on: the columns of Q_INS_PROC,
+ * the exit's facts as proc_insert and bind_exit bind them for a final
+ * record seen first (no earlier observation: base_cpu_ns 0), then its
+ * interval's values and anomalies.
+ */
+static void
+bind_exit_row(sqlite3_stmt *st, unsigned char *nul, int base,
+    const struct exit_row *e)
+{
+	const struct ex_proc *p = &e->p;
+	const struct proc_interval *iv = &e->iv;
+	int i = base + 1;
+
+	sqlite3_bind_int64(st, i++, e->proc_id);
+	sqlite3_bind_int64(st, i++, e->host_id);
+	sqlite3_bind_int64(st, i++, (int64_t)p->v[PROC_PID]);
+	sqlite3_bind_int64(st, i++, (int64_t)p->v[PROC_START_NS]);
+	bindn_opt(st, nul, i++, REC_HAS(p, PROC_PPID), p->v[PROC_PPID]);
+	bindn_opt(st, nul, i++, REC_HAS(p, PROC_UID), p->v[PROC_UID]);
+	bindn_opt(st, nul, i++, REC_HAS(p, PROC_GID), p->v[PROC_GID]);
+	bindn_opt(st, nul, i++, REC_HAS(p, PROC_PROJID), p->v[PROC_PROJID]);
+	bindn_opt(st, nul, i++, REC_HAS(p, PROC_TASKID), p->v[PROC_TASKID]);
+	bindn_str(st, nul, i++, REC_HAS(p, PROC_COMMAND), p->command);
+	bindn_str(st, nul, i++, REC_HAS(p, PROC_ZONE), p->zone);
+	bindn_opt(st, nul, i++, REC_HAS(p, PROC_FINISH_NS),
+	    p->v[PROC_FINISH_NS]);
+	bindn_opt(st, nul, i++, REC_HAS(p, PROC_WAIT_STATUS),
+	    p->v[PROC_WAIT_STATUS]);
+	bindn_opt(st, nul, i++, REC_HAS(p, PROC_ACCTFLAGS),
+	    p->v[PROC_ACCTFLAGS]);
+	sqlite3_bind_text(st, i++, exit_source_name(e->source), -1,
+	    SQLITE_STATIC);
+	sqlite3_bind_int64(st, i++, 0);
+	bindn_counters(st, nul, i, PROC_DELAY_CPU_NS, PROC_CPU_RUN_NS,
+	    p->present, p->v);
+	i += PROC_CPU_RUN_NS - PROC_DELAY_CPU_NS + 1;
+	bindn_counters(st, nul, i, PROC_FIRST_COUNTER, PROC_LAST_LEVEL,
+	    iv->present, iv->d);
+	i += PROC_LAST_LEVEL - PROC_FIRST_COUNTER + 1;
+	sqlite3_bind_int64(st, i++, (int64_t)iv->anomalies);
+}
+
+/*
+ * An exit row written: its interval into the rollups, with the key of
+ * the record the row was made of (the rollups count what the view
+ * proc_intervals holds, and the row is one of its intervals).  Not at
+ * the queueing: a row the identity's conflict leaves out is a repeat,
+ * already counted.
+ */
+static int
+exit_rollup(struct run *r, const struct exit_row *e)
+{
+	struct rollup *ru = r->s->procs->rollup;
+	int rc;
+
+	if ((rc = rollup_know(ru, e->proc_id, e->host_id, &e->p, r->err)) !=
+	    EXR_OK)
+		return rc;
+	return rollup_add(ru, e->proc_id, &e->iv, r->err);
+}
+
+/*
+ * Write the pending exit rows: a full batch, or one by one.  A row the
+ * identity's conflict left out was a repeat of a process already
+ * stored: it was counted as a row when queued, and is a duplicate (as
+ * proc_insert counts one).
+ */
+static int
+exits_flush(struct run *r)
+{
+	struct proc_sink *ps = r->s->procs;
+	sqlite3_stmt *has = ps->q[Q_HAS_PROC];
+	size_t i, n = ps->nexits;
+	int64_t added = 0;
+	int rc;
+
+	if (n == 0)
+		return EXR_OK;
+	ps->nexits = 0;
+	if (n == EXIT_BATCH) {
+		for (i = 0; i < n; i++)
+			bind_exit_row(ps->exit_batch, ps->nul.exits,
+			    (int)i * EXIT_COLS, &ps->exits[i]);
+		if ((rc = store_step(r->s, ps->exit_batch, r->err)) != EXR_OK)
+			return rc;
+		added = sqlite3_changes(r->s->db);
+	} else
+		for (i = 0; i < n; i++) {
+			bind_exit_row(ps->exit_one, ps->nul.exit1, 0,
+			    &ps->exits[i]);
+			if ((rc = store_step(r->s, ps->exit_one, r->err)) !=
+			    EXR_OK)
+				return rc;
+			added += sqlite3_changes(r->s->db);
+		}
+	if (added == (int64_t)n) {
+		for (i = 0; i < n; i++)
+			if ((rc = exit_rollup(r, &ps->exits[i])) != EXR_OK)
+				return rc;
+		return EXR_OK;
+	}
+	for (i = 0; i < n; i++) {
+		sqlite3_bind_int64(has, 1, ps->exits[i].proc_id);
+		rc = sqlite3_step(has);
+		sqlite3_reset(has);
+		if (rc == SQLITE_ROW) {
+			if ((rc = exit_rollup(r, &ps->exits[i])) != EXR_OK)
+				return rc;
+			continue;
+		}
+		if (rc != SQLITE_DONE)
+			return db_fail(r->s->db, r->err, "procs");
+		r->stats->rows--;
+		r->stats->anomalies -= (uint64_t)__builtin_popcountll(
+		    ps->exits[i].iv.anomalies);
+		run_count(r, DIFF_DUP);
+	}
+	return EXR_OK;
+}
+
+/*
+ * Before a statement that reads procs for a process of this host and
+ * pid (or could conflict with one): the pending exit rows of that
+ * process go first, so it sees them.
+ */
+static int
+exits_before(struct run *r, int64_t host_id, uint64_t pid)
+{
+	struct proc_sink *ps = r->s->procs;
+	size_t i;
+
+	for (i = 0; i < ps->nexits; i++)
+		if (ps->exits[i].host_id == host_id &&
+		    ps->exits[i].p.v[PROC_PID] == pid)
+			return exits_flush(r);
 	return EXR_OK;
 }
 
@@ -253,7 +503,9 @@ procs_flush(struct run *r)
 	int32_t it = -1;
 	int rc;
 
+	/* The rollups last: the exit rows add theirs as they are written. */
 	if ((rc = pints_flush(r)) != EXR_OK ||
+	    (rc = exits_flush(r)) != EXR_OK ||
 	    (rc = rollup_flush(ps->rollup, r->err)) != EXR_OK)
 		return rc;
 	while ((p = live_next(&ps->live, &it)) != NULL) {
@@ -327,10 +579,13 @@ alt_exit(struct run *r, const struct ex_proc *p, int *taken)
 	sqlite3_stmt *q = ps->q[Q_SEL_CLOSED], *ins = ps->q[Q_INS_ALT];
 	const char *mine = exit_source_name(r->source), *theirs;
 	int64_t proc_id = 0;
+	int rc;
 
 	*taken = 0;
 	if ((r->host_sources & ~(unsigned)r->source) == 0)
 		return EXR_OK;
+	if ((rc = exits_before(r, r->host_id, p->v[PROC_PID])) != EXR_OK)
+		return rc;
 	sqlite3_bind_int64(q, 1, r->host_id);
 	sqlite3_bind_int64(q, 2, (int64_t)p->v[PROC_START_NS]);
 	sqlite3_bind_int64(q, 3, (int64_t)p->v[PROC_PID]);
@@ -550,6 +805,8 @@ proc_insert(struct run *r, const struct ex_proc *p, int *added)
 		return rc;
 	if (final && taken)
 		return EXR_OK;
+	if ((rc = exits_before(r, r->host_id, p->v[PROC_PID])) != EXR_OK)
+		return rc;
 	sqlite3_bind_int64(ins, 1, ps->next_id);
 	sqlite3_bind_int64(ins, 2, r->host_id);
 	sqlite3_bind_int64(ins, 3, (int64_t)p->v[PROC_PID]);
@@ -576,6 +833,44 @@ proc_insert(struct run *r, const struct ex_proc *p, int *added)
 	return EXR_OK;
 }
 
+/*
+ * An exit record of a process seen for the first time: unless another
+ * source closed it, one procs row with its interval, queued (*done;
+ * 0: its interval is no row, as a finish before the start, and it goes
+ * the way of other records).
+ */
+static int
+exit_only(struct run *r, const struct ex_proc *p, int *done)
+{
+	struct proc_sink *ps = r->s->procs;
+	struct proc_state fresh;
+	struct exit_row *e;
+	int rc, taken;
+
+	*done = 0;
+	if ((rc = alt_exit(r, p, &taken)) != EXR_OK)
+		return rc;
+	if (taken) {
+		*done = 1;
+		return EXR_OK;
+	}
+	e = &ps->exits[ps->nexits];
+	proc_state_begin(&fresh, ps->next_id, p);
+	if (proc_diff(&fresh, p, &r->dopts, &e->iv) != DIFF_ROW)
+		return EXR_OK;
+	*done = 1;
+	e->proc_id = ps->next_id++;
+	e->host_id = r->host_id;
+	e->source = r->source;
+	e->p = *p;
+	r->stats->rows++;
+	r->stats->anomalies += (uint64_t)__builtin_popcountll(
+	    e->iv.anomalies);
+	if (++ps->nexits == EXIT_BATCH)
+		return exits_flush(r);
+	return EXR_OK;
+}
+
 /* A process seen for the first time: its row, and its live state. */
 static int
 proc_new(struct run *r, uint64_t key, const struct ex_proc *p)
@@ -583,8 +878,11 @@ proc_new(struct run *r, uint64_t key, const struct ex_proc *p)
 	struct proc_sink *ps = r->s->procs;
 	struct proc_state fresh, *st;
 	enum diff_result d;
-	int rc, added;
+	int rc, added, done;
 
+	if (p->group == EXD_GROUP_PROC &&
+	    ((rc = exit_only(r, p, &done)) != EXR_OK || done))
+		return rc;
 	if ((rc = proc_insert(r, p, &added)) != EXR_OK || !added)
 		return rc;
 	/* Its rollup key is that of the row just written. */

@@ -66,15 +66,21 @@ struct mtab {
 	const char	*changed;	/* leaves: run when a row changed */
 };
 
-/* The exit columns of procs, set when a live process is seen closed. */
+/*
+ * The exit columns of procs, set when a live process is seen closed;
+ * and (schema 16) the interval a source's row carries when the source
+ * saw the process only at its exit.
+ */
 #define PROC_EXIT_COLS "finish_ns, wait_status, acctflags, exit_source, " \
 	"base_cpu_ns, delay_cpu_ns, delay_blkio_ns, delay_swapin_ns, " \
 	"delay_freepages_ns, delay_thrashing_ns, delay_compact_ns, " \
-	"delay_wpcopy_ns, delay_irq_ns, cpu_run_ns"
+	"delay_wpcopy_ns, delay_irq_ns, cpu_run_ns, " EXIT_COLUMNS ", " \
+	"exit_anomalies"
 #define PROC_EXIT_VALS ":finish_ns, :wait_status, :acctflags, " \
 	":exit_source, :base_cpu_ns, :delay_cpu_ns, :delay_blkio_ns, " \
 	":delay_swapin_ns, :delay_freepages_ns, :delay_thrashing_ns, " \
-	":delay_compact_ns, :delay_wpcopy_ns, :delay_irq_ns, :cpu_run_ns"
+	":delay_compact_ns, :delay_wpcopy_ns, :delay_irq_ns, :cpu_run_ns, " \
+	EXIT_VALUES ", :exit_anomalies"
 
 /* Rows of a child table whose parent is of the source host. */
 #define OF_PROC(t)	t " x JOIN procs p USING (proc_id) WHERE p.host_id = ?1"
@@ -123,8 +129,15 @@ static const struct mtab mtabs[] = {
 	    "UPDATE procs SET (" PROC_EXIT_COLS ") = (" PROC_EXIT_VALS ") "
 	    "WHERE proc_id = :dst_id AND finish_ns IS NULL AND "
 	    ":finish_ns IS NOT NULL", NULL },
-	{ "proc_intervals", OF_PROC("proc_intervals"), NULL, NULL,
-	    { { "proc_id", "m_proc" } }, "INSERT OR IGNORE", NULL, NULL,
+	/*
+	 * One row per process and end, whichever of the two places holds
+	 * it here: not one that the process's procs row carries.
+	 */
+	{ "proc_interval_rows", OF_PROC("proc_interval_rows"), NULL, NULL,
+	    { { "proc_id", "m_proc" } }, "INSERT OR IGNORE",
+	    "NOT EXISTS (SELECT 1 FROM procs q WHERE q.proc_id = "
+	    "(SELECT dst FROM temp.m_proc WHERE src = :proc_id) AND "
+	    "q.exit_anomalies IS NOT NULL AND q.finish_ns = :t1_ns)", NULL,
 	    NULL, NULL, NULL },
 	{ "proc_alt_exits", OF_PROC("proc_alt_exits"), NULL, NULL,
 	    { { "proc_id", "m_proc" } }, "INSERT OR IGNORE", NULL, NULL,
@@ -634,41 +647,73 @@ host_merge(struct merge *m, sqlite3_stmt *hs, sqlite3_int64 *id)
 }
 
 /*
- * The newest interval row before the copy: rows copied after it have
- * higher rowids (SQLite gives a new row the largest rowid + 1).
+ * The interval rows the merge adds, as they are added, into
+ * temp.m_new_pi (proc_intervals' columns), by temporary triggers: an
+ * interval is a row of proc_interval_rows, or (schema 16) the exit
+ * interval of a procs row, inserted with it or set on a process seen
+ * closed.  A row INSERT OR IGNORE leaves out (already there) fires
+ * nothing, so each interval added is there once.  Neither table has a
+ * rowid to mark the copy's start with (one is WITHOUT ROWID, and the
+ * other's rows are not new when updated).
  */
-static int
-interval_mark(struct merge *m, sqlite3_int64 *mark)
-{
-	sqlite3_stmt *st;
-	int rc;
+#define NEW_COL(m, col, ...)		"NEW." col
+#define NEW_NEXT_COL(m, col, ...)	", NEW." col
+#define NEW_XCOL(m, col, ...)		"NEW.exit_" col
+#define NEW_NEXT_XCOL(m, col, ...)	", NEW.exit_" col
+#define NEW_PI_VALUES \
+	COUNTER_ROWS(NEW_COL, NEW_NEXT_COL, FIELD_PROC_ID) \
+	PROC_EXTRA_ROWS(NEW_NEXT_COL, NEW_NEXT_COL)
+#define NEW_EXIT_VALUES \
+	COUNTER_ROWS(NEW_XCOL, NEW_NEXT_XCOL, FIELD_PROC_ID) \
+	PROC_EXTRA_ROWS(NEW_NEXT_XCOL, NEW_NEXT_XCOL)
+#define NEW_PI_INTO \
+	"INSERT INTO m_new_pi (proc_id, t0_ns, t1_ns, final, " \
+	"heartbeat, " PROC_COLUMNS ", anomalies) VALUES "
 
-	if (db_prepare(m->s->db, "SELECT coalesce(max(rowid), 0) FROM "
-	    "proc_intervals", &st, m->err) != EXR_OK)
-		return EXR_DB;
-	rc = sqlite3_step(st);
-	*mark = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? EXR_OK : db_fail(m->s->db, m->err,
-	    "proc_intervals");
-}
+static const char new_pi_sql[] =
+    "CREATE TEMP TABLE IF NOT EXISTS m_new_pi AS SELECT * FROM "
+    "  main.proc_intervals WHERE 0;"
+    "DELETE FROM temp.m_new_pi;"
+    "CREATE TEMP TRIGGER IF NOT EXISTS m_new_pi_rows AFTER INSERT ON "
+    "  main.proc_interval_rows BEGIN " NEW_PI_INTO "(NEW.proc_id, "
+    "  NEW.t0_ns, NEW.t1_ns, NEW.final, NEW.heartbeat, " NEW_PI_VALUES
+    ", NEW.anomalies); END;"
+    "CREATE TEMP TRIGGER IF NOT EXISTS m_new_pi_exit AFTER INSERT ON "
+    "  main.procs WHEN NEW.exit_anomalies IS NOT NULL BEGIN "
+    NEW_PI_INTO "(NEW.proc_id, NEW.start_ns, NEW.finish_ns, 1, 0, "
+    NEW_EXIT_VALUES ", NEW.exit_anomalies); END;"
+    "CREATE TEMP TRIGGER IF NOT EXISTS m_new_pi_closed AFTER UPDATE OF "
+    "  exit_anomalies ON main.procs WHEN NEW.exit_anomalies IS NOT NULL "
+    "  AND OLD.exit_anomalies IS NULL BEGIN "
+    NEW_PI_INTO "(NEW.proc_id, NEW.start_ns, NEW.finish_ns, 1, 0, "
+    NEW_EXIT_VALUES ", NEW.exit_anomalies); END;";
+
+/* The merge's triggers go with it: ingest on this connection adds its
+ * rollups itself. */
+static const char new_pi_done_sql[] =
+    "DROP TRIGGER IF EXISTS temp.m_new_pi_rows;"
+    "DROP TRIGGER IF EXISTS temp.m_new_pi_exit;"
+    "DROP TRIGGER IF EXISTS temp.m_new_pi_closed;"
+    "DROP TABLE IF EXISTS temp.m_new_pi;";
 
 /*
- * The rollups of the interval rows the merge added (those above mark),
+ * The rollups of the interval rows the merge added (temp.m_new_pi),
  * exactly once: a row already there was not copied (INSERT OR IGNORE)
  * and is not counted again.
  */
 static int
-merge_rollups(struct merge *m, sqlite3_int64 mark)
+merge_rollups(struct merge *m)
 {
 	struct rollup *ru;
 	int rc;
 
 	if ((rc = rollup_prepare(m->s->db, &ru, m->err)) != EXR_OK)
 		return rc;
-	if ((rc = rollup_add_since(ru, mark, m->err)) == EXR_OK)
+	if ((rc = rollup_add_merged(ru, m->err)) == EXR_OK)
 		rc = rollup_flush(ru, m->err);
 	rollup_finalize(ru);
+	if (rc == EXR_OK)
+		rc = db_exec(m->s->db, new_pi_done_sql, m->err);
 	return rc;
 }
 
@@ -677,13 +722,12 @@ static int
 merge_all(struct merge *m, const char *path, struct merge_stats *st)
 {
 	sqlite3_stmt *hs;
-	sqlite3_int64 mark = 0;
 	size_t k;
 	int rc = EXR_OK, step;
 
 	if ((rc = db_exec(m->s->db, temp_sql, m->err)) != EXR_OK ||
 	    (rc = hosts_fill(m->s, m->err)) != EXR_OK ||
-	    (rc = interval_mark(m, &mark)) != EXR_OK)
+	    (rc = db_exec(m->s->db, new_pi_sql, m->err)) != EXR_OK)
 		return rc;
 	if (db_prepare(m->src, "SELECT host_id, name, ident, exit_sources, "
 	    "carbon_g_per_kwh, carbon_source FROM hosts ORDER BY host_id",
@@ -717,7 +761,7 @@ merge_all(struct merge *m, const char *path, struct merge_stats *st)
 		rc = db_fail(m->src, m->err, "hosts");
 	sqlite3_finalize(hs);
 	if (rc == EXR_OK)
-		rc = merge_rollups(m, mark);
+		rc = merge_rollups(m);
 	/* Then the ledger's files of no host (no record read yet). */
 	m->rows = m->added = 0;
 	for (k = 0; rc == EXR_OK && k < NHOSTLESS; k++)

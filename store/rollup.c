@@ -755,17 +755,16 @@ rollup_flush(struct rollup *ru, struct ex_err *err)
 }
 
 int
-rollup_add_since(struct rollup *ru, int64_t mark, struct ex_err *err)
+rollup_add_merged(struct rollup *ru, struct ex_err *err)
 {
 	static const char sql[] = "INSERT INTO " PENDING " (proc_id, "
 	    "hour_s, " RU_VALUE_COLS ") " RU_PARTS("proc_id, ",
-	    "proc_intervals WHERE rowid > ?1");
+	    "temp.m_new_pi");
 	sqlite3_stmt *st;
 	int rc;
 
 	if (db_prepare(ru->db, sql, &st, err) != EXR_OK)
 		return EXR_DB;
-	sqlite3_bind_int64(st, 1, mark);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE)
 		ru->npending += (uint64_t)sqlite3_changes(ru->db);

@@ -90,10 +90,11 @@ int	rollup_flush(struct rollup *ru, struct ex_err *err);
 void	rollup_forget(struct rollup *ru);
 
 /*
- * Add the parts of the proc_intervals rows whose rowid is above mark
- * (the rows a merge just copied) into the pending parts.
+ * Add the parts of the rows of temp.m_new_pi (proc_intervals' columns:
+ * the intervals a merge just added, merge.c) into the pending parts.
+ * EXR_OK, or EXR_DB with err.
  */
-int	rollup_add_since(struct rollup *ru, int64_t mark, struct ex_err *err);
+int	rollup_add_merged(struct rollup *ru, struct ex_err *err);
 
 /*
  * Build the rollups again from the intervals (v_proc_usage), in one

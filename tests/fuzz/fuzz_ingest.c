@@ -51,7 +51,7 @@
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_TABLES	64
-#define MAX_COLS	64	/* procs has 48 (schema 13) */
+#define MAX_COLS	64	/* procs has 48 (schema 16) */
 
 struct table {
 	char		 name[64];

@@ -26,6 +26,9 @@
  *                                     manage: pacct: manage, start: --start
  *   extracct-test run KERNEL CONFIG|- [OPTION...]
  *                                     extracct run with that kernel
+ *   extracct-test schema DB N         make DB (or bring it) to schema
+ *                                     version N, no further: a database
+ *                                     as an older extracct left it
  *
  * Spec lines (one object each; '#' starts a comment):
  *   header kernel|library CREATOR HOSTNAME   (rest of the line; \xNN)
@@ -48,6 +51,7 @@
 #include "../../extract/config.h"
 #include "../../extract/extracct.h"
 #include "../../extract/spool.h"
+#include "../../store/db.h"
 #include "../../store/dblock.h"
 #include "workload.h"
 
@@ -540,6 +544,17 @@ main(int argc, char *argv[])
 		return cmd_rotate_fake(argv, argc == 7 ? argv[6] : NULL);
 	if (argc >= 4 && strcmp(argv[1], "run") == 0)
 		return cmd_run_fake(argc, argv);
+	if (argc == 4 && strcmp(argv[1], "schema") == 0) {
+		struct ex_err err = { 0 };
+		sqlite3 *db;
+
+		if (db_open_at(argv[2], atoi(argv[3]), &db, &err) != EXR_OK) {
+			fprintf(stderr, "extracct-test: %s\n", err.reason);
+			return 1;
+		}
+		db_close(db);
+		return 0;
+	}
 	if (argc == 4 && strcmp(argv[1], "hold-db") == 0) {
 		struct ex_err err = { 0 };
 		int fd;
@@ -563,6 +578,7 @@ main(int argc, char *argv[])
 	    "       extracct-test rotate KERNEL EPOCH SPOOL PACCT "
 	    "[leave|manage|start]\n"
 	    "       extracct-test run KERNEL CONFIG|- [RUN-OPTION...]\n"
+	    "       extracct-test schema DB N\n"
 	    "       extracct-test fields FILE | threads N MS [MS] | spin S\n"
 	    "       extracct-test switches N K S\n");
 	return 2;

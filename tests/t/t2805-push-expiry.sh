@@ -10,55 +10,9 @@
 . "$(dirname "$0")/../lib.sh"
 . "$SRC/tests/pg.sh"
 
-# The fact tables and their canonical dump, as t2800 makes them: each
-# row with its owner's natural key in place of the ids.
-TABLES="hosts files damage procs proc_intervals proc_alt_exits tasks
-    task_intervals flow_records flows sysload lost pacct_gaps energy_procs
-    energy_intervals metric_series metric_samples metric_gaps rapl_zones
-    rapl_intervals host_names rollup_hour rollup_day rollup_host"
-
-owner() {
-	u=$2
-	case $1 in
-	hosts) echo "" ;;
-	files) echo "h.ident|LEFT JOIN hosts h USING (host_id)" ;;
-	damage) echo "f.path, f.kind|JOIN files f USING (${u}file_id)" ;;
-	proc_*) echo "h.ident, p.pid, p.start_ns|JOIN procs p USING (${u}proc_id) JOIN hosts h USING (host_id)" ;;
-	task_*) echo "h.ident, p.taskid, p.start_ns|JOIN tasks p USING (${u}task_id) JOIN hosts h USING (host_id)" ;;
-	energy_intervals) echo "h.ident, p.pid, p.start_ns|JOIN energy_procs p USING (${u}eproc_id) JOIN hosts h USING (host_id)" ;;
-	metric_samples|metric_gaps) echo "h.ident, p.metric, p.detail|JOIN metric_series p USING (${u}series_id) JOIN hosts h USING (host_id)" ;;
-	rapl_intervals) echo "h.ident, p.zone|JOIN rapl_zones p USING (${u}zone_id) JOIN hosts h USING (host_id)" ;;
-	*) echo "h.ident|JOIN hosts h USING (host_id)" ;;
-	esac
-}
-
-cols() {
-	[ -s "$TRASH/.cols.$1" ] ||
-	sqlite3 "$TRASH/ref.db" "SELECT group_concat('x.' || name, ', ')
-	    FROM pragma_table_info('$1') WHERE name NOT IN ('host_id',
-	    'file_id', 'proc_id', 'task_id', 'eproc_id', 'series_id',
-	    'zone_id', 'first_ingest_ns', 'last_ingest_ns')" >"$TRASH/.cols.$1" &&
-	cat "$TRASH/.cols.$1"
-}
-
-canon_sql() {
-	for t in $TABLES; do
-		o=$(owner $t "$1") && key=${o%%|*} && join=${o#*|} &&
-		echo "SELECT '$t', ${key:+$key, }$(cols $t) FROM $t x $join;" ||
-		return 1
-	done
-}
-
-# canon DB: the dump of a local database; canon_pg NAME: of a central one.
-canon() {
-	canon_sql "" >"$TRASH/.canon.sql" &&
-	sqlite3 "$1" <"$TRASH/.canon.sql" | sort
-}
-
-canon_pg() {
-	canon_sql "host_id, " >"$TRASH/.canon.sql" &&
-	pg_psql "$1" -F "|" -f "$TRASH/.canon.sql" | sort
-}
+# The canonical dump, as t2800 makes it.
+CANON_REF=$TRASH/ref.db
+. "$SRC/tests/canon.sh"
 
 # Both databases (x.db, expired; ref.db, never) ingest the same.
 ingest_both() {

@@ -106,7 +106,7 @@ test_rollback(void)
 
 	/* A chunk that fails rolls back; the state is read back. */
 	CHECK("a failing insert", sqlite3_exec(store_db(s), "CREATE TRIGGER "
-	    "t BEFORE INSERT ON proc_intervals BEGIN SELECT RAISE(ABORT, "
+	    "t BEFORE INSERT ON proc_interval_rows BEGIN SELECT RAISE(ABORT, "
 	    "'no'); END", NULL, NULL, NULL) == SQLITE_OK);
 	CHECK("b fails", ingest_file(s, b, &o, &st, &err) == EXR_DB);
 	CHECK("b left nothing", count(s, "SELECT count(*) FROM files") == 1);

@@ -1,0 +1,65 @@
+# The canonical dump of fact tables, local (SQLite) or central
+# (PostgreSQL), for the push tests: sourced after tests/pg.sh.  Set
+# CANON_REF to a local database of the current schema first.
+# The fact tables (not the working state of live processes: *_last).
+TABLES="hosts files damage procs proc_intervals proc_alt_exits tasks
+    task_intervals flow_records flows sysload lost pacct_gaps energy_procs
+    energy_intervals metric_series metric_samples metric_gaps rapl_zones
+    rapl_intervals host_names rollup_hour rollup_day rollup_host"
+
+# Each row with its owner's natural key in place of the ids (t2700's),
+# the columns of the local table but the ids and the times of ingest;
+# $2 = pg: the same of a central database, where a child joins its
+# parent by (host_id, id).
+owner() {
+	u=$2
+	case $1 in
+	hosts) echo "" ;;
+	files) echo "h.ident|LEFT JOIN hosts h USING (host_id)" ;;
+	damage) echo "f.path, f.kind|JOIN files f USING (${u}file_id)" ;;
+	proc_*) echo "h.ident, p.pid, p.start_ns|JOIN procs p USING (${u}proc_id) JOIN hosts h USING (host_id)" ;;
+	task_*) echo "h.ident, p.taskid, p.start_ns|JOIN tasks p USING (${u}task_id) JOIN hosts h USING (host_id)" ;;
+	energy_intervals) echo "h.ident, p.pid, p.start_ns|JOIN energy_procs p USING (${u}eproc_id) JOIN hosts h USING (host_id)" ;;
+	metric_samples|metric_gaps) echo "h.ident, p.metric, p.detail|JOIN metric_series p USING (${u}series_id) JOIN hosts h USING (host_id)" ;;
+	rapl_intervals) echo "h.ident, p.zone|JOIN rapl_zones p USING (${u}zone_id) JOIN hosts h USING (host_id)" ;;
+	*) echo "h.ident|JOIN hosts h USING (host_id)" ;;
+	esac
+}
+
+# canon DB...: the dump of local databases, together, one line per row
+# led by its table, sorted; canon_pg NAME: the same of a central one.
+# The column lists are the local schema's (of $CANON_REF, a database
+# the test names), read once;
+# not procs' exit interval (schema 16: exit_cpu_user_ns ..), which is
+# a row of the local view proc_intervals and so of central's table.
+cols() {
+	[ -s "$TRASH/.cols.$1" ] ||
+	sqlite3 "$CANON_REF" "SELECT group_concat('x.' || name, ', ')
+	    FROM pragma_table_info('$1') WHERE name NOT IN ('host_id',
+	    'file_id', 'proc_id', 'task_id', 'eproc_id', 'series_id',
+	    'zone_id', 'first_ingest_ns', 'last_ingest_ns') AND NOT
+	    ('$1' = 'procs' AND name GLOB 'exit_*' AND
+	     name <> 'exit_source')" >"$TRASH/.cols.$1" &&
+	cat "$TRASH/.cols.$1"
+}
+
+canon_sql() {
+	for t in $TABLES; do
+		o=$(owner $t "$1") && key=${o%%|*} && join=${o#*|} &&
+		echo "SELECT '$t', ${key:+$key, }$(cols $t) FROM $t x $join;" ||
+		return 1
+	done
+}
+
+canon() {
+	canon_sql "" >"$TRASH/.canon.sql" &&
+	for db in "$@"; do
+		sqlite3 "$db" <"$TRASH/.canon.sql" || return 1
+	done | sort
+}
+
+canon_pg() {
+	canon_sql "host_id, " >"$TRASH/.canon.sql" &&
+	pg_psql "$1" -F "|" -f "$TRASH/.canon.sql" | sort
+}
+
