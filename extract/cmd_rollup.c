@@ -72,6 +72,12 @@ cmd_rollup(int argc, char **argv, struct ctx *ctx)
 	}
 	if (optind != argc || rebuild == expire)
 		return cmdopt_bad(&cmd_rollup_doc);
+	/* run expires only after its push; alone, nothing would keep an
+	 * ingest from coming between a push and the expiry. */
+	if (expire && ctx->cfg->central[0] != '\0')
+		return complain(EXR_USAGE, "rollup --expire: a central server "
+		    "is configured: run expires the database, after its push "
+		    "(only what the central server has may expire)");
 	if ((rc = ingest_open(&s, db, wait_s, ctx)) != EXR_OK)
 		return rc;
 	if (expire) {

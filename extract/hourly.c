@@ -11,10 +11,14 @@
  *      closed logs the database holds whole, and old text outputs;
  *   5. push, when the configuration names a central server: the
  *      database's facts that central lacks (fleet/push.h).  A server
- *      that is down fails this step alone (exit status 5): the facts
- *      stay in the database, which retention never prunes (it deletes
- *      logs the database holds, never rows), and the next run sends
- *      them.
+ *      that is down fails this step (exit status 5): the facts stay in
+ *      the database, and the next run sends them;
+ *   6. the database's own retention (keep_intervals_days,
+ *      keep_rollups_months: store/expire.h), with a central server
+ *      only after the push of this run succeeded, still under the
+ *      spool's lock (no ingest comes between): so expiry never deletes
+ *      a fact central has not got.  After a failed push it is skipped,
+ *      and says so.
  *
  * A log is closed unless extracct switched its kind to it (spool.h),
  * whatever its name; acctd's is the one its pidfile names while it
@@ -62,7 +66,7 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 {
 	char host[256];
 	char **paths;
-	int i, lock, rc, status = EXR_OK, npaths, nclosed;
+	int i, lock, rc, status = EXR_OK, npaths, nclosed, expire;
 	struct ingest_opts io;
 	struct ex_err err = { 0 };
 	struct store *s = NULL;
@@ -127,6 +131,7 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 	 * has: the second message is retention's.
 	 */
 	now = time(NULL);
+	expire = 0;
 	if (status == EXR_BUSY)
 		printf("retention: logs kept: the database is busy\n");
 	else if (s == NULL && (rc = store_open(&s, h->db, h->wait_s * 1000,
@@ -138,16 +143,23 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 		status = worst(status, store_gaps(s, h->spool, host));
 		status = worst(status, retention_logs(s, &sp, (int)h->keep_days,
 		    now));
-		status = worst(status, retention_db(s, h->db,
-		    h->keep_intervals_days, h->keep_rollups_months, now));
+		expire = h->keep_intervals_days > 0 || h->keep_rollups_months > 0;
 	}
-	store_close(s);
 	status = worst(status, retention_text(h->outdir,
 	    (int)h->keep_text_days, now));
 	/* 5. push, still under the spool's lock: one run's at a time. */
+	rc = EXR_OK;
 	if (ctx->cfg->central[0] != '\0')
-		status = worst(status, push_run(h->db, ctx->cfg->central,
+		status = worst(status, rc = push_run(h->db, ctx->cfg->central,
 		    ctx->cfg->private_file));
+	/* 6. expiry: only what central has (the comment at the top). */
+	if (expire && rc != EXR_OK)
+		printf("retention: %s: nothing expired: the push failed, and "
+		    "only what the central server has may expire\n", h->db);
+	else if (expire)
+		status = worst(status, retention_db(s, h->db,
+		    h->keep_intervals_days, h->keep_rollups_months, now));
+	store_close(s);
 	spool_close(&sp);
 	close(lock);
 	return status;

@@ -14,11 +14,30 @@
  * written, and a central database made again from nothing gets
  * everything.
  *
- * Replacing whole buckets is exact because a local database never loses
- * a fact row: local retention removes logs, not rows (hourly.c).  A
- * bucket gone from the local database (only a conversation paired again
- * into another hour does that) is deleted centrally too: central
- * mirrors each host's database.
+ * Replacing whole buckets is exact where the local database loses no
+ * fact row.  A bucket gone from the local database (a conversation
+ * paired again into another hour does that) is deleted centrally too:
+ * central mirrors each host's database, but for what local expiry
+ * (store/expire.c) removed, which central keeps: the fleet's history
+ * is central's.  The cuts are read from the local v_expiry; by what
+ * expiry removes (pexps[]), a bucket of a table touching the expired
+ * range that differs from what central recorded is
+ *   - frozen where nothing local is left of it, and for the rollups
+ *     (every hour and day before their cut): neither sent nor deleted,
+ *     its central signature kept;
+ *   - else sent by its rows: central's rows of the (id, bcol) pairs it
+ *     holds here are deleted, then those rows copied, and its local
+ *     signature recorded.  Intervals and system records before the
+ *     intervals cut (all of them expired: what is here came since, from
+ *     an old log ingested late); processes that started a day before
+ *     it (those that ended a day before it expired), so one that
+ *     started before the cut and exits after it is brought up to date
+ *     and the expired ones stay; alternate exits, by process.
+ * Rollup rows an old log adds to hours before the rollups cut are not
+ * sent (central's rows of those hours are whole; the local ones would
+ * be a part).
+ * Expiry runs only after a push that succeeded (hourly.c, step 6), so
+ * what it removes central has.
  *
  * Partitions are made before the transactions that fill them (a new
  * partition locks its parent, which another host's transaction may be
@@ -106,6 +125,44 @@ static const struct ptab ptabs[] = {
 
 #define NPTABS	(sizeof(ptabs) / sizeof(ptabs[0]))
 
+/*
+ * What local expiry removes of a table (store/expire.c), by name so
+ * ptabs[] need not say: the tables not here lose no row.
+ */
+enum { X_NONE, X_IV, X_RU, X_PROCS, X_IDS };
+static const struct pexp {
+	const char	*name;
+	int		 how;	/* X_IV: rows of bcol before the intervals
+				 * cut; X_RU: of bcol before the rollups
+				 * cut; X_PROCS: some of bcol (ns) before the
+				 * intervals cut less a day; X_IDS: some of any
+				 * bucket once the intervals were cut */
+	const char	*key;	/* with bcol, a row's key (NULL: bcol) */
+} pexps[] = {
+	{ "proc_intervals", X_IV, "proc_id" },
+	{ "task_intervals", X_IV, "task_id" },
+	{ "energy_intervals", X_IV, "eproc_id" },
+	{ "sysload", X_IV, NULL },
+	{ "procs", X_PROCS, "proc_id" },
+	{ "proc_alt_exits", X_IDS, "proc_id" },
+	{ "rollup_hour", X_RU, NULL },
+	{ "rollup_day", X_RU, NULL },
+	{ "rollup_host", X_RU, NULL },
+};
+
+#define DAY_NS		(24 * HOUR_NS)
+
+static const struct pexp *
+pexp_of(const struct ptab *t)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(pexps) / sizeof(pexps[0]); i++)
+		if (strcmp(pexps[i].name, t->name) == 0)
+			return &pexps[i];
+	return NULL;
+}
+
 /* A bucket: what the local database holds in it, what central does. */
 struct bucket {
 	int64_t		 b;
@@ -113,6 +170,7 @@ struct bucket {
 	uint64_t	 cn, csig;	/* central; have_c 0: none there */
 	int		 have_c;
 	int		 send;		/* differs: replace it centrally */
+	int		 ids;		/* by the ids it holds here only */
 };
 
 /* A table's buckets: an open-addressing map on b, then sorted. */
@@ -136,7 +194,7 @@ struct push {
 	char		 origin[32];	/* this database, for central */
 	uint64_t	 rows, buckets;	/* of the host being pushed */
 	int		 one_host;	/* the database holds one host */
-	int64_t		 keep[NPTABS];	/* buckets before: expired here */
+	int64_t		 cut_iv, cut_ru;	/* v_expiry, ns (INT64_MIN: none) */
 };
 
 static int
@@ -687,6 +745,106 @@ send_list(struct push *pp, const struct bmap *m, struct bucket **list,
 	return EXR_OK;
 }
 
+/* One (id, bcol) pair more into the arrays k, c (text). */
+static int
+add_pair(struct push *pp, struct buf *k, struct buf *c, int64_t id,
+    int64_t bv)
+{
+	char v[2][24];
+
+	snprintf(v[0], sizeof(v[0]), "%s%" PRId64, k->len == 0 ? "{" : ",", id);
+	snprintf(v[1], sizeof(v[1]), "%s%" PRId64, c->len == 0 ? "{" : ",", bv);
+	if (buf_add(pp, k, v[0], strlen(v[0])) != EXR_OK ||
+	    buf_add(pp, c, v[1], strlen(v[1])) != EXR_OK)
+		return EXR_NOMEM;
+	return EXR_OK;
+}
+
+/* Central's rows of host of the pairs in k, c, within range; reset. */
+static int
+delete_pairs(struct push *pp, const struct ptab *t, const char *key,
+    const char *hid, const int64_t *range, struct buf *k, struct buf *c)
+{
+	char q[320], lo[24], hi[24];
+	const char *v[5] = { hid, NULL, NULL, lo, hi };
+
+	if (k->len == 0)
+		return EXR_OK;
+	if (buf_add(pp, k, "}", 2) != EXR_OK || buf_add(pp, c, "}", 2) !=
+	    EXR_OK)
+		return EXR_NOMEM;
+	snprintf(lo, sizeof(lo), "%" PRId64, range[0]);
+	snprintf(hi, sizeof(hi), "%" PRId64, range[1]);
+	snprintf(q, sizeof(q), "DELETE FROM %s WHERE host_id = $1 AND %s "
+	    "BETWEEN $4 AND $5 AND (%s, %s) IN (SELECT * FROM unnest("
+	    "$2::bigint[], $3::bigint[]))", t->name, t->bcol, key, t->bcol);
+	v[1] = k->p, v[2] = c->p;
+	k->len = c->len = 0;
+	return pq_cmd(pp, q, 5, v, t->name);
+}
+
+/*
+ * The buckets of list to send by their rows (local expiry removed rows
+ * of theirs, which central keeps): central's rows of the (id, bcol)
+ * pairs they hold here deleted, a few thousand a statement (no row's
+ * pair is another's, but for rows expired together).
+ */
+static int
+delete_ids(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
+    const char *hid, const struct bmap *m, const struct bucket *list,
+    size_t n)
+{
+	const struct pexp *x = pexp_of(t);
+	const char *kname;
+	struct buf k = { 0 }, c = { 0 };
+	sqlite3_stmt *st = NULL;
+	const struct bucket *e;
+	int64_t range[2];
+	size_t lo, hi;
+	int i, rc, step, bcol, skip, key = -1;
+
+	if (x == NULL)
+		return EXR_OK;	/* expiry removes none of its rows */
+	kname = x->key != NULL ? x->key : t->bcol;
+	for (lo = 0; lo < n && !list[lo].ids; lo++)
+		;
+	if (lo == n)
+		return EXR_OK;
+	for (hi = n - 1; !list[hi].ids; hi--)
+		;
+	range[0] = list[lo].b * t->width;
+	range[1] = list[hi].b * t->width + (t->width - 1);
+	if ((rc = local_rows(pp, t, lhost, range, &st, &bcol, &skip)) !=
+	    EXR_OK)
+		goto out;
+	for (i = 0; i < sqlite3_column_count(st); i++)
+		if (strcmp(sqlite3_column_name(st, i), kname) == 0)
+			key = i;
+	assert(key >= 0);	/* pexps[]: key is a column of the table */
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t bv = sqlite3_column_int64(st, bcol);
+
+		e = bmap_find(m, floor_div(bv, t->width));
+		if (e == NULL || !e->send || !e->ids)
+			continue;
+		if ((rc = add_pair(pp, &k, &c, sqlite3_column_int64(st, key),
+		    bv)) != EXR_OK)
+			break;
+		if (k.len >= 64 * 1024 && (rc = delete_pairs(pp, t, kname, hid,
+		    range, &k, &c)) != EXR_OK)
+			break;
+	}
+	if (rc == EXR_OK && step != SQLITE_DONE)
+		rc = db_fail(pp->db, pp->err, t->name);
+	if (rc == EXR_OK)
+		rc = delete_pairs(pp, t, kname, hid, range, &k, &c);
+out:
+	sqlite3_finalize(st);
+	free(k.p);
+	free(c.p);
+	return rc;
+}
+
 /*
  * t into central for one host.  all: central has nothing of it, so
  * every row goes in one pass (signed as it goes); else the buckets
@@ -711,11 +869,13 @@ send_table(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 	if ((rc = send_list(pp, m, &list, &n)) != EXR_OK || n == 0)
 		return rc;
 	if (!all) {
+		if ((rc = delete_ids(pp, t, lhost, hid, m, list, n)) != EXR_OK)
+			goto out;
 		for (i = 0; i < n; i = j) {
 			for (j = i + 1; j < n && list[j].have_c &&
-			    list[j].b == list[j - 1].b + 1; j++)
+			    !list[j].ids && list[j].b == list[j - 1].b + 1; j++)
 				;
-			if (!list[i].have_c)
+			if (!list[i].have_c || list[i].ids)
 				continue;
 			snprintf(lo, sizeof(lo), "%" PRId64,
 			    list[i].b * t->width);
@@ -815,90 +975,55 @@ central_buckets(struct push *pp, const char *hid, size_t *nc)
 }
 
 /*
- * After pass 1: a bucket goes if central lacks it or holds another,
- * but for one that central has from before keep: expiry deleted rows
- * there (expiry_cuts), which central keeps.
+ * What local expiry did to bucket b of t: X_NONE (nothing), X_RU (it
+ * is frozen) or X_IDS (rows of it gone: sent by its rows).
  */
-static void
-mark_send(struct bmap *m, int64_t keep)
+static int
+expired(const struct push *pp, const struct ptab *t, const struct pexp *x,
+    int64_t b)
 {
-	size_t i;
+	int64_t last = b * t->width + (t->width - 1);	/* in b, bcol's unit */
 
-	for (i = 0; i < m->cap; i++)
-		if (IN_USE(&m->a[i]))
-			m->a[i].send = !m->a[i].have_c ||
-			    (m->a[i].b >= keep &&
-			    (m->a[i].n != m->a[i].cn ||
-			    m->a[i].sig != m->a[i].csig));
+	switch (x != NULL ? x->how : X_NONE) {
+	case X_IV:
+		return pp->cut_iv != INT64_MIN &&
+		    last < pp->cut_iv / t->unit ? X_IDS : X_NONE;
+	case X_RU:
+		return pp->cut_ru != INT64_MIN &&
+		    last < pp->cut_ru / t->unit ? X_RU : X_NONE;
+	case X_PROCS:
+		return pp->cut_iv != INT64_MIN &&
+		    b * t->width < pp->cut_iv - DAY_NS ? X_IDS : X_NONE;
+	case X_IDS:
+		return pp->cut_iv != INT64_MIN ? X_IDS : X_NONE;
+	}
+	return X_NONE;
 }
 
 /*
- * The local retention's cuts (store/expire.h: the table expiry, schema
- * 15): the rows it deleted are history that central keeps, so the
- * buckets that held any of them are not mirrored.  Each table's keep is
- * its first bucket with no row before the cut: the intervals' and
- * system records', the processes' (which expiry deletes a day before
- * the intervals' cut), the rollups'.  A bucket of proc_alt_exits (cut
- * by proc_id) is still mirrored: central loses the alternate exits of
- * processes expired here.
+ * After pass 1: a bucket goes if central lacks it or holds another;
+ * but for what local expiry removed (the header comment).
  */
-static int
-expiry_cuts(struct push *pp)
+static void
+mark_send(const struct push *pp, const struct ptab *t, struct bmap *m)
 {
-	static const struct {
-		const char	*tab, *what;
-		int64_t		 before;	/* ns before the cut */
-	} cuts[] = {
-		{ "proc_intervals", "intervals", 0 },
-		{ "task_intervals", "intervals", 0 },
-		{ "energy_intervals", "intervals", 0 },
-		{ "sysload", "intervals", 0 },
-		{ "procs", "intervals", 86400 * SECOND_NS },
-		{ "rollup_hour", "rollups", 0 },
-		{ "rollup_day", "rollups", 0 },
-		{ "rollup_host", "rollups", 0 },
-	};
-	sqlite3_stmt *st;
-	size_t k, c;
-	int64_t v;
-	int step, rc = EXR_OK;
+	const struct pexp *x = pexp_of(t);
+	struct bucket *e;
+	size_t i;
+	int how;
 
-	for (k = 0; k < NPTABS; k++)
-		pp->keep[k] = INT64_MIN;
-	if (db_prepare(pp->db, "SELECT name FROM sqlite_master WHERE name = "
-	    "'expiry' AND type = 'table'", &st, pp->err) != EXR_OK)
-		return EXR_DB;
-	step = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (step != SQLITE_ROW)
-		return step == SQLITE_DONE ? EXR_OK :
-		    db_fail(pp->db, pp->err, "expiry");
-	if (db_prepare(pp->db, "SELECT what, before_ns FROM expiry", &st,
-	    pp->err) != EXR_OK)
-		return EXR_DB;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *what = (const char *)sqlite3_column_text(st, 0);
-		int64_t cut = sqlite3_column_int64(st, 1);
-
-		for (c = 0; what != NULL && c < sizeof(cuts) / sizeof(cuts[0]);
-		    c++) {
-			if (strcmp(cuts[c].what, what) != 0)
-				continue;
-			for (k = 0; k < NPTABS; k++) {
-				const struct ptab *t = &ptabs[k];
-
-				if (strcmp(t->name, cuts[c].tab) != 0)
-					continue;
-				/* Rows before cut - before: bcol < v. */
-				v = (cut - cuts[c].before) / t->unit;
-				pp->keep[k] = floor_div(v - 1, t->width) + 1;
-			}
-		}
+	for (i = 0; i < m->cap; i++) {
+		if (!IN_USE(e = &m->a[i]))
+			continue;
+		e->send = !e->have_c || e->n != e->cn || e->sig != e->csig;
+		if (!e->send || !e->have_c ||
+		    (how = expired(pp, t, x, e->b)) == X_NONE)
+			continue;
+		if (how == X_RU || e->n == 0)
+			e->send = 0;	/* frozen: central's stays */
+		else
+			e->ids = 1;
 	}
-	if (step != SQLITE_DONE)
-		rc = db_fail(pp->db, pp->err, "expiry");
-	sqlite3_finalize(st);
-	return rc;
 }
 
 /* The partition of t's month from, made unless parts lists it. */
@@ -1083,7 +1208,7 @@ push_host(struct push *pp, sqlite3_stmt *hs)
 			if ((rc = sign_table(pp, &ptabs[k], lhost,
 			    &pp->maps[k])) != EXR_OK)
 				goto fail;
-			mark_send(&pp->maps[k], pp->keep[k]);
+			mark_send(pp, &ptabs[k], &pp->maps[k]);
 		}
 		if ((rc = send_table(pp, &ptabs[k], lhost, chost,
 		    &pp->maps[k], nc[k] == 0)) != EXR_OK)
@@ -1119,6 +1244,39 @@ local_origin(struct push *pp)
 	return rc == SQLITE_ROW ? EXR_OK : db_fail(pp->db, pp->err, "files");
 }
 
+/* Where local expiry cut (v_expiry), into pp->cut_iv and cut_ru. */
+static int
+local_cuts(struct push *pp)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	pp->cut_iv = pp->cut_ru = INT64_MIN;
+	/* A database older than schema 15 has expired nothing. */
+	if (db_prepare(pp->db, "SELECT 1 FROM sqlite_master WHERE name = "
+	    "'v_expiry'", &st, pp->err) != EXR_OK)
+		return EXR_DB;
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return rc == SQLITE_DONE ? EXR_OK : db_fail(pp->db, pp->err,
+		    "v_expiry");
+	if (db_prepare(pp->db, "SELECT what, before_ns FROM v_expiry", &st,
+	    pp->err) != EXR_OK)
+		return EXR_DB;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *w = (const char *)sqlite3_column_text(st, 0);
+
+		if (w != NULL && strcmp(w, "intervals") == 0)
+			pp->cut_iv = sqlite3_column_int64(st, 1);
+		else if (w != NULL && strcmp(w, "rollups") == 0)
+			pp->cut_ru = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? EXR_OK : db_fail(pp->db, pp->err,
+	    "v_expiry");
+}
+
 int
 push_db(const char *db, const char *conninfo, int allow_password,
     struct push_stats *st, struct ex_err *err)
@@ -1136,7 +1294,7 @@ push_db(const char *db, const char *conninfo, int allow_password,
 	/* One snapshot of the local database for the whole push. */
 	if ((rc = db_exec(pp.db, "BEGIN", err)) != EXR_OK ||
 	    (rc = local_origin(&pp)) != EXR_OK ||
-	    (rc = expiry_cuts(&pp)) != EXR_OK)
+	    (rc = local_cuts(&pp)) != EXR_OK)
 		goto out;
 	if ((rc = pg_open(conninfo, allow_password, &pp.conn, err)) != EXR_OK ||
 	    (rc = central_migrate(pp.conn, err)) != EXR_OK ||

@@ -1,5 +1,9 @@
 /*
- * Expiry (see expire.h).  The interval cutoff is a whole UTC hour, so
+ * Expiry (see expire.h).  It asks nothing of a central store: its
+ * callers expire only what central has (run: after a push that
+ * succeeded, under the spool's lock; rollup --expire refuses when a
+ * central server is configured), and push never deletes centrally what
+ * expiry removed here (fleet/push.c).  The interval cutoff is a whole UTC hour, so
  * every interval left ends in or after it and every hour from it on has
  * all its intervals: those hours can still be rebuilt (rollup_rebuild),
  * older ones keep the rollup rows they had.  Workload: once an hour
@@ -11,19 +15,6 @@
 
 #include "db.h"
 #include "expire.h"
-
-int
-expire_push_mark(sqlite3 *db, int64_t *oldest_ns, struct ex_err *err)
-{
-	/*
-	 * No central store yet (i16-push keeps its mark in the database
-	 * and answers here): everything may expire by age.
-	 */
-	(void)db;
-	(void)err;
-	*oldest_ns = EXPIRE_NOTHING_PENDING;
-	return EXR_OK;
-}
 
 static int64_t
 file_size(const char *path)
@@ -148,17 +139,10 @@ int
 expire_db(sqlite3 *db, const char *path, int64_t intervals_ns,
     int64_t rollups_s, struct expire_stats *st, struct ex_err *err)
 {
-	int64_t pending;
-	int rc;
+	int rc = EXR_OK;
 
 	memset(st, 0, sizeof(*st));
 	st->size_before = st->size_after = file_size(path);
-	if ((rc = expire_push_mark(db, &pending, err)) != EXR_OK)
-		return rc;
-	if (intervals_ns > pending)
-		intervals_ns = pending;
-	if (rollups_s != INT64_MIN && rollups_s > pending / 1000000000)
-		rollups_s = pending / 1000000000;
 	/* Whole hours and days (times before 1970 are not expired). */
 	intervals_ns = intervals_ns > 0 ? intervals_ns - intervals_ns %
 	    3600000000000LL : INT64_MIN;

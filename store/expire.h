@@ -1,8 +1,9 @@
 /*
  * Expiry: the database's own retention (docs/schema.md, Retention).
  * Raw intervals older than a cutoff go; rollups stay until their own,
- * longer cutoff; nothing goes that a central store has not got yet; and
- * the file gives the freed pages back (incremental auto-vacuum).
+ * longer cutoff; nothing goes that a central store has not got yet (the
+ * callers' part: expire.c); and the file gives the freed pages back
+ * (incremental auto-vacuum).
  */
 #ifndef EXPIRE_H
 #define EXPIRE_H
@@ -11,17 +12,6 @@
 #include <stdint.h>
 
 #include "../parsers/exerr.h"
-
-/* "Nothing pending": no central store, or it has everything. */
-#define EXPIRE_NOTHING_PENDING	INT64_MAX
-
-/*
- * The push mark: the time (ns) of the oldest fact not yet pushed to a
- * central store, which expiry never deletes from on.  The hook for the
- * fleet's push (issue 16, branch i16-push): until a central store is
- * configured it is EXPIRE_NOTHING_PENDING.  EXR_OK or EXR_DB.
- */
-int	expire_push_mark(sqlite3 *db, int64_t *oldest_ns, struct ex_err *err);
 
 struct expire_stats {
 	int64_t		 intervals_before_ns;	/* the cutoffs applied */
@@ -35,8 +25,7 @@ struct expire_stats {
  * Delete the intervals (process, task and energy intervals, system
  * records, and processes that ended a day before) that end before
  * intervals_ns, rounded down to a UTC hour, and the rollup rows of
- * hours before rollups_s (INT64_MIN: none), neither from the push mark
- * on; then give the space back.  In its own transaction.  path: the
+ * hours before rollups_s (INT64_MIN: none); then give the space back.  In its own transaction.  path: the
  * database's file, for the sizes.  EXR_OK or EXR_DB.
  */
 int	expire_db(sqlite3 *db, const char *path, int64_t intervals_ns,

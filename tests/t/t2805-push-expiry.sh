@@ -1,0 +1,196 @@
+#!/bin/sh
+# push and the database's retention (issues 16 and 17): what local
+# expiry removes, central keeps, and nothing expires here that central
+# has not got.  A host pushes, expires (keep_intervals_days: 1, on
+# generated logs of 2023), pushes again: central is unchanged; its
+# processes live at the cut exit later and are updated centrally, and
+# new facts arrive; acctd exits with pacct alternates (t2800's) expire
+# here and stay there.  run with the server down expires nothing; with it
+# back, pushes and then expires.  A throw-away server (tests/pg.sh).
+. "$(dirname "$0")/../lib.sh"
+. "$SRC/tests/pg.sh"
+
+# The fact tables and their canonical dump, as t2800 makes them: each
+# row with its owner's natural key in place of the ids.
+TABLES="hosts files damage procs proc_intervals proc_alt_exits tasks
+    task_intervals flow_records flows sysload lost pacct_gaps energy_procs
+    energy_intervals metric_series metric_samples metric_gaps rapl_zones
+    rapl_intervals host_names rollup_hour rollup_day rollup_host"
+
+owner() {
+	u=$2
+	case $1 in
+	hosts) echo "" ;;
+	files) echo "h.ident|LEFT JOIN hosts h USING (host_id)" ;;
+	damage) echo "f.path, f.kind|JOIN files f USING (${u}file_id)" ;;
+	proc_*) echo "h.ident, p.pid, p.start_ns|JOIN procs p USING (${u}proc_id) JOIN hosts h USING (host_id)" ;;
+	task_*) echo "h.ident, p.taskid, p.start_ns|JOIN tasks p USING (${u}task_id) JOIN hosts h USING (host_id)" ;;
+	energy_intervals) echo "h.ident, p.pid, p.start_ns|JOIN energy_procs p USING (${u}eproc_id) JOIN hosts h USING (host_id)" ;;
+	metric_samples|metric_gaps) echo "h.ident, p.metric, p.detail|JOIN metric_series p USING (${u}series_id) JOIN hosts h USING (host_id)" ;;
+	rapl_intervals) echo "h.ident, p.zone|JOIN rapl_zones p USING (${u}zone_id) JOIN hosts h USING (host_id)" ;;
+	*) echo "h.ident|JOIN hosts h USING (host_id)" ;;
+	esac
+}
+
+cols() {
+	[ -s "$TRASH/.cols.$1" ] ||
+	sqlite3 "$TRASH/ref.db" "SELECT group_concat('x.' || name, ', ')
+	    FROM pragma_table_info('$1') WHERE name NOT IN ('host_id',
+	    'file_id', 'proc_id', 'task_id', 'eproc_id', 'series_id',
+	    'zone_id', 'first_ingest_ns', 'last_ingest_ns')" >"$TRASH/.cols.$1" &&
+	cat "$TRASH/.cols.$1"
+}
+
+canon_sql() {
+	for t in $TABLES; do
+		o=$(owner $t "$1") && key=${o%%|*} && join=${o#*|} &&
+		echo "SELECT '$t', ${key:+$key, }$(cols $t) FROM $t x $join;" ||
+		return 1
+	done
+}
+
+# canon DB: the dump of a local database; canon_pg NAME: of a central one.
+canon() {
+	canon_sql "" >"$TRASH/.canon.sql" &&
+	sqlite3 "$1" <"$TRASH/.canon.sql" | sort
+}
+
+canon_pg() {
+	canon_sql "host_id, " >"$TRASH/.canon.sql" &&
+	pg_psql "$1" -F "|" -f "$TRASH/.canon.sql" | sort
+}
+
+# Both databases (x.db, expired; ref.db, never) ingest the same.
+ingest_both() {
+	for db in x.db ref.db; do
+		extracct ingest --db $db --host alpha "$@" >/dev/null 2>&1
+		test $? -le 1 || return 1
+	done
+}
+
+# One acctd exit record of PID started at START_S (t2003's).
+acctd_rec() {
+	echo "group 0xf0000100"
+	echo "  uint 0x30001000 $1"
+	echo "  uint 0x40001007 $2"
+	echo "  uint 0x40001008 60000000"
+	echo "  uint 0x40001009 $(($2 + 1))"
+	echo "  uint 0x4000100a 60000000"
+	echo "  uint 0x4000100b 0"
+	echo "  uint 0x4000100c 5000000"
+	echo "  string 0x60001006 worker"
+	echo "end"
+}
+
+# N pacct v3 records of the same processes, as t2003 writes them.
+pacct_recs() {
+	awk -v n="$1" "function le32(v) {
+		printf \"%c%c%c%c\", v % 256, int(v / 256) % 256,
+		    int(v / 65536) % 256, int(v / 16777216) % 256 }
+	    function zeros(k) { while (k-- > 0) printf \"%c\", 0 }
+	    BEGIN { for (i = 0; i < n; i++) {
+		printf \"%c%c\", 0, 3; zeros(14)
+		le32(200000 + i); le32(1); le32(1700000000 + i)
+		printf \"%c%c%c%c\", 0, 0, 128, 63
+		printf \"%c%c\", 1, 0; zeros(14)
+		printf \"worker\"; zeros(10)
+	    } }"
+}
+
+live_pg() {
+	pg_psql ex -c "SELECT pid, start_ns FROM procs WHERE finish_ns IS NULL
+	    ORDER BY 1, 2"
+}
+
+pg_start_or_skip
+
+test_expect_success 'setup: logs of 2023; half of the processes log' '
+	extracct gen --kind proc --records 3000 --seed 7 --daemons 5 --host alpha -o a.proc &&
+	extracct gen --kind task --records 500 --seed 7 --host alpha -o a.task &&
+	extracct gen --kind energy --records 400 --seed 7 --host alpha -o a.energy &&
+	extracct gen --kind pacct --records 500 --seed 7 -o a.pacct &&
+	extracct gen --kind proc --records 1000 --seed 8 --host alpha -o b.proc &&
+	size=$(wc -c <a.proc) &&
+	head -c $((size / 2)) a.proc >g.exacct &&
+	{ echo "header library extracct alpha" &&
+	  i=0 && while [ $i -lt 200 ]; do
+		acctd_rec $((200000 + i)) $((1700000000 + i)) && i=$((i + 1)) ||
+		return 1
+	  done; } >acctd.spec &&
+	extracct_test encode acctd.spec acctd.exacct &&
+	pacct_recs 200 >alt.pacct &&
+	ingest_both g.exacct a.task a.energy a.pacct acctd.exacct alt.pacct &&
+	test "$(sqlite3 x.db "SELECT count(*) FROM proc_alt_exits")" -gt 0 &&
+	echo "keep_intervals_days: 1" >keep.yml &&
+	pg_createdb ex
+'
+
+test_expect_success 'pushed, expired here, pushed again: central holds all it had' '
+	extracct push --db x.db --to "$(pg_conn ex)" >/dev/null &&
+	canon x.db >l1 && canon_pg ex >c1 && test_cmp l1 c1 &&
+	live_pg >live1 && test -s live1 &&
+	procs=$(sqlite3 x.db "SELECT count(*) FROM procs") &&
+	extracct -c keep.yml rollup --expire --db x.db >out &&
+	grep "^retention: x.db: [1-9][0-9]* interval rows" out &&
+	for t in proc_intervals task_intervals energy_intervals proc_alt_exits; do
+		test "$(sqlite3 x.db "SELECT count(*) FROM $t")" = 0 || return 1
+	done &&
+	test "$(sqlite3 x.db "SELECT count(*) FROM procs")" -lt $procs &&
+	test "$(sqlite3 x.db "SELECT count(*) FROM v_expiry")" -ge 1 &&
+	extracct push --db x.db --to "$(pg_conn ex)" >out &&
+	cat out &&
+	canon_pg ex >c2 && test_cmp c1 c2
+'
+
+test_expect_success 'then: processes live at the cut exit, updated there; new facts arrive' '
+	cp a.proc g.exacct &&
+	ingest_both g.exacct b.proc &&
+	extracct push --db x.db --to "$(pg_conn ex)" >out &&
+	grep "^push: x.db: 1 host, [1-9][0-9]* buckets, [1-9][0-9]* rows sent$" out &&
+	canon ref.db >expect && canon_pg ex >actual && test_cmp expect actual &&
+	live_pg >live2 &&
+	test "$(comm -23 live1 live2 | wc -l)" -gt 0 &&
+	extracct push --db x.db --to "$(pg_conn ex)" >out &&
+	grep "^push: x.db: 1 host, 0 buckets, 0 rows sent$" out &&
+	extracct -c keep.yml rollup --expire --db x.db >out &&
+	grep "^retention: x.db: [1-9][0-9]* interval rows" out &&
+	extracct push --db x.db --to "$(pg_conn ex)" >out &&
+	canon_pg ex >again && test_cmp expect again
+'
+
+test_expect_success 'rollup --expire with a central server configured: refused, nothing expired' '
+	cp ref.db rc.db &&
+	printf "central: \"%s\"\nkeep_intervals_days: 1\n" "$(pg_conn ex)" >c.yml &&
+	chmod 600 c.yml &&
+	test_expect_code 2 extracct -c c.yml rollup --expire --db rc.db >out 2>err &&
+	grep "^extracct: rollup --expire: a central server is configured: run expires the database, after its push" err &&
+	test "$(sqlite3 rc.db "SELECT count(*) FROM v_expiry")" = 0 &&
+	test "$(sqlite3 rc.db "SELECT count(*) FROM proc_intervals")" = \
+	    "$(sqlite3 ref.db "SELECT count(*) FROM proc_intervals")"
+'
+
+test_expect_success 'server down during run: nothing expired; back: run pushes, then expires' '
+	pg_createdb hourly &&
+	mkdir -m 700 sp &&
+	printf "central: \"%s\"\nkeep_intervals_days: 1\n" "$(pg_conn hourly)" >run.yml &&
+	chmod 600 run.yml &&
+	extracct gen --kind pacct --records 300 --seed 71 -o sp/pacct-$(hostname)-20240101-1000 &&
+	pg_stop &&
+	test_expect_code 5 extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate >out 2>err &&
+	cat out err &&
+	grep "^sp/pacct-.*: 300 records" out &&
+	grep "^retention: r.db: nothing expired: the push failed, and only what the central server has may expire$" out &&
+	test "$(sqlite3 r.db "SELECT count(*) FROM proc_intervals")" -gt 0 &&
+	test "$(sqlite3 r.db "SELECT count(*) FROM v_expiry")" = 0 &&
+	cp r.db r0.db &&
+	pg_start &&
+	extracct -c run.yml run --spool sp --db r.db --no-snap --no-rotate >out 2>err &&
+	cat out err &&
+	grep -n "^push: r.db: 1 host, [1-9][0-9]* buckets, [1-9][0-9]* rows sent$" out >p &&
+	grep -n "^retention: r.db: [1-9][0-9]* interval rows" out >e &&
+	test "$(cut -d: -f1 p)" -lt "$(cut -d: -f1 e)" &&
+	test "$(sqlite3 r.db "SELECT count(*) FROM proc_intervals")" = 0 &&
+	canon r0.db >expect && canon_pg hourly >actual && test_cmp expect actual
+'
+
+test_done
