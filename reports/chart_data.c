@@ -1,9 +1,18 @@
 /*
  * The series the charts draw (chart.h), read through rdb from the
- * published views only: v_proc_usage, capture, v_hosts, v_energy_usage
- * and v_energy_estimate.  The SQL is portable (no SQLite date
- * functions): rows are grouped by local_hour(), and hours are folded
- * into days here, where the bucket edges are computed once in TZ.
+ * published views only: v_usage_rollup, v_proc_usage, capture, v_hosts,
+ * v_energy_usage and v_energy_estimate.  The SQL is portable (no SQLite
+ * date functions): rows are grouped by UTC hour (the rollups' hour_s) or
+ * local_hour(), and hours are folded into days here, where the bucket
+ * edges are computed once in TZ.
+ *
+ * CPU comes from the rollups, where every interval is split over the
+ * UTC hours it covers (as in the tables), when every bucket edge is a
+ * UTC hour (zones with whole-hour offsets); the hours before the first
+ * bucket are outside the window.  Elsewhere (Asia/Kolkata) a UTC hour
+ * would straddle two buckets, so each interval counts in the bucket
+ * it ends in, and the axis says so.  Energy is not in the rollups: it
+ * counts in the bucket an interval ends in, and its axis says so.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -29,6 +38,15 @@
 	"coalesce(sum((" x ") %% 1000000000), 0) / 1e9)"
 
 #define CPU_NS	"coalesce(i.cpu_user_ns, 0) + coalesce(i.cpu_sys_ns, 0)"
+
+/* The CPU seconds of rollup rows (each sum as _g seconds, _r ns). */
+#define ROLLUP_CPU_SECS \
+	"(coalesce(sum(coalesce(i.cpu_user_ns_g, 0) + " \
+	"coalesce(i.cpu_sys_ns_g, 0)), 0) + coalesce(sum(" \
+	"coalesce(i.cpu_user_ns_r, 0) + coalesce(i.cpu_sys_ns_r, 0)), 0) / 1e9)"
+
+/* The axis notes: how an interval's amount is put into buckets. */
+#define NOTE_SPLIT	"values apportioned over the hours intervals span"
 
 static int	db_fail(struct rdb *db, struct rdb_q *q, struct ex_err *err);
 static int	make_buckets(struct chart *c, const struct chart_window *w,
@@ -111,13 +129,13 @@ chart_window(struct rdb *db, const struct report_opts *o, int mask,
 
 /*
  * The stacked series of c from two queries, each with ?1, ?2 the
- * window: top_sql gives "key, total" for every key, largest first;
+ * window (a, b: ns, or the rollups' hours in s): top_sql gives "key, total" for every key, largest first;
  * hour_sql "local hour, key, amount" per hour and key.  The first n
  * keys are series, the rest one "other (N whats)"; each bucket's
  * amount is divided by its seconds (a mean rate).
  */
 static int
-time_series(struct rdb *db, const struct chart_window *w, size_t n,
+time_series(struct rdb *db, int64_t a, int64_t b1, size_t n,
     const char *what, const char *top_sql, const char *hour_sql,
     struct chart *c, struct ex_err *err)
 {
@@ -127,8 +145,8 @@ time_series(struct rdb *db, const struct chart_window *w, size_t n,
 
 	if (rdb_prepare(db, top_sql, &q) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
-	rdb_bind_int64(q, 1, w->lo_ns);
-	rdb_bind_int64(q, 2, w->hi_ns);
+	rdb_bind_int64(q, 1, a);
+	rdb_bind_int64(q, 2, b1);
 	if ((c->name = calloc(n + 1, sizeof(*c->name))) == NULL) {
 		rdb_finalize(q);
 		return ex_fail(err, EXR_NOMEM, 0, "no memory");
@@ -156,8 +174,8 @@ time_series(struct rdb *db, const struct chart_window *w, size_t n,
 
 	if (rdb_prepare(db, hour_sql, &q) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
-	rdb_bind_int64(q, 1, w->lo_ns);
-	rdb_bind_int64(q, 2, w->hi_ns);
+	rdb_bind_int64(q, 1, a);
+	rdb_bind_int64(q, 2, b1);
 	while ((rc = rdb_step(q)) == RDB_ROW) {
 		const char *name = rdb_text(q, 1) != NULL ? rdb_text(q, 1) :
 		    "-";
@@ -192,7 +210,8 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	};
 	enum report_by by = o->by == BY_HOUR ? BY_COMMAND : o->by;
 	const char *key = key_sql[by];
-	char top_sql[512], hour_sql[512];
+	char top_sql[768], hour_sql[768];
+	size_t b;
 	int rc;
 
 	snprintf(c->title, sizeof(c->title), "CPU by %s",
@@ -208,16 +227,38 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	snprintf(c->empty, sizeof(c->empty), "no data in this window");
 	if (w->empty)
 		return EXR_OK;
+	for (b = 0; b <= c->nb; b++)
+		if (c->edge[b] % 3600 != 0)
+			break;
+	if (b <= c->nb) {
+		/* A bucket edge inside a UTC hour: by end hour. */
+		snprintf(c->xlabel, sizeof(c->xlabel), "time in %s; intervals "
+		    "count in the %s they end in (local hours are not "
+		    "UTC hours)", o->tz, c->daily ? "day" : "hour");
+		snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS"
+		    " TEXT), '-') AS k, " SPLIT_SECS(CPU_NS) " FROM "
+		    "v_proc_usage i WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 "
+		    "GROUP BY k ORDER BY 2 DESC, 1", key);
+		snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour("
+		    "i.t1_ns) AS h, coalesce(CAST(%s AS TEXT), '-') AS k, "
+		    SPLIT_SECS(CPU_NS) " FROM v_proc_usage i WHERE i.t1_ns >= "
+		    "?1 AND i.t1_ns < ?2 GROUP BY h, k", key);
+		return time_series(db, w->lo_ns, w->hi_ns, n,
+		    report_by_names[by], top_sql, hour_sql, c, err);
+	}
+	/* The rollups' hours that start in the buckets. */
+	snprintf(c->xlabel, sizeof(c->xlabel), "time in %s; " NOTE_SPLIT,
+	    o->tz);
 	snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS TEXT),"
-	    " '-') AS k, " SPLIT_SECS(CPU_NS) " FROM v_proc_usage i"
-	    " WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 GROUP BY k"
+	    " '-') AS k, " ROLLUP_CPU_SECS " FROM v_usage_rollup i"
+	    " WHERE i.hour_s >= ?1 AND i.hour_s < ?2 GROUP BY k"
 	    " ORDER BY 2 DESC, 1", key);
-	snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour(i.t1_ns) AS h,"
-	    " coalesce(CAST(%s AS TEXT), '-') AS k, " SPLIT_SECS(CPU_NS)
-	    " FROM v_proc_usage i WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2"
+	snprintf(hour_sql, sizeof(hour_sql), "SELECT i.hour_s AS h,"
+	    " coalesce(CAST(%s AS TEXT), '-') AS k, " ROLLUP_CPU_SECS
+	    " FROM v_usage_rollup i WHERE i.hour_s >= ?1 AND i.hour_s < ?2"
 	    " GROUP BY h, k", key);
-	return time_series(db, w, n, report_by_names[by], top_sql, hour_sql,
-	    c, err);
+	return time_series(db, c->edge[0], c->edge[c->nb], n,
+	    report_by_names[by], top_sql, hour_sql, c, err);
 }
 
 /* The energy of one basis, after "SELECT ...": FROM and WHERE. */
@@ -296,8 +337,8 @@ chart_energy_time(struct rdb *db, const struct report_opts *o,
 		    " sum(e.energy_nj) / 1e9" ESTIMATE_FROM " GROUP BY hr, k",
 		    key[1]);
 	}
-	return time_series(db, w, n, report_by_names[by], top_sql, hour_sql,
-	    c, err);
+	return time_series(db, w->lo_ns, w->hi_ns, n, report_by_names[by],
+	    top_sql, hour_sql, c, err);
 }
 
 int

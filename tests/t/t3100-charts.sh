@@ -85,14 +85,22 @@ test_expect_success 'setup: usage, snapshots, energy' '
 	extracct ingest --db e.db "$SAMPLES/energy/energy.exacct" >/dev/null
 '
 
+# The rollup rows of the hours of the open window (the hour of the
+# first interval's end to that of the last's), with cpu their CPU ns:
+# each interval split over the hours it spans.
+RU_WIN="(SELECT *, (coalesce(cpu_user_ns_g, 0) + coalesce(cpu_sys_ns_g, 0))
+    * 1000000000 + coalesce(cpu_user_ns_r, 0) + coalesce(cpu_sys_ns_r, 0) AS cpu
+    FROM v_usage_rollup WHERE hour_s >= (SELECT min(t1_ns) / 3600000000000 * 3600
+    FROM v_proc_usage) AND hour_s <= (SELECT max(t1_ns) / 3600000000000 * 3600
+    FROM v_proc_usage))"
+
 test_expect_success 'CPU by command: valid SVG, the top 8 and other in the legend' '
 	extracct report --db g.db --format svg --by command >cpu.svg &&
 	xmllint --noout cpu.svg &&
 	head -n 1 cpu.svg | grep "^<?xml version=\"1.0\" encoding=\"UTF-8\"?>$" &&
-	sqlite3 g.db "SELECT command FROM v_proc_usage GROUP BY command
-	    ORDER BY sum(coalesce(cpu_user_ns, 0) + coalesce(cpu_sys_ns, 0)) DESC,
-	    command LIMIT 8" >top &&
-	n=$(sqlite3 g.db "SELECT count(DISTINCT command) FROM v_proc_usage") &&
+	sqlite3 g.db "SELECT command FROM $RU_WIN GROUP BY command
+	    ORDER BY sum(cpu) DESC, command LIMIT 8" >top &&
+	n=$(sqlite3 g.db "SELECT count(DISTINCT command) FROM $RU_WIN") &&
 	test "$n" -gt 9 &&
 	{ echo "other ($((n - 8)) commands)" && tac top; } >expect &&
 	texts legend cpu.svg >actual &&
@@ -109,21 +117,22 @@ test_expect_success 'CPU chart: title, hosts and window, axes with units, hourly
 	texts ylabel cpu.svg >y && echo "CPUs busy (mean over each hour)" >expect &&
 	test_cmp expect y &&
 	texts xlabel cpu.svg >x &&
-	echo "time in UTC; intervals count in the hour they end in" >expect &&
+	echo "time in UTC; values apportioned over the hours intervals span" >expect &&
 	test_cmp expect x &&
 	texts xtick cpu.svg >ticks &&
 	test "$(line_count ticks)" -ge 3 && test "$(line_count ticks)" -le 9 &&
 	! grep -v "^[0-2][0-9]:00$" ticks &&
 	texts ytick cpu.svg >yt &&
-	head -n 1 yt | grep "^0$" && ! grep -v "^[0-9][0-9.]*$" yt
+	# 0 at the foot, as many decimals as the step needs (0.5 here).
+	head -n 1 yt | grep "^0\(\.0*\)\?$" && ! grep -v "^[0-9][0-9.]*$" yt
 '
 
 test_expect_success 'the stack is the data: its top in the busiest hour is the hour'"'"'s CPU' '
 	# The busiest hour'"'"'s mean CPUs, and the height the stack
 	# reaches, read against the y axis'"'"'s own 0 and top ticks.
-	max=$(sqlite3 g.db "SELECT max(c) FROM (SELECT sum(coalesce(cpu_user_ns, 0) +
-	    coalesce(cpu_sys_ns, 0)) / 3.6e12 AS c FROM v_proc_usage
-	    GROUP BY t1_ns / 3600000000000)") &&
+	# Apportioned: the rollups'"'"' hour, not the hour intervals end.
+	max=$(sqlite3 g.db "SELECT max(c) FROM (SELECT sum(cpu) / 3.6e12 AS c
+	    FROM $RU_WIN GROUP BY hour_s)") &&
 	sed -n "s/^<text x=\"[0-9.]*\" y=\"\([0-9.]*\)\".*class=\"ytick\">\([^<]*\)<.*/\1 \2/p" cpu.svg >yt &&
 	grep -o "class=\"series\" fill=\"[^\"]*\" d=\"[^\"]*" cpu.svg |
 	    grep -o "V[0-9.]*" | tr -d V | sort -n | head -n 1 >ytop &&
@@ -149,6 +158,8 @@ test_expect_success '--tz names the zone on the axis and in the subtitle' '
 	extracct report --db g.db --format svg --by command --tz Asia/Kolkata >k.svg &&
 	xmllint --noout k.svg &&
 	texts xlabel k.svg | grep "^time in Asia/Kolkata;" &&
+	# Its hours are not UTC hours, which the rollups hold: by end hour.
+	texts xlabel k.svg | grep "; intervals count in the hour they end in (local hours are not UTC hours)$" &&
 	texts subtitle k.svg | grep "time zone Asia/Kolkata$"
 '
 
@@ -286,6 +297,8 @@ test_expect_success 'html: energy over time, stacked: the top 8 by joules, and i
 	texts legend part4.svg >actual && test_cmp expect actual &&
 	texts title part4.svg | grep "^Energy over time by command (measured)$" &&
 	texts ylabel part4.svg | grep "^watts (mean over each hour)$" &&
+	# Energy is not in the rollups: by end hour, and the axis says so.
+	texts xlabel part4.svg | grep "^time in UTC; intervals count in the hour they end in$" &&
 	# All the energy is in one hour: the stack is its joules / 3600 s.
 	test "$(sqlite3 e.db "SELECT count(DISTINCT t1_ns / 3600000000000) FROM v_energy_usage")" -eq 1 &&
 	w=$(sqlite3 e.db "SELECT sum(energy_nj) / 1e9 / 3600 FROM v_energy_usage
