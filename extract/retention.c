@@ -79,6 +79,27 @@ retention_text(const char *outdir, int days, time_t now)
 	return status;
 }
 
+/*
+ * The epoch second of the first of month mon (0-11, or beyond: carried
+ * into the year) of year, UTC.  By the civil calendar's day count, as
+ * timegm(3) is not POSIX (the portable build).
+ */
+static int64_t
+month_start_utc(int64_t year, int64_t mon)
+{
+	int64_t y, m, era, yoe, doy, doe;
+
+	y = year + (mon >= 0 ? mon / 12 : -((11 - mon) / 12));
+	m = mon - (y - year) * 12 + 1;		/* 1-12 */
+	if (m <= 2)
+		y--;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;			/* 0-399 */
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5;	/* day 1 */
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return (era * 146097 + doe - 719468) * 86400;
+}
+
 int
 retention_db(struct store *s, const char *db, uint64_t intervals_days,
     uint64_t rollups_months, time_t now)
@@ -93,12 +114,9 @@ retention_db(struct store *s, const char *db, uint64_t intervals_days,
 		iv = ((int64_t)now - (int64_t)intervals_days * 86400) *
 		    1000000000;
 	/* The first day of the month rollups_months before this one. */
-	if (rollups_months > 0 && gmtime_r(&now, &tm) != NULL) {
-		tm.tm_mon -= (int)rollups_months;
-		tm.tm_mday = 1;
-		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
-		ru = (int64_t)timegm(&tm);
-	}
+	if (rollups_months > 0 && gmtime_r(&now, &tm) != NULL)
+		ru = month_start_utc((int64_t)tm.tm_year + 1900,
+		    (int64_t)tm.tm_mon - (int64_t)rollups_months);
 	if (iv == INT64_MIN && ru == INT64_MIN)
 		return EXR_OK;
 	if ((rc = expire_db(store_db(s), db, iv, ru, &st, &err)) != EXR_OK)

@@ -134,11 +134,11 @@ print_row(FILE *fp, const struct report_opts *o, const struct erow *r,
 	case FMT_CSV:
 		/* A NULL key: an empty cell. */
 		if (!r->keynull)
-			csv_raw(fp, r->key);
+			csv_field(fp, r->key);
 		fprintf(fp, ",%s,%" PRId64 ",%s,%s,%s,%s,%s,%s,%s,",
 		    basis_names[r->basis], r->procs, j, avg, peak, cpu, jpc,
 		    share, g);
-		csv_raw(fp, r->sources);
+		csv_field(fp, r->sources);
 		fputs("\r\n", fp);
 		break;
 	case FMT_JSON:

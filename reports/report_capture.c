@@ -241,13 +241,13 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 		fmt_secs(busy, sizeof(busy), bu);
 		ratio_text(ratio, sizeof(ratio), pc, bu);
 		if (csv) {
-			csv_raw(fp, rdb_text(st, 0) != NULL ? rdb_text(st, 0) :
+			csv_field(fp, rdb_text(st, 0) != NULL ? rdb_text(st, 0) :
 			    "");
 			fprintf(fp, ",%s,%" PRId64 ",", csv_utc(t0, sizeof(t0),
 			    a), a);
 			fprintf(fp, "%s,%" PRId64 ",", csv_utc(t1, sizeof(t1),
 			    b), b);
-			csv_raw(fp, o->tz);
+			csv_field(fp, o->tz);
 			fprintf(fp, ",%s,%s,%s,", cpu, busy, ratio);
 			csv_field(fp, src != NULL ? src : "");
 			fprintf(fp, ",%" PRId64 ",", lost);

@@ -3,31 +3,12 @@
  * name per column, an empty cell for a value never recorded.  Names are
  * written as they are, not escaped for a terminal: quoted when they
  * hold a comma, a quote or a line end, and guarded against formula
- * injection (csv.h) as every CSV cell is.
+ * injection, as every CSV cell is (csv.h's csv_field).
  */
 #include <string.h>
 
+#include "csv.h"
 #include "report_int.h"
-
-void
-csv_raw(FILE *fp, const char *s)
-{
-	int quote = strpbrk(s, ",\"\r\n") != NULL;
-	int guard = s[0] == '=' || s[0] == '+' || s[0] == '-' ||
-	    s[0] == '@' || s[0] == '\t' || s[0] == '\r';
-
-	if (quote)
-		fputc('"', fp);
-	if (guard)
-		fputc('\'', fp);
-	for (; *s != '\0'; s++) {
-		if (*s == '"')
-			fputc('"', fp);
-		fputc(*s, fp);
-	}
-	if (quote)
-		fputc('"', fp);
-}
 
 void
 report_csv(FILE *fp, const struct report_opts *o, const struct report_set *s)
@@ -58,7 +39,7 @@ report_csv(FILE *fp, const struct report_opts *o, const struct report_set *s)
 			if (v == NULL)
 				continue;
 			if (c[j].kind == COL_TEXT)
-				csv_raw(fp, v);
+				csv_field(fp, v);
 			else
 				fputs(v, fp);
 		}

@@ -169,8 +169,8 @@ void	report_json(FILE *fp, const struct report_opts *o,
 int	report_percentiles(FILE *fp, const struct report_opts *o,
 	    const struct report_set *s, struct ex_err *err);
 
-/* CSV and JSON strings of names as they are: see report_csv.c. */
-void	csv_raw(FILE *fp, const char *s);
+/* A JSON string of a name as it is (see report_json.c); CSV cells
+ * of names are csv.h's csv_field, as they are too. */
 void	json_raw(FILE *fp, const char *s);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "fmt.h"
 #include "report_int.h"
 
@@ -254,13 +255,13 @@ report_percentiles(FILE *fp, const struct report_opts *o,
 
 				if (v != NULL) {
 					if (kc[j].kind == COL_TEXT)
-						csv_raw(fp, v);
+						csv_field(fp, v);
 					else
 						fputs(v, fp);
 				}
 				fputc(',', fp);
 			}
-			csv_raw(fp, o->tz);
+			csv_field(fp, o->tz);
 			for (j = 0; j < NSTAT; j++)
 				fprintf(fp, ",%s", gr[g].cell[j]);
 			fputs("\r\n", fp);

@@ -14,20 +14,7 @@
 # run: how much of the input each left committed is checked too.
 . "$(dirname "$0")/../lib.sh"
 
-# One acctd exit record (library creator: extracct's own) of PID,
-# started at START_S + 0.06 s, one second long.
-acctd_rec() {
-	echo "group 0xf0000100"
-	echo "  uint 0x30001000 $1"
-	echo "  uint 0x40001007 $2"
-	echo "  uint 0x40001008 60000000"
-	echo "  uint 0x40001009 $(($2 + 1))"
-	echo "  uint 0x4000100a 60000000"
-	echo "  uint 0x4000100b 0"
-	echo "  uint 0x4000100c 5000000"
-	echo "  string 0x60001006 worker"
-	echo "end"
-}
+. "$SRC/tests/handlogs.sh"
 
 # N pacct v3 records, of pids 200000.. started 1700000000.. s (whole
 # seconds: before acctd's starts of the same processes), 1 s elapsed,
@@ -44,12 +31,6 @@ pacct_recs() {
 		printf \"%c%c\", 1, 0; zeros(14)	# utime 1 tick, the rest 0
 		printf \"worker\"; zeros(10)		# comm
 	    } }"
-}
-
-zone() {	# DIR NAME ENERGY
-	mkdir -p "pc/$1" && echo "$2" >"pc/$1/name" &&
-	echo "$3" >"pc/$1/energy_uj" &&
-	echo 262143328850 >"pc/$1/max_energy_range_uj"
 }
 
 now_ms() {

@@ -128,10 +128,10 @@ suite_fmt(void)
 	    "\"e\\\\033[2J\\\"q\\\\134\\\\377\""));
 
 	/* The report's CSV and JSON: names as they are (issue 17.7). */
-	CHECK("csv raw space", writes(csv_raw, "a b", "a b"));
-	CHECK("csv raw quoted", writes(csv_raw, "e\033\r\n\"q,",
+	CHECK("csv raw space", writes(csv_field, "a b", "a b"));
+	CHECK("csv raw quoted", writes(csv_field, "e\033\r\n\"q,",
 	    "\"e\033\r\n\"\"q,\""));
-	CHECK("csv raw guard", writes(csv_raw, "=1+2", "'=1+2"));
+	CHECK("csv raw guard", writes(csv_field, "=1+2", "'=1+2"));
 	CHECK("json raw", writes(json_raw, "a \"b\"\\", "\"a \\\"b\\\"\\\\\""));
 	CHECK("json raw controls", writes(json_raw, "\033\r\n\177",
 	    "\"\\u001b\\u000d\\u000a\\u007f\""));
