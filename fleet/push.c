@@ -1143,15 +1143,6 @@ make_partitions(struct push *pp)
 	return rc;
 }
 
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * The central row of the host (hs: name, ident, exit_sources,
  * carbon_g_per_kwh, carbon_source), added or brought up to date and
@@ -1195,7 +1186,7 @@ push_mark(struct push *pp, const char *hid)
 	char now[24], rows[24], bk[24];
 	const char *v[4] = { hid, now, rows, bk };
 
-	snprintf(now, sizeof(now), "%" PRIu64, now_ns());
+	snprintf(now, sizeof(now), "%" PRIu64, db_now_ns());
 	snprintf(rows, sizeof(rows), "%" PRIu64, pp->rows);
 	snprintf(bk, sizeof(bk), "%" PRIu64, pp->buckets);
 	return pq_cmd(pp, "INSERT INTO push_marks VALUES ($1, 1, $2, $2, $3, "

@@ -10,6 +10,7 @@
 #define DB_H
 
 #include <sqlite3.h>
+#include <stdint.h>
 
 #include "../parsers/exerr.h"
 
@@ -45,5 +46,9 @@ int	db_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st,
 
 /* Record the database's current error in err; returns EXR_DB. */
 int	db_fail(sqlite3 *db, struct ex_err *err, const char *what);
+
+/* The wall clock, in ns since the epoch: when the store records that
+ * something happened (a file ingested, a host merged or pushed). */
+uint64_t	db_now_ns(void);
 
 #endif

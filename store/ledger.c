@@ -42,15 +42,6 @@ static const char *const l_sql[L_N] = {
 	    "VALUES (?,?,?,?,?)",
 };
 
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * NS + (uint64_t)ts.tv_nsec;
-}
-
 /* Step a statement that returns no rows; reset it. */
 static int
 step(struct ledger *l, sqlite3_stmt *st, struct ex_err *err)
@@ -173,7 +164,7 @@ ledger_insert(struct ledger *l, const struct ledger_entry *e,
     struct ex_err *err)
 {
 	sqlite3_stmt *st = l->st[L_INSERT];
-	uint64_t t = now_ns();
+	uint64_t t = db_now_ns();
 	int rc;
 
 	sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
@@ -221,7 +212,7 @@ ledger_advance(struct ledger *l, const struct ledger_chunk *c,
 	sqlite3_bind_int64(st, 13, (int64_t)c->bad_values);
 	sqlite3_bind_int64(st, 14, (int64_t)c->damaged_ranges);
 	sqlite3_bind_int64(st, 15, (int64_t)c->damaged_bytes);
-	sqlite3_bind_int64(st, 16, (int64_t)now_ns());
+	sqlite3_bind_int64(st, 16, (int64_t)db_now_ns());
 	sqlite3_bind_int64(st, 17, c->file_id);
 	sqlite3_bind_int64(st, 18, (int64_t)c->from);
 	if ((rc = step(l, st, err)) != EXR_OK)

@@ -562,15 +562,6 @@ host_tidy(struct merge *m, sqlite3_int64 host)
 	return rc;
 }
 
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* The mark of a source host: when, from where, what it added. */
 static int
 host_mark(struct merge *m, const char *ident, sqlite3_int64 host,
@@ -588,7 +579,7 @@ host_mark(struct merge *m, const char *ident, sqlite3_int64 host,
 		return EXR_DB;
 	sqlite3_bind_text(st, 1, ident, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, host);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)now_ns());
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)db_now_ns());
 	sqlite3_bind_text(st, 4, path, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)m->rows);
 	sqlite3_bind_int64(st, 6, (sqlite3_int64)m->added);

@@ -57,30 +57,7 @@ test_expect_success 'setup: three hosts, each in its own database, and all in on
 	extracct gen --kind proc --records 1500 --seed 26 --host alpha -o damaged.exacct &&
 	printf "%040d" 0 | tr 0 "\377" >junk &&
 	dd if=junk of=damaged.exacct bs=1 seek=20000 conv=notrunc 2>/dev/null &&
-	{ echo "header library extracct alpha" &&
-	  i=0 && while [ $i -lt 200 ]; do
-		acctd_rec $((200000 + i)) $((1700000000 + i)) || return 1
-		if [ $((i % 100)) -eq 50 ]; then
-			echo "group 0xf1000002" &&
-			echo "  uint 0x41000301 $((1700000000 + i))000000000" &&
-			echo "  uint 0x41000302 $((i / 50))" && echo "end"
-		fi
-		i=$((i + 1))
-	  done; } >acctd.spec &&
-	extracct_test encode acctd.spec acctd.exacct &&
-	pacct_recs 200 >alt.pacct &&
-	mkdir s1 &&
-	awk "BEGIN { t = 1700000000000000
-	    for (i = 0; i < 600; i++) {
-		if (i % 97 == 96) continue
-		printf \"%.0f %d Package_0\\n\", t + i * 100000, 1000000 + i * 5000
-	    } }" >s1/cpu_energy_rapl_msr_component.log &&
-	zone intel-rapl:0 package-0 1000 && zone intel-rapl:0:1 dram 500 &&
-	for i in 1 2 3; do
-		extracct snap -o snap.log --cpu runtime --powercap pc >/dev/null &&
-		echo $((i * 700000)) >pc/intel-rapl:0/energy_uj &&
-		echo $((i * 300000)) >pc/intel-rapl:0:1/energy_uj || return 1
-	done &&
+	fleet_extra_logs &&
 	# The names two hosts give their ids (host_names), each its own.
 	printf "root:x:0:0::/:/bin/sh\nann:x:1001:100::/:/bin/sh\n" >beta.passwd &&
 	printf "staff:x:100:\n" >beta.group &&

@@ -1,0 +1,91 @@
+/*
+ * What every part of the usage report shares (report_int.h): the names
+ * of the keys, the set of rows, the title.  The driver (report.c) and
+ * the printers call these; these call none of them back.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../parsers/compat.h"
+#include "fmt.h"
+#include "report_int.h"
+
+const char *const report_by_names[] = {
+	[BY_USER] = "user", [BY_COMMAND] = "command",
+	[BY_PROJECT] = "project", [BY_ZONE] = "zone", [BY_HOST] = "host",
+	[BY_HOUR] = "hour", [BY_GROUP] = "group",
+};
+
+const char *const report_key_names[] = {
+	[BY_USER] = "uid", [BY_COMMAND] = "command", [BY_PROJECT] = "projid",
+	[BY_ZONE] = "zone", [BY_HOST] = "host", [BY_HOUR] = "hour_start",
+	[BY_GROUP] = "gid",
+};
+
+int
+report_nkeys(const struct report_opts *o)
+{
+	return o->keyless ? 0 : o->nkeys > 0 ? o->nkeys : 1;
+}
+
+enum report_by
+report_key(const struct report_opts *o, int k)
+{
+	return o->nkeys > 0 ? o->keys[k] : o->by;
+}
+
+struct report_row *
+report_add(struct report_set *s)
+{
+	struct report_row *nr;
+
+	if (s->n == s->cap) {
+		size_t cap = s->cap == 0 ? 64 : s->cap * 2;
+
+		if ((nr = ex_reallocarray(s->rows, cap, sizeof(*nr))) == NULL)
+			return NULL;
+		s->rows = nr;
+		s->cap = cap;
+	}
+	memset(&s->rows[s->n], 0, sizeof(s->rows[0]));
+	return &s->rows[s->n++];
+}
+
+void
+report_set_release(struct report_set *s)
+{
+	free(s->rows);
+	free(s->edge);
+	free(s->hosts);
+	free(s->btotal);
+	free(s->names);
+	memset(s, 0, sizeof(*s));
+}
+
+void
+report_title(FILE *fp, const struct report_opts *o)
+{
+	char from[40], to[40];
+	int k;
+
+	fputs("# usage", fp);
+	for (k = 0; k < report_nkeys(o); k++)
+		fprintf(fp, "%s%s", k > 0 ? ", " : " by ",
+		    report_by_names[report_key(o, k)]);
+	if (o->every != EVERY_NONE)
+		fprintf(fp, " every %s", report_every_names[o->every]);
+	if (o->from_ns == INT64_MIN)
+		fputs(", from the start", fp);
+	else
+		fprintf(fp, ", from %s", fmt_datetime(from, sizeof(from),
+		    o->from_ns / 1000000000));
+	if (o->to_ns == INT64_MAX)
+		fputs(" to the end", fp);
+	else
+		fprintf(fp, " to %s", fmt_datetime(to, sizeof(to),
+		    o->to_ns / 1000000000));
+	fputs("; time zone ", fp);
+	fmt_escape_fp(fp, o->tz, 0);
+	fputs("\n# " REPORT_APPORTIONED "; calls: processes that ended\n",
+	    fp);
+}
