@@ -24,10 +24,9 @@
 #include "rollup.h"
 #include "rollup_sql.h"
 
-/* An upsert's SET for a sum that stays NULL only while every part is. */
-#define ADD(c)	c " = CASE WHEN excluded." c " IS NULL THEN " c \
-	" WHEN " c " IS NULL THEN excluded." c " ELSE " c " + excluded." c \
-	" END"
+/* An upsert's SET for a sum that stays NULL only while every part is
+ * (the sum where both are there, else the one that is). */
+#define ADD(c)	c " = coalesce(" c " + excluded." c ", " c ", excluded." c ")"
 /* And for the largest of the parts. */
 #define MAX(c)	c " = CASE WHEN " c " IS NULL OR excluded." c " > " c \
 	" THEN excluded." c " ELSE " c " END"
@@ -73,9 +72,14 @@ static const char *const q_sql[Q_N] = {
 
 /*
  * Accumulators before they are written, inside the transaction, even
- * before its commit: memory stays bounded (~9 MB) whatever the chunk.
+ * before its commit: memory stays bounded (~36 MB) whatever the chunk.
+ * When they are this many, the half touched least recently is written
+ * (rollup_spill) and the rest kept: a row written twice in one chunk
+ * costs an upsert that updates, dearer than the insert, and the rows a
+ * chunk keeps coming back to (the hours of now, and those that the
+ * first intervals of long-lived processes spread over) stay in memory.
  */
-#define RU_MAX_ACCS	32768
+#define RU_MAX_ACCS	131072
 
 /* The sums of a rollup row: real_ns, then enum rollup_value's. */
 #define RU_NV	(1 + RV_N)
@@ -103,6 +107,7 @@ struct ru_acc {
 	uint32_t	 have;		/* bit k: a part had value k */
 	int64_t		 rss, threads;	/* the largest */
 	int		 has_rss, has_threads;
+	uint64_t	 touched;	/* struct rollup's clock, when last */
 };
 
 /* A process and its key. */
@@ -131,6 +136,8 @@ struct rollup {
 	struct ru_map	 procmap;	/* procs[] by proc_id */
 	struct ru_acc	*accs;
 	size_t		 naccs, capaccs;
+	uint64_t	 clock;		/* accumulators touched so far */
+	uint64_t	*stamps;	/* rollup_spill's, RU_MAX_ACCS */
 	struct ru_map	 accmap;	/* accs[] by level, key and t */
 };
 
@@ -249,6 +256,7 @@ rollup_finalize(struct rollup *ru)
 	free(ru->procs);
 	free(ru->procmap.slot);
 	free(ru->accs);
+	free(ru->stamps);
 	free(ru->accmap.slot);
 	free(ru);
 }
@@ -322,6 +330,22 @@ map_room(struct ru_map *m, size_t n, uint64_t (*hash)(const struct rollup *,
 	free(m->slot);
 	*m = nm;
 	return 0;
+}
+
+/* Place entries 0..n-1 in m again, by hash(ctx, i): after a compaction. */
+static void
+map_refill(struct ru_map *m, size_t n, uint64_t (*hash)(const struct rollup *,
+    int32_t), const struct rollup *ru)
+{
+	size_t i, j;
+
+	memset(m->slot, 0xff, m->cap * sizeof(int32_t));
+	for (i = 0; i < n; i++) {
+		j = (size_t)hash(ru, (int32_t)i) & (m->cap - 1);
+		while (m->slot[j] != -1)
+			j = (j + 1) & (m->cap - 1);
+		m->slot[j] = (int32_t)i;
+	}
 }
 
 /* Room for one more element of size sz in *a (of *cap). */
@@ -575,8 +599,10 @@ acc_get(struct rollup *ru, int level, int32_t key, int64_t host_id,
 		return NULL;
 	slot = map_find(&ru->accmap, acc_hash(level, id.key, host_id, t),
 	    acc_eq, ru, &id);
-	if (*slot != -1)
+	if (*slot != -1) {
+		ru->accs[*slot].touched = ru->clock++;
 		return &ru->accs[*slot];
+	}
 	if (grow(&ru->accs, ru->naccs, &ru->capaccs, sizeof(*ru->accs)) != 0)
 		return NULL;
 	a = &ru->accs[ru->naccs];
@@ -585,19 +611,9 @@ acc_get(struct rollup *ru, int level, int32_t key, int64_t host_id,
 	a->key = id.key;
 	a->host_id = host_id;
 	a->t = t;
+	a->touched = ru->clock++;
 	*slot = (int32_t)ru->naccs++;
 	return a;
-}
-
-/* Add value k of a part (has: it is not NULL) into a. */
-static void
-acc_value(struct ru_acc *a, int k, int has, int64_t v)
-{
-	if (!has)
-		return;
-	a->g[k] += v / 1000000000;
-	a->r[k] += v % 1000000000;
-	a->have |= 1u << k;
 }
 
 /* A level's largest (present: the part has it). */
@@ -610,42 +626,68 @@ acc_level(int64_t *m, int *has, int present, int64_t v)
 	}
 }
 
+static int	rollup_spill(struct rollup *, struct ex_err *);
+
 int
 rollup_add(struct rollup *ru, int64_t proc_id,
     const struct proc_interval *iv, struct ex_err *err)
 {
 	int64_t t0 = (int64_t)iv->t0_ns, t1 = (int64_t)iv->t1_ns, h0, h1, h;
+	int64_t x[RV_N], q[RV_N], m[RV_N], before[RV_N], d = 1;
+	int has[RU_NV];
 	int32_t ki;
 	int k, l, rc;
 
 	if ((rc = key_find(ru, proc_id, &ki, err)) != EXR_OK)
 		return rc;
 	rollup_hours(t0, t1, &h0, &h1);
-	for (h = h0; h <= h1; h++) {
-		int64_t hour_s = h * 3600, v[RU_NV], cb = 0, ce = 1, d = 1;
-		int has[RU_NV];
+	/*
+	 * rollup_split over every hour at once: scaled(x, c, d) is
+	 * x / d * c + x % d * c / d, and an hour's weight before it is the
+	 * one through the hour before, so each value costs one division an
+	 * hour (a long-lived process's first interval covers weeks).
+	 */
+	if (h0 != h1) {
+		int64_t u = weight_unit(t0, t1);
 
-		/* rollup_split, its weights worked out once an hour. */
-		if (h0 != h1)
+		d = t1 / u - t0 / u;
+	}
+	has[0] = 1;
+	for (k = 0; k < RV_N; k++) {
+		int f = rv_field[k];
+
+		has[k + 1] = (iv->present >> f) & 1;
+		x[k] = has[k + 1] ? (int64_t)iv->d[f] : 0;
+		q[k] = x[k] / d;
+		m[k] = x[k] % d;
+		before[k] = 0;
+	}
+	for (h = h0; h <= h1; h++) {
+		int64_t hour_s = h * 3600, g[RU_NV], r[RU_NV], v, ce = 1;
+
+		if (h0 != h1) {
+			int64_t cb;
+
 			weights(t0, t1, h0, h1, h, &cb, &ce, &d);
+		}
 		if (!split_ok(t0, t1))		/* one part: as it is */
-			v[0] = t0 >= 0 && t1 >= 0 && t1 <= ROLLUP_MAX_T_NS ?
+			v = t0 >= 0 && t1 >= 0 && t1 <= ROLLUP_MAX_T_NS ?
 			    t1 - t0 : 0;
 		else {
 			/* In range: no product here passes 2^63. */
 			int64_t a = h * ROLLUP_HOUR_NS, b = a + ROLLUP_HOUR_NS;
 
-			v[0] = (t1 < b ? t1 : b) - (t0 > a ? t0 : a);
+			v = (t1 < b ? t1 : b) - (t0 > a ? t0 : a);
 		}
-		has[0] = 1;
+		g[0] = v / 1000000000;
+		r[0] = v % 1000000000;
 		for (k = 0; k < RV_N; k++) {
-			int f = rv_field[k];
+			int64_t through = q[k] * ce + m[k] * ce / d;
 
-			int64_t x = (int64_t)iv->d[f];
-
-			has[k + 1] = (iv->present >> f) & 1;
-			v[k + 1] = !has[k + 1] ? 0 : h0 == h1 ? x :
-			    scaled(x, ce, d) - scaled(x, cb, d);
+			v = h0 == h1 ? x[k] : through - before[k];
+			before[k] = through;
+			g[k + 1] = v / 1000000000;
+			r[k + 1] = v % 1000000000;
 		}
 		for (l = 0; l < RL_N; l++) {
 			struct ru_acc *ac = acc_get(ru, l, ki,
@@ -656,7 +698,11 @@ rollup_add(struct rollup *ru, int64_t proc_id,
 				return ex_fail(err, EXR_NOMEM, 0, "no memory");
 			ac->calls += h == h1 ? iv->final : 0;
 			for (k = 0; k < RU_NV; k++)
-				acc_value(ac, k, has[k], v[k]);
+				if (has[k]) {
+					ac->g[k] += g[k];
+					ac->r[k] += r[k];
+					ac->have |= 1u << k;
+				}
 			/* Levels, not counters: in the hour they were read. */
 			if (h != h1)
 				continue;
@@ -668,7 +714,7 @@ rollup_add(struct rollup *ru, int64_t proc_id,
 			    (int64_t)iv->d[PROC_THREADS]);
 		}
 	}
-	return ru->naccs >= RU_MAX_ACCS ? rollup_flush(ru, err) : EXR_OK;
+	return ru->naccs >= RU_MAX_ACCS ? rollup_spill(ru, err) : EXR_OK;
 }
 
 /* Bind accumulator a into its level's upsert and run it. */
@@ -712,6 +758,47 @@ acc_write(struct rollup *ru, const struct ru_acc *a, struct ex_err *err)
 	else
 		sqlite3_bind_null(st, i++);
 	return step(ru, st, err);
+}
+
+static int
+cmp_stamp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Write the half of the accumulators touched least recently and keep
+ * the rest; what is known of keys and processes stays, as the chunk
+ * goes on.  A failure leaves the chunk to be rolled back (and
+ * rollup_forget called), as any other.
+ */
+static int
+rollup_spill(struct rollup *ru, struct ex_err *err)
+{
+	uint64_t *st, cut;
+	size_t i, n;
+	int rc;
+
+	/* One interval can add many (an hour each), so naccs, not MAX. */
+	if ((st = ex_reallocarray(ru->stamps, ru->naccs, sizeof(*st))) ==
+	    NULL)
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	ru->stamps = st;
+	for (i = 0; i < ru->naccs; i++)
+		st[i] = ru->accs[i].touched;
+	qsort(st, ru->naccs, sizeof(*st), cmp_stamp);
+	cut = st[ru->naccs / 2];		/* stamps are unique */
+	for (i = n = 0; i < ru->naccs; i++) {
+		if (ru->accs[i].touched >= cut)
+			ru->accs[n++] = ru->accs[i];
+		else if ((rc = acc_write(ru, &ru->accs[i], err)) != EXR_OK)
+			return rc;
+	}
+	ru->naccs = n;
+	map_refill(&ru->accmap, n, acc_rehash, ru);
+	return EXR_OK;
 }
 
 void
