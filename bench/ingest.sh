@@ -3,8 +3,9 @@
 # SQLite limit, bench/loader (the same rows into the same schema with the
 # same PRAGMAs, one prepared INSERT per table, one transaction); then
 # sqlite3's .import of the interval rows alone as CSV into the bare
-# table (a second, weaker peer); and peak memory at two input sizes
-# with the same number of live processes.
+# table (a second, weaker peer); the cost of --outdir (text and CSV
+# beside the database); and peak memory at two input sizes with the
+# same number of live processes.
 #
 # Usage: sh bench/ingest.sh PATH/TO/extracct PATH/TO/loader
 #   (make bench does this)
@@ -58,6 +59,16 @@ while [ "$i" -lt "$REPS" ]; do
 	t1=$(now)
 	elapsed "$t0" "$t1" >>"$DIR/t.ingest"
 
+	# The same with --outdir: each log's records as text and CSV too.
+	rm -rf "$DIR"/od "$DIR"/od.db*
+	mkdir "$DIR/od"
+	t0=$(now)
+	"$EXTRACCT" ingest --db "$DIR/od.db" --outdir "$DIR/od" \
+	    "$DIR/big.exacct" >/dev/null
+	t1=$(now)
+	elapsed "$t0" "$t1" >>"$DIR/t.outdir"
+	rm -rf "$DIR"/od "$DIR"/od.db*
+
 	rm -f "$DIR"/load.db*
 	"$LOADER" "$DIR/ref.db" "$DIR/load.db" | awk '{ print $4 }' \
 	    >>"$DIR/t.loader"
@@ -83,7 +94,8 @@ fi
 # The rows stored: every table ingest wrote (the view is no table).
 LROWS=$(sqlite3 "$DIR/ref.db" "SELECT (SELECT count(*) FROM procs) +
     (SELECT count(*) FROM proc_interval_rows) +
-    (SELECT count(*) FROM proc_last)")
+    (SELECT count(*) FROM proc_last) + (SELECT count(*) FROM rollup_hour) +
+    (SELECT count(*) FROM rollup_day) + (SELECT count(*) FROM rollup_host)")
 EXBYTES=$(wc -c <"$DIR/big.exacct" | tr -d ' ')
 EXDB=$(wc -c <"$DIR/ref.db" | tr -d ' ')
 
@@ -141,6 +153,7 @@ DBSIZE=$(wc -c <"$DIR/io.db" | tr -d ' ')
 awk -v records="$RECORDS" -v rows="$ROWS" -v reps="$REPS" \
     -v t_ing="$(median "$DIR/t.ingest")" -v t_imp="$(median "$DIR/t.import")" \
     -v t_load="$(median "$DIR/t.loader")" -v same="$SAME" -v lrows="$LROWS" \
+    -v t_od="$(median "$DIR/t.outdir")" \
     -v rss_half="$RSS_HALF" -v rss_big="$RSS_BIG" -v half="$HALF" \
     -v live="$LIVE" -v wchar="$WCHAR" -v dbsize="$DBSIZE" \
     -v exbytes="$EXBYTES" -v exdb="$EXDB" -v pbytes="$PBYTES" -v pdb="$PDB" \
@@ -153,9 +166,10 @@ BEGIN {
 	printf "extracct ingest bench: %d proc records -> %d interval rows (%d rows stored); %d reps, medians\n\n", records, rows, lrows, reps
 	printf "  %-40s %10s %14s\n", "", "median s", "rows/s"
 	printf "  %-40s %10.3f %14.0f  (%.0f records/s)\n", "extracct ingest (fresh database)", t_ing, lrows / t_ing, records / t_ing
-	printf "  %-40s %10.3f %14.0f\n", "loader: the same rows, schema, PRAGMAs", t_load, lrows / t_load
+	printf "  %-40s %10.3f %14.0f  (%.0f records/s: the ceiling)\n", "loader: the same rows, schema, PRAGMAs", t_load, lrows / t_load, records / t_load
 	printf "  %-40s %10.2f  (goal >= 0.9)\n", "loader time / ingest time", t_load / t_ing
 	printf "  %-40s %10s\n", "loader stored what ingest stored", same
+	printf "  %-40s %10.3f  (+%.0f%% over plain ingest; goal <= 30%%)\n", "ingest --outdir (text and CSV too)", t_od, (t_od / t_ing - 1) * 100
 	printf "  %-40s %10.3f %14.0f\n", "sqlite3 .import, intervals alone (CSV)", t_imp, rows / t_imp
 	printf "  %-40s %10.2f\n\n", "import time / ingest time", t_imp / t_ing
 	printf "  database per record: exacct %.1f bytes (%.2fx its %.0f-byte records), pacct %.1f bytes (%.2fx its 64; goal <= 1.2x)\n", exdb / records, exdb / exbytes, exbytes / records, pdb / records, pdb / pbytes
@@ -167,6 +181,7 @@ BEGIN {
 	verdict(records / t_ing >= 600000, sprintf("ingest >= 600k records/s (%.0f)", records / t_ing))
 	verdict(pdb <= pbytes * 1.2, sprintf("pacct database <= 1.2x its log (%.2fx)", pdb / pbytes))
 	verdict(t_load / t_ing >= 0.9, sprintf("ingest >= 0.9x the loader (%.2fx)", t_load / t_ing))
+	verdict(t_od <= t_ing * 1.3, sprintf("--outdir costs <= 30%% over ingest (+%.0f%%)", (t_od / t_ing - 1) * 100))
 	if (rss_half + 0 > 0)
 		verdict(rss_big <= rss_half * 1.25, sprintf("memory bounded: %s kB vs %s kB", rss_big, rss_half))
 }'

@@ -120,7 +120,7 @@ if [ $have_acct -eq 1 ]; then
 		printf "  %-40s %9.3f s %12.0f records/s\n", "dump-acct (GNU acct)", d, n / d
 		printf "  %-40s %9.3f s %12.0f records/s\n", "extracct report --by command FILE", r, n / r
 		printf "  %-40s %9.3f s %12.0f records/s\n\n", "sa -a (GNU acct)", s, n / s
-		verdict(d / t >= 2, sprintf("text >= 2x faster than dump-acct (%.1fx)", d / t))
+		verdict(d / t >= 8, sprintf("text >= 8x faster than dump-acct (%.1fx)", d / t))
 		verdict(r <= s, sprintf("report no slower than sa (%.2fx sa speed)", s / r))
 	}'
 else
