@@ -4,11 +4,13 @@
  *
  *   usage: forkloop N
  *
- * Forks N children that _exit(0) at once, keeping up to 64 alive (one at
- * a time leaves a core idle while the other runs the child), reaps them
- * all, and prints the seconds it took and the exits per second.  A shell
- * loop of /bin/true makes about 1,000 a second, of which exec is most:
- * too few to load an accounting daemon.
+ * Makes N children that _exit(0) at once and reaps them, 64 at a time,
+ * then prints the seconds it took and the exits per second.  vfork, not
+ * fork: the child borrows the parent's memory until it exits, so no page
+ * table is copied and torn down, which made fork twice as slow here
+ * (~12k against ~25k exits a second on a 2-core VM).  A shell loop of
+ * /bin/true makes about 1,000 a second, of which exec is most: too few
+ * to load an accounting daemon.
  */
 #include <sys/wait.h>
 
@@ -17,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define IN_FLIGHT	64
+#define IN_FLIGHT	64		/* unreaped children at most */
 
 static double
 now(void)
@@ -26,6 +28,18 @@ now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A child that exits at once (a function of its own: nothing of the
+ * caller's lives in the frame vfork shares). */
+static pid_t
+spawn(void)
+{
+	pid_t pid = vfork();
+
+	if (pid == 0)
+		_exit(0);
+	return pid;
 }
 
 int
@@ -41,12 +55,10 @@ main(int argc, char **argv)
 	t0 = now();
 	while (started < n || alive > 0) {
 		if (started < n && alive < IN_FLIGHT) {
-			pid_t pid = fork();
+			pid_t pid = spawn();
 
-			if (pid == 0)
-				_exit(0);
 			if (pid == -1) {
-				perror("forkloop: fork");
+				perror("forkloop: vfork");
 				return 1;
 			}
 			started++;
