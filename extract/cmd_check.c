@@ -84,7 +84,7 @@ cmd_check(int argc, char **argv, struct ctx *ctx)
 {
 	struct cmdopt_parser op = { .doc = &cmd_check_doc };
 	struct walk_ops ops = { check_item, check_damage, check_note, NULL,
-	    0 };
+	    READER_TALLY };
 	struct check_state s;
 	struct ex_counts c;
 	int ch, i, rc, status = EXR_OK;

@@ -57,9 +57,11 @@ void	pacct_reader_release(struct pacct_reader *r);
 void	pacct_seek(struct pacct_reader *r, uint64_t off);
 
 /*
- * The next record into *p (a final record: group EXD_GROUP_PROC).
- * Returns EXR_OK, EXR_EOF, EXR_DAMAGED (err and [skip_from, skip_to) say
- * what was skipped; call again to go on), or EXR_IO/EXR_NOMEM.
+ * The next record into *p (a final record: group EXD_GROUP_PROC), or,
+ * with p NULL, only checked (check): the same records, damage and
+ * messages, nothing decoded.  Returns EXR_OK, EXR_EOF, EXR_DAMAGED (err
+ * and [skip_from, skip_to) say what was skipped; call again to go on),
+ * or EXR_IO/EXR_NOMEM.
  */
 int	pacct_next(struct pacct_reader *r, struct ex_proc *p,
 	    struct ex_err *err);
