@@ -231,6 +231,26 @@ pacct_decode(const uint8_t *r, struct ex_proc *p, int *version,
 	return EXR_OK;
 }
 
+uint64_t
+pacct_run(struct pacct_reader *r)
+{
+	const uint8_t *p = NULL;
+	size_t n, i;
+
+	n = source_have(&r->src, r->off, &p);
+	for (i = 0; i + PACCT_RECORD_SIZE <= n; i += PACCT_RECORD_SIZE)
+		if (!known_version(p[i + 1]) || (p[i + 1] == 0 &&
+		    zero_span(p + i, PACCT_RECORD_SIZE) == PACCT_RECORD_SIZE))
+			break;
+	if (i == 0)
+		return 0;
+	r->version = p[i - PACCT_RECORD_SIZE + 1] & 0x7f;
+	r->big_endian = (p[i - PACCT_RECORD_SIZE + 1] & 0x80) != 0;
+	r->off += i;
+	r->counts.objects += i / PACCT_RECORD_SIZE;
+	return i / PACCT_RECORD_SIZE;
+}
+
 int
 pacct_reader_open(struct pacct_reader *r, const char *path,
     struct ex_err *err)

@@ -66,6 +66,16 @@ void	pacct_seek(struct pacct_reader *r, uint64_t off);
 int	pacct_next(struct pacct_reader *r, struct ex_proc *p,
 	    struct ex_err *err);
 
+/*
+ * Validating only (after pacct_next(r, NULL, err) returned EXR_OK): go
+ * on past the good records that follow in the window, each checked as
+ * pacct_next checks it (a whole record, not all zeros, a known version
+ * byte), and stop before anything else, which pacct_next then reports.
+ * Returns how many were passed; they count as objects, and r->version
+ * and r->big_endian are the last one's.
+ */
+uint64_t pacct_run(struct pacct_reader *r);
+
 /* Decode one 64-byte record; EXR_OK or EXR_DAMAGED (bad version). */
 int	pacct_decode(const uint8_t *rec, struct ex_proc *p, int *version,
 	    int *big_endian);

@@ -180,6 +180,7 @@ pacct_items(struct reader *r)
 {
 	r->item.kind = REC_PROC;
 	r->item.obj = NULL;
+	r->item.nrec = 1;
 }
 
 static void
@@ -213,10 +214,19 @@ pacct_next_fn(struct reader *r, struct ex_err *err)
 		    !pa->zeros);
 	if (rc != EXR_OK)
 		return rc;
-	/* kind, obj and counts (0: nothing filled) are set once, at open. */
+	/*
+	 * kind, obj and counts (0: nothing filled) are set once, at open.
+	 * Validating only, the good records behind this one in the window
+	 * go with it, checked as pacct_next checks them: a record costs a
+	 * few instructions, not a trip through the read loop each.
+	 */
 	it->what = RD_RECORD;
+	it->off = pa->off - PACCT_RECORD_SIZE;
+	if (r->flags & READER_TALLY) {
+		it->nrec = 1 + pacct_run(pa);
+		r->off = pa->off;
+	}
 	it->end = pa->off;
-	it->off = it->end - PACCT_RECORD_SIZE;
 	it->pacct_version = pa->version;
 	it->big_endian = pa->big_endian;
 	return EXR_OK;

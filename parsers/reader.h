@@ -93,6 +93,11 @@ struct reader_item {
 					   until the next call; else NULL */
 	int		 pacct_version;	/* pacct: its layout (0, 2 or 3) */
 	int		 big_endian;	/* pacct: its byte order */
+	uint64_t	 nrec;		/* pacct: the records [off, end)
+					   holds, all checked: more than 1
+					   only with READER_TALLY (a run of
+					   good ones; version and byte order
+					   the last one's) */
 	struct rec_counts counts;	/* what filling this record skipped */
 	union {
 		struct ex_proc	 proc;		/* REC_PROC (exacct, pacct) */
