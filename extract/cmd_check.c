@@ -42,8 +42,12 @@ check_item(void *arg, const struct reader *r, const struct reader_item *it)
 	struct check_state *s = arg;
 
 	(void)r;
-	if (it->what == RD_SAMPLE || it->obj == NULL) {
-		s->records++;		/* a sample, a pacct record: no fill */
+	if (it->what == RD_SAMPLE) {
+		s->records++;		/* a sample: no fill */
+		return EXR_OK;
+	}
+	if (it->obj == NULL) {
+		s->records += it->nrec;	/* pacct records, a run of them */
 		return EXR_OK;
 	}
 	switch (it->kind) {
@@ -84,7 +88,7 @@ cmd_check(int argc, char **argv, struct ctx *ctx)
 {
 	struct cmdopt_parser op = { .doc = &cmd_check_doc };
 	struct walk_ops ops = { check_item, check_damage, check_note, NULL,
-	    0 };
+	    READER_TALLY };
 	struct check_state s;
 	struct ex_counts c;
 	int ch, i, rc, status = EXR_OK;

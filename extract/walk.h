@@ -37,7 +37,8 @@ struct walk_ops {
 	/* The provider of streams; NULL: from the file's name. */
 	const char *provider;
 	/*
-	 * READER_OBJECTS (objects as decoded, nothing filled),
+	 * READER_OBJECTS (objects as decoded, nothing filled), READER_TALLY
+	 * (kinds and counts only: check),
 	 * READER_NO_STREAMS (a stream is refused: "not a log this command
 	 * reads").
 	 */

@@ -169,6 +169,22 @@ int	exacct_next(struct exacct_reader *r, const struct ex_rec **rec,
 	    struct ex_err *err);
 
 /*
+ * A fast path over the next object for a caller that only validates
+ * (check: records.h, rec_skim).  exacct_peek brings the next top-level
+ * object into the window, whole as far as its size field says, and
+ * returns how many bytes from *p the window holds; 0 when exacct_next
+ * must take this one (the header not read yet, zeros to report, the
+ * end, a read error, any size it would call damage).  If the caller
+ * finds the object good, exacct_took(r, len) goes past its len bytes,
+ * as exacct_next does after a good object, with r->rec at its offset
+ * and length but no items; else the caller calls exacct_next, which
+ * decodes (or reports) it as ever.  The window is not moved between
+ * the two, so nothing is read twice.
+ */
+size_t	exacct_peek(struct exacct_reader *r, const uint8_t **p);
+void	exacct_took(struct exacct_reader *r, uint64_t len);
+
+/*
  * Decode one object at bytes[0..len) into rec (appending), as exacct_next
  * does without resync.  For unpacking embedded objects and tests.
  * Returns EXR_OK and sets *used, or EXR_DAMAGED/EXR_NOMEM with err.

@@ -279,23 +279,35 @@ resync(struct exacct_reader *r, uint64_t at, uint64_t *out,
 }
 
 /*
- * Decode the object at input offset `at` into r->rec.  Returns EXR_OK
- * with *next set, EXR_EOF at the end of input, EXR_DAMAGED, or
- * EXR_IO/EXR_NOMEM.
+ * Bring the object at input offset `at` into the window, whole as far as
+ * its size field says: *p and *avail are what the window holds from
+ * `at`.  Returns EXR_OK, EXR_EOF at the end of input, EXR_DAMAGED for a
+ * size past EXACCT_MAX_OBJECT, or EXR_IO/EXR_NOMEM.
  */
 static int
-decode_at(struct exacct_reader *r, uint64_t at, uint64_t *next,
-    struct ex_err *err)
+window_at(struct exacct_reader *r, uint64_t at, const uint8_t **p,
+    size_t *avail, struct ex_err *err)
 {
-	const uint8_t *p;
-	size_t avail, used;
 	uint64_t need = 0;
+	size_t n;
 	int rc;
 
-	avail = source_get(&r->src, at, 16, &p);
-	if (avail == (size_t)-1)
+	/*
+	 * Most objects are in the window already, whole: a group there
+	 * with its size in range needs nothing read.  What the window has
+	 * is cut to the object's length, as source_get cuts it below, so
+	 * that the decoder's messages ("truncated group: 16 bytes left")
+	 * do not depend on where the window happens to end.
+	 */
+	if ((n = source_have(&r->src, at, p)) >= 16 && (*p)[0] >> 4 == 15 &&
+	    be64(*p + 4) <= EXACCT_MAX_OBJECT - 16 && 16 + be64(*p + 4) <= n) {
+		*avail = 16 + (size_t)be64(*p + 4);
+		return EXR_OK;
+	}
+	n = source_get(&r->src, at, 16, p);
+	if (n == (size_t)-1)
 		return ex_fail(err, EXR_NOMEM, at, "no memory");
-	if (avail == 0) {
+	if (n == 0) {
 		if (r->src.sys_errno != 0) {
 			rc = ex_fail(err, EXR_IO, at, "%s",
 			    strerror(r->src.sys_errno));
@@ -310,34 +322,53 @@ decode_at(struct exacct_reader *r, uint64_t at, uint64_t *next,
 	 * size field.  A size past EXACCT_MAX_OBJECT is damage, not a
 	 * request to buffer gigabytes; decode_object checks it all again.
 	 */
-	if (avail >= 12) {
-		uint32_t type = p[0] >> 4;
+	if (n >= 12) {
+		uint32_t type = (*p)[0] >> 4;
 
 		if (type >= 1 && type <= 5)
 			need = 8 + fixed_width[type];
 		else if ((type >= 6 && type <= 8) || type == 15) {
-			uint64_t size = be64(p + 4), hdr = type == 15 ? 16 : 12;
+			uint64_t size = be64(*p + 4), hdr = type == 15 ? 16 : 12;
 
 			if (size > EXACCT_MAX_OBJECT - hdr)
 				return ex_fail(err, EXR_DAMAGED, at, "%s size "
 				    "%llu: larger than any accounting record "
 				    "(objects of up to %d KiB are read)",
 				    type == 15 ? "group" :
-				    exacct_type_name(be32(p)),
+				    exacct_type_name(be32(*p)),
 				    (unsigned long long)size,
 				    EXACCT_MAX_OBJECT / 1024);
 			need = hdr + size;
 		}
 		if (need > r->src.size)
 			need = r->src.size;
-		if (need > avail) {
-			avail = source_get(&r->src, at, (size_t)need, &p);
-			if (avail == (size_t)-1)
+		if (need > n) {
+			n = source_get(&r->src, at, (size_t)need, p);
+			if (n == (size_t)-1)
 				return ex_fail(err, EXR_NOMEM, at,
 				    "no memory for a %llu-byte object",
 				    (unsigned long long)need);
 		}
 	}
+	*avail = n;
+	return EXR_OK;
+}
+
+/*
+ * Decode the object at input offset `at` into r->rec.  Returns EXR_OK
+ * with *next set, EXR_EOF at the end of input, EXR_DAMAGED, or
+ * EXR_IO/EXR_NOMEM.
+ */
+static int
+decode_at(struct exacct_reader *r, uint64_t at, uint64_t *next,
+    struct ex_err *err)
+{
+	const uint8_t *p;
+	size_t avail, used;
+	int rc;
+
+	if ((rc = window_at(r, at, &p, &avail, err)) != EXR_OK)
+		return rc;
 	r->rec.nitems = 0;
 	{
 		struct dec d = { p, at, &r->rec, err };
@@ -347,6 +378,27 @@ decode_at(struct exacct_reader *r, uint64_t at, uint64_t *next,
 	if (rc == EXR_OK)
 		*next = at + used;
 	return rc;
+}
+
+size_t
+exacct_peek(struct exacct_reader *r, const uint8_t **p)
+{
+	size_t avail;
+
+	if (!r->started || r->zeros_to > r->off ||
+	    window_at(r, r->off, p, &avail, NULL) != EXR_OK)
+		return 0;
+	return avail;
+}
+
+void
+exacct_took(struct exacct_reader *r, uint64_t len)
+{
+	r->rec.nitems = 0;
+	r->rec.off = r->off;
+	r->rec.len = len;
+	r->off += len;
+	r->counts.objects++;
 }
 
 /*

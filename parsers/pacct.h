@@ -57,12 +57,24 @@ void	pacct_reader_release(struct pacct_reader *r);
 void	pacct_seek(struct pacct_reader *r, uint64_t off);
 
 /*
- * The next record into *p (a final record: group EXD_GROUP_PROC).
- * Returns EXR_OK, EXR_EOF, EXR_DAMAGED (err and [skip_from, skip_to) say
- * what was skipped; call again to go on), or EXR_IO/EXR_NOMEM.
+ * The next record into *p (a final record: group EXD_GROUP_PROC), or,
+ * with p NULL, only checked (check): the same records, damage and
+ * messages, nothing decoded.  Returns EXR_OK, EXR_EOF, EXR_DAMAGED (err
+ * and [skip_from, skip_to) say what was skipped; call again to go on),
+ * or EXR_IO/EXR_NOMEM.
  */
 int	pacct_next(struct pacct_reader *r, struct ex_proc *p,
 	    struct ex_err *err);
+
+/*
+ * Validating only (after pacct_next(r, NULL, err) returned EXR_OK): go
+ * on past the good records that follow in the window, each checked as
+ * pacct_next checks it (a whole record, not all zeros, a known version
+ * byte), and stop before anything else, which pacct_next then reports.
+ * Returns how many were passed; they count as objects, and r->version
+ * and r->big_endian are the last one's.
+ */
+uint64_t pacct_run(struct pacct_reader *r);
 
 /* Decode one 64-byte record; EXR_OK or EXR_DAMAGED (bad version). */
 int	pacct_decode(const uint8_t *rec, struct ex_proc *p, int *version,

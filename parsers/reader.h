@@ -48,6 +48,10 @@
 					   (EXR_USAGE) before opening it */
 #define READER_LINES		0x4	/* a stream's lines (RD_LINE), not
 					   samples: the caller keeps series */
+#define READER_TALLY		0x8	/* validate and count only (check):
+					   it->kind and it->counts are set,
+					   it->u may not be filled and
+					   it->obj may have no items */
 
 struct reader_opts {
 	const char	*provider;	/* of streams; NULL: from the name */
@@ -89,6 +93,11 @@ struct reader_item {
 					   until the next call; else NULL */
 	int		 pacct_version;	/* pacct: its layout (0, 2 or 3) */
 	int		 big_endian;	/* pacct: its byte order */
+	uint64_t	 nrec;		/* pacct: the records [off, end)
+					   holds, all checked: more than 1
+					   only with READER_TALLY (a run of
+					   good ones; version and byte order
+					   the last one's) */
 	struct rec_counts counts;	/* what filling this record skipped */
 	union {
 		struct ex_proc	 proc;		/* REC_PROC (exacct, pacct) */
@@ -151,6 +160,7 @@ struct reader {
 	struct reader_series *series;	/* streams, normalised here */
 	size_t		 nseries, cap;
 	int		 pending;	/* a sample waits behind its note */
+	struct rec_memo	*memo;		/* READER_TALLY: rec_skim's (exacct) */
 	struct reader_item item;	/* reused for every item */
 };
 

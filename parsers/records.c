@@ -12,6 +12,7 @@
  */
 #include <string.h>
 
+#include "bytes.h"
 #include "exacct.h"
 #include "local.h"
 #include "records.h"
@@ -124,8 +125,8 @@ struct addrdst {
 	int		*family;
 };
 
-/* Everything the generic filler needs to know about one record kind. */
-struct fillspec {
+/* What one record kind's members are: its maps. */
+struct kindmap {
 	uint32_t		 catalog;	/* of the ids in map */
 	uint32_t		 base;		/* first data id */
 	const struct idmap	*map;
@@ -133,6 +134,29 @@ struct fillspec {
 	uint32_t		 lbase;		/* local-catalog extras, or 0 */
 	const struct idmap	*lmap;
 	size_t			 nlmap;
+	int			 addr;		/* the kind has addresses */
+};
+
+#define NMAP(m)		(sizeof(m) / sizeof((m)[0]))
+
+static const struct kindmap proc_kind = { EXC_DEFAULT, PROC_BASE, proc_map,
+	NMAP(proc_map), PROC_LBASE, proc_local_map, NMAP(proc_local_map), 0 };
+static const struct kindmap task_kind = { EXC_DEFAULT, TASK_BASE, task_map,
+	NMAP(task_map), 0, NULL, 0, 0 };
+static const struct kindmap flow_kind = { EXC_DEFAULT, FLOW_BASE, flow_map,
+	NMAP(flow_map), 0, NULL, 0, 1 };
+static const struct kindmap sys_kind = { EXC_LOCAL, EXL_SYS_TIME_NS,
+	sys_map, NMAP(sys_map), 0, NULL, 0, 0 };
+static const struct kindmap lost_kind = { EXC_LOCAL, EXL_LOST_TIME_NS,
+	lost_map, NMAP(lost_map), 0, NULL, 0, 0 };
+static const struct kindmap energy_kind = { EXC_LOCAL, EXL_EN_FIRST,
+	energy_map, NMAP(energy_map), 0, NULL, 0, 0 };
+static const struct kindmap rapl_kind = { EXC_LOCAL, EXL_RAPL_TIME_NS,
+	rapl_map, NMAP(rapl_map), 0, NULL, 0, 0 };
+
+/* Everything the generic filler needs to know about one record kind. */
+struct fillspec {
+	const struct kindmap	*k;
 	uint64_t		*v;
 	uint64_t		*present;
 	const struct strdst	*str;		/* indexed by field */
@@ -141,16 +165,16 @@ struct fillspec {
 
 static void	fill(const struct fillspec *s, const struct ex_rec *rec,
 		    struct rec_counts *c);
-static int	is_int_type(uint32_t tag);
 
 enum rec_kind
 rec_kind(const struct ex_rec *rec)
 {
-	uint32_t tag;
+	return rec->nitems == 0 ? REC_OTHER : rec_kind_of(rec->items[0].tag);
+}
 
-	if (rec->nitems == 0)
-		return REC_OTHER;
-	tag = rec->items[0].tag;
+enum rec_kind
+rec_kind_of(uint32_t tag)
+{
 	if (tag == (EXT_GROUP | EXC_LOCAL | EXL_GROUP_SYSLOAD))
 		return REC_SYSLOAD;
 	if (tag == (EXT_GROUP | EXC_LOCAL | EXL_GROUP_LOST))
@@ -185,10 +209,7 @@ proc_fill(struct ex_proc *p, const struct ex_rec *rec, struct rec_counts *c)
 		[PROC_HOSTNAME] = { p->hostname, sizeof(p->hostname) },
 		[PROC_ZONE] = { p->zone, sizeof(p->zone) },
 	};
-	struct fillspec s = { EXC_DEFAULT, PROC_BASE, proc_map,
-	    sizeof(proc_map) / sizeof(proc_map[0]), PROC_LBASE,
-	    proc_local_map, sizeof(proc_local_map) / sizeof(proc_local_map[0]),
-	    p->v, &p->present, str, NULL };
+	struct fillspec s = { &proc_kind, p->v, &p->present, str, NULL };
 
 	p->group = EX_ID(rec->items[0].tag);
 	p->off = rec->off;
@@ -203,9 +224,7 @@ task_fill(struct ex_task *t, const struct ex_rec *rec, struct rec_counts *c)
 		[TASK_HOSTNAME] = { t->hostname, sizeof(t->hostname) },
 		[TASK_ZONE] = { t->zone, sizeof(t->zone) },
 	};
-	struct fillspec s = { EXC_DEFAULT, TASK_BASE, task_map,
-	    sizeof(task_map) / sizeof(task_map[0]), 0, NULL, 0, t->v,
-	    &t->present, str, NULL };
+	struct fillspec s = { &task_kind, t->v, &t->present, str, NULL };
 
 	t->group = EX_ID(rec->items[0].tag);
 	t->off = rec->off;
@@ -220,9 +239,7 @@ flow_fill(struct ex_flow *f, const struct ex_rec *rec, struct rec_counts *c)
 		[FLOW_ACTION] = { f->action, sizeof(f->action) },
 	};
 	struct addrdst addr = { { f->saddr, f->daddr }, &f->family };
-	struct fillspec s = { EXC_DEFAULT, FLOW_BASE, flow_map,
-	    sizeof(flow_map) / sizeof(flow_map[0]), 0, NULL, 0, f->v,
-	    &f->present, str, &addr };
+	struct fillspec s = { &flow_kind, f->v, &f->present, str, &addr };
 
 	f->off = rec->off;
 	f->family = 0;
@@ -237,9 +254,7 @@ sysload_fill(struct ex_sysload *sl, const struct ex_rec *rec,
     struct rec_counts *c)
 {
 	struct strdst str[1] = { { NULL, 0 } };
-	struct fillspec s = { EXC_LOCAL, EXL_SYS_TIME_NS, sys_map,
-	    sizeof(sys_map) / sizeof(sys_map[0]), 0, NULL, 0, sl->v,
-	    &sl->present, str, NULL };
+	struct fillspec s = { &sys_kind, sl->v, &sl->present, str, NULL };
 
 	sl->off = rec->off;
 	fill(&s, rec, c);
@@ -249,9 +264,7 @@ void
 lost_fill(struct ex_lost *l, const struct ex_rec *rec, struct rec_counts *c)
 {
 	struct strdst str[1] = { { NULL, 0 } };
-	struct fillspec s = { EXC_LOCAL, EXL_LOST_TIME_NS, lost_map,
-	    sizeof(lost_map) / sizeof(lost_map[0]), 0, NULL, 0, l->v,
-	    &l->present, str, NULL };
+	struct fillspec s = { &lost_kind, l->v, &l->present, str, NULL };
 
 	l->off = rec->off;
 	fill(&s, rec, c);
@@ -264,9 +277,7 @@ energy_fill(struct ex_energy *e, const struct ex_rec *rec,
 	struct strdst str[EN_NFIELDS] = {
 		[EN_COMMAND] = { e->command, sizeof(e->command) },
 	};
-	struct fillspec s = { EXC_LOCAL, EXL_EN_FIRST, energy_map,
-	    sizeof(energy_map) / sizeof(energy_map[0]), 0, NULL, 0, e->v,
-	    &e->present, str, NULL };
+	struct fillspec s = { &energy_kind, e->v, &e->present, str, NULL };
 
 	e->off = rec->off;
 	e->command[0] = '\0';
@@ -283,9 +294,7 @@ rapl_fill(struct ex_rapl *z, const struct ex_rec *rec, struct rec_counts *c)
 		[RAPL_ZONE] = { z->zone, sizeof(z->zone) },
 		[RAPL_NAME] = { z->name, sizeof(z->name) },
 	};
-	struct fillspec s = { EXC_LOCAL, EXL_RAPL_TIME_NS, rapl_map,
-	    sizeof(rapl_map) / sizeof(rapl_map[0]), 0, NULL, 0, z->v,
-	    &z->present, str, NULL };
+	struct fillspec s = { &rapl_kind, z->v, &z->present, str, NULL };
 
 	z->off = rec->off;
 	z->zone[0] = z->name[0] = '\0';
@@ -326,6 +335,66 @@ rec_copy_string(char *dst, size_t dstlen, const uint8_t *p, size_t n)
 	dst[n] = '\0';
 }
 
+/* The types a part takes (bit EX_TYPE >> 28); 0: an unknown id. */
+static const uint16_t part_types[] = {
+	[WHOLE] = 0x1e, [SEC] = 0x1e, [NSEC] = 0x1e,	/* UINT8..UINT64 */
+	[STR] = 1 << 6, [ADDR4] = 1 << 3, [ADDR6] = 1 << 8
+};
+
+/*
+ * Where the member with this tag goes in kind k, or NULL: an id the kind
+ * does not have, or one of the wrong type (n: a RAW payload's length).
+ * The one rule of what a filler keeps, shared by fill() and rec_skim().
+ * The catalog and the id are matched at once: tag & 0x0fffffff less the
+ * map's first (catalog | id) is below the map's length only for the
+ * map's own ids.
+ */
+static inline const struct idmap *
+classify(const struct kindmap *k, uint32_t tag, size_t n)
+{
+	uint32_t cid = tag & (EXC_CATALOG_MASK | EXD_DATA_MASK);
+	const struct idmap *m;
+
+	if (cid - (k->catalog | k->base) < k->nmap)
+		m = &k->map[cid - (k->catalog | k->base)];
+	else if (k->lmap != NULL && cid - (EXC_LOCAL | k->lbase) < k->nlmap)
+		m = &k->lmap[cid - (EXC_LOCAL | k->lbase)];
+	else
+		return NULL;
+	if (((part_types[m->part] >> (tag >> 28)) & 1) == 0)
+		return NULL;	/* part 0 (no such id), or mistyped */
+	if (m->part >= ADDR4 && (!k->addr || (m->part == ADDR6 && n != 16)))
+		return NULL;
+	return m;
+}
+
+/*
+ * Join the time halves collected: sec required, nsec optional but <
+ * 10^9.  Each good one into v (if not NULL); returns their present bits.
+ */
+static inline uint64_t
+join_times(uint64_t has_sec, uint64_t has_nsec, const uint64_t *sec,
+    const uint64_t *nsec, uint64_t *v, struct rec_counts *c)
+{
+	uint64_t present = 0;
+
+	while (has_sec != 0) {
+		int f = __builtin_ctzll(has_sec);
+		uint64_t ns = (has_nsec >> f) & 1 ? nsec[f] : 0;
+
+		has_sec &= has_sec - 1;
+		if (ns >= 1000000000u || sec[f] > UINT64_MAX / 1000000000u ||
+		    sec[f] * 1000000000u > UINT64_MAX - ns) {
+			c->bad_values++;
+			continue;
+		}
+		if (v != NULL)
+			v[f] = sec[f] * 1000000000u + ns;
+		present |= 1ULL << f;
+	}
+	return present;
+}
+
 /*
  * The generic filler: one pass over the direct members.  Time halves are
  * collected first and joined at the end.
@@ -339,7 +408,6 @@ fill(const struct fillspec *s, const struct ex_rec *rec,
 
 	for (i = 1; i < rec->nitems; i++) {
 		const struct ex_item *it = &rec->items[i];
-		uint32_t id = EX_ID(it->tag) - s->base;
 		const struct idmap *m;
 
 		if (it->depth != 1)
@@ -348,51 +416,33 @@ fill(const struct fillspec *s, const struct ex_rec *rec,
 			c->unknown_groups++;
 			continue;
 		}
-		if (EX_CATALOG(it->tag) == s->catalog &&
-		    EX_ID(it->tag) >= s->base && id < s->nmap &&
-		    s->map[id].part != 0)
-			m = &s->map[id];
-		else if (EX_CATALOG(it->tag) == EXC_LOCAL && s->lmap != NULL &&
-		    EX_ID(it->tag) >= s->lbase &&
-		    EX_ID(it->tag) - s->lbase < s->nlmap &&
-		    s->lmap[EX_ID(it->tag) - s->lbase].part != 0)
-			m = &s->lmap[EX_ID(it->tag) - s->lbase];
-		else {
-			c->unknown_items++;
+		if ((m = classify(s->k, it->tag, it->n)) == NULL) {
+			c->unknown_items++;	/* unknown, or mistyped */
 			continue;
 		}
 		switch (m->part) {
-		case WHOLE:
 		case SEC:
+			sec[m->field] = it->u;
+			has_sec |= 1ULL << m->field;
+			break;
 		case NSEC:
-			if (!is_int_type(it->tag))
-				goto mistyped;
-			if (m->part == SEC) {
-				sec[m->field] = it->u;
-				has_sec |= 1ULL << m->field;
-			} else if (m->part == NSEC) {
-				nsec[m->field] = it->u;
-				has_nsec |= 1ULL << m->field;
-			} else {
-				s->v[m->field] = it->u;
-				present |= 1ULL << m->field;
-			}
+			nsec[m->field] = it->u;
+			has_nsec |= 1ULL << m->field;
+			break;
+		case WHOLE:
+			s->v[m->field] = it->u;
+			present |= 1ULL << m->field;
 			break;
 		case STR:
-			if (EX_TYPE(it->tag) != EXT_STRING)
-				goto mistyped;
 			rec_copy_string(s->str[m->field].buf,
 			    s->str[m->field].size, it->p, it->n);
 			present |= 1ULL << m->field;
 			break;
 		case ADDR4: {
-			uint8_t *a;
-
-			if (EX_TYPE(it->tag) != EXT_UINT32 || s->addr == NULL)
-				goto mistyped;
 			/* The value is the address read as a big-endian
 			 * number: store it back in network order. */
-			a = s->addr->addr[m->field == FLOW_DADDR];
+			uint8_t *a = s->addr->addr[m->field == FLOW_DADDR];
+
 			memset(a, 0, 16);
 			a[0] = (uint8_t)(it->u >> 24);
 			a[1] = (uint8_t)(it->u >> 16);
@@ -403,42 +453,243 @@ fill(const struct fillspec *s, const struct ex_rec *rec,
 			break;
 		}
 		case ADDR6:
-			if (EX_TYPE(it->tag) != EXT_RAW || it->n != 16 ||
-			    s->addr == NULL)
-				goto mistyped;
 			memcpy(s->addr->addr[m->field == FLOW_DADDR], it->p,
 			    16);
 			*s->addr->family = 6;
 			present |= 1ULL << m->field;
 			break;
 		}
-		continue;
-mistyped:
-		c->unknown_items++;
 	}
-
-	/* Join time halves: sec required, nsec optional but < 10^9. */
-	while (has_sec != 0) {
-		int f = __builtin_ctzll(has_sec);
-		uint64_t ns = (has_nsec >> f) & 1 ? nsec[f] : 0;
-
-		has_sec &= has_sec - 1;
-		if (ns >= 1000000000u || sec[f] > UINT64_MAX / 1000000000u ||
-		    sec[f] * 1000000000u > UINT64_MAX - ns) {
-			c->bad_values++;
-			continue;
-		}
-		s->v[f] = sec[f] * 1000000000u + ns;
-		present |= 1ULL << f;
-	}
-	*s->present = present;
+	*s->present = present | join_times(has_sec, has_nsec, sec, nsec, s->v,
+	    c);
 }
 
-static int
-is_int_type(uint32_t tag)
-{
-	uint32_t t = EX_TYPE(tag);
+/* The widths of the fixed-size types, UINT8..DOUBLE. */
+static const uint8_t fixed_width[16] = {
+	[1] = 1, [2] = 2, [3] = 4, [4] = 8, [5] = 8
+};
 
-	return t == EXT_UINT8 || t == EXT_UINT16 || t == EXT_UINT32 ||
-	    t == EXT_UINT64;
+/* The maps of each kind that has a filler; NULL: nothing filled. */
+static const struct kindmap *const kind_maps[] = {
+	[REC_PROC] = &proc_kind, [REC_TASK] = &task_kind,
+	[REC_FLOW] = &flow_kind, [REC_SYSLOAD] = &sys_kind,
+	[REC_LOST] = &lost_kind, [REC_ENERGY] = &energy_kind,
+	[REC_RAPL] = &rapl_kind,
+};
+
+/*
+ * One member of a group at q, e - q bytes left in the group, as
+ * decode_object checks it: its length (0 if decode_object would not take
+ * it as a plain item: damaged, a nested group, an embedded object) and,
+ * for a STRING or RAW, its payload length in *n (0 for a number).
+ */
+static inline size_t
+skim_member(const uint8_t *q, size_t rest, size_t *n)
+{
+	uint32_t type;
+	uint64_t isize, bs;
+
+	if (rest < 4)
+		return 0;
+	type = q[0] >> 4;
+	if (type >= 1 && type <= 5) {
+		*n = 0;
+		if (rest < 8u + fixed_width[type])
+			return 0;
+		bs = be32(q + 4 + fixed_width[type]);
+		return bs == 8u + fixed_width[type] || bs == 0 ?
+		    8u + fixed_width[type] : 0;
+	}
+	if (type != 6 && type != 8)	/* an object (7), a group: decode */
+		return 0;
+	if (rest < 16)
+		return 0;
+	isize = be64(q + 4);
+	if (isize < 4 || isize > rest - 12)
+		return 0;
+	bs = be32(q + 8 + isize);
+	if (bs != 12 + isize && bs != 0)
+		return 0;
+	*n = (size_t)isize - 4;
+	return 12 + (size_t)isize;
+}
+
+/* A member's class in a memo (struct rec_memo): what classify() said. */
+enum { SK_KEPT = 0, SK_UNKNOWN, SK_SEC, SK_NSEC };
+
+/* What rec_skim gathers over a record's members. */
+struct skim_acc {
+	uint64_t	 unknown;
+	uint64_t	 has_sec, has_nsec;
+	uint64_t	 sec[64], nsec[64];
+};
+
+/*
+ * The class of member tag (raw: its 4 bytes as in the file) at index i of
+ * a record of kind k, from the memo when the last record of the kind had
+ * the same tag there, else from classify() (and remembered).  A RAW
+ * member's class also depends on its length, so it is never remembered
+ * (an all-zero tag is never looked up: type 0 is damage).
+ */
+static unsigned
+skim_class(const struct kindmap *k, struct rec_memo_kind *mk, uint32_t i,
+    uint32_t raw, uint32_t tag, size_t n, uint8_t *field)
+{
+	const struct idmap *m;
+	unsigned cls;
+
+	if (i < REC_MEMO_MEMBERS && mk->m[i].tag == raw) {
+		*field = mk->m[i].field;
+		return mk->m[i].cls;
+	}
+	if ((m = classify(k, tag, n)) == NULL)
+		cls = SK_UNKNOWN;
+	else
+		cls = m->part == SEC ? SK_SEC : m->part == NSEC ? SK_NSEC :
+		    SK_KEPT;
+	*field = m != NULL ? m->field : 0;
+	if (i < REC_MEMO_MEMBERS) {
+		struct rec_memo_member *mm = &mk->m[i];
+
+		mm->tag = EX_TYPE(tag) == EXT_RAW ? 0 : raw;
+		mm->len = (uint8_t)(fixed_width[tag >> 28] != 0 ?
+		    8 + fixed_width[tag >> 28] : 0);
+		mm->cls = (uint8_t)cls;
+		mm->field = *field;
+	}
+	return cls;
+}
+
+/* A time half's value: a member of integer type (classify said so). */
+static inline uint64_t
+skim_uint(const uint8_t *q)
+{
+	switch (q[0] >> 4) {
+	case 1: return q[4];
+	case 2: return be16(q + 4);
+	case 3: return be32(q + 4);
+	default: return be64(q + 4);
+	}
+}
+
+/*
+ * Member i at q (rest bytes left in its group) the long way: checked by
+ * skim_member, classed, tallied.  Returns its length, 0 to give up.
+ */
+static __attribute__((noinline)) size_t
+skim_other(const struct kindmap *k, struct rec_memo_kind *mk, uint32_t i,
+    const uint8_t *q, size_t rest, struct skim_acc *a)
+{
+	size_t n = 0, used;
+	uint32_t raw;
+	uint8_t f;
+
+	if ((used = skim_member(q, rest, &n)) == 0)
+		return 0;
+	if (k == NULL)
+		return used;	/* a kind with no filler */
+	memcpy(&raw, q, sizeof(raw));
+	switch (skim_class(k, mk, i, raw, be32(q), n, &f)) {
+	case SK_UNKNOWN:
+		a->unknown++;
+		break;
+	case SK_SEC:
+		a->sec[f] = skim_uint(q);
+		a->has_sec |= 1ULL << f;
+		break;
+	case SK_NSEC:
+		a->nsec[f] = skim_uint(q);
+		a->has_nsec |= 1ULL << f;
+		break;
+	}
+	return used;
+}
+
+int
+rec_skim(const uint8_t *p, size_t left, struct rec_memo *memo,
+    enum rec_kind *kindp, struct rec_counts *c, uint64_t *len)
+{
+	struct skim_acc a;
+	struct rec_memo_kind *mk;
+	const struct kindmap *k;
+	const uint8_t *q;
+	uint64_t size, bs;
+	size_t mend, hot, off, used;
+	uint32_t raw, nobjs, i;
+	enum rec_kind kind;
+
+	/* The group's head, as decode_object checks it. */
+	if (left < 24 || p[0] >> 4 != 15)
+		return 0;
+	if ((kind = rec_kind_of(be32(p))) == REC_HEADER)
+		return 0;		/* the header's fill reads its host */
+	size = be64(p + 4);
+	if (size < 8 || size > left - 16 || size > EXACCT_MAX_OBJECT - 16 ||
+	    be32(p + 16) != 20)
+		return 0;
+	nobjs = be32(p + 12);
+	mend = 12 + (size_t)size;
+	k = kind_maps[kind];
+	mk = &memo->kind[kind];
+	a.unknown = a.has_sec = a.has_nsec = 0;
+	/*
+	 * Each member at off, the group's members ending at mend.  The hot
+	 * case inline: a member whose tag the memo knows at this index,
+	 * with room behind it for any number (a number's or string's
+	 * head), a number or a string with its sizes and backskip right.
+	 * All else (a new tag, zero backskips, raw bytes, the last bytes,
+	 * damage) is skim_other's, which checks and classes it afresh.
+	 */
+	hot = mend - 16;	/* mend >= 20 */
+	for (off = 20, i = 0; i < nobjs; i++, off += used) {
+		q = p + off;
+		if (off <= hot && i < REC_MEMO_MEMBERS &&
+		    (memcpy(&raw, q, sizeof(raw)), mk->m[i].tag == raw)) {
+			const struct rec_memo_member *mm = &mk->m[i];
+			unsigned cls = mm->cls;
+			uint8_t f = mm->field;
+
+			if ((used = mm->len) != 0) {
+				if (be32(q + used - 4) != used)
+					goto other;
+			} else {	/* a STRING: RAW is never in the memo */
+				uint64_t isize = be64(q + 4);
+
+				if (isize < 4 || isize > mend - off - 12 ||
+				    be32(q + 8 + isize) != 12 + isize)
+					goto other;
+				used = 12 + (size_t)isize;
+			}
+			if (cls == SK_KEPT)
+				continue;
+			switch (cls) {
+			case SK_UNKNOWN:
+				a.unknown++;
+				break;
+			case SK_SEC:
+				a.sec[f] = skim_uint(q);
+				a.has_sec |= 1ULL << f;
+				break;
+			case SK_NSEC:
+				a.nsec[f] = skim_uint(q);
+				a.has_nsec |= 1ULL << f;
+				break;
+			}
+			continue;
+		}
+other:
+		if ((used = skim_other(k, mk, i, q, mend - off, &a)) == 0)
+			return 0;
+	}
+	if (off != mend)
+		return 0;
+	bs = be32(p + mend);
+	if (bs != 16 + size && bs != 0)
+		return 0;
+	memset(c, 0, sizeof(*c));
+	c->unknown_items = a.unknown;
+	(void)join_times(a.has_sec, a.has_nsec, a.sec, a.nsec, NULL, c);
+	*kindp = kind;
+	*len = 16 + size;
+	return 1;
 }

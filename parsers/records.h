@@ -188,6 +188,42 @@ extern const struct field_info flow_fields[FLOW_NFIELDS];
 
 /* What kind of record a decoded top-level object is. */
 enum rec_kind	rec_kind(const struct ex_rec *rec);
+/* The same from the object's tag. */
+enum rec_kind	rec_kind_of(uint32_t tag);
+
+/*
+ * What rec_skim learnt of the last record of each kind: the class of
+ * the member at each index, by its tag.  Records of one writer list the
+ * same members in the same order, so a member's tag compared with the
+ * last one's there replaces looking it up.  Zeroed: empty.
+ */
+#define REC_MEMO_MEMBERS	64
+struct rec_memo_member {
+	uint32_t	 tag;		/* as in the file; 0: none */
+	uint8_t		 len;		/* a number's length; 0: a string */
+	uint8_t		 cls;		/* what classify() said */
+	uint8_t		 field;		/* of a time half */
+};
+struct rec_memo_kind {
+	struct rec_memo_member m[REC_MEMO_MEMBERS];
+};
+struct rec_memo {
+	struct rec_memo_kind kind[REC_RAPL + 1];	/* by enum rec_kind */
+};
+
+/*
+ * Validate and tally without decoding (check's fast path, see
+ * exacct_peek): if p[0..left) starts with a top-level group whose members
+ * are all plain items (numbers, strings, raw bytes) and which
+ * decode_object would accept as it stands, set its kind, what filling it
+ * would skip (*c, exactly as the kind's filler counts it) and its length
+ * (*len), and return 1.  Anything else (damage, nested groups, embedded
+ * objects, the header) returns 0, and the caller decodes the object the
+ * ordinary way, which says what is wrong with it.  memo: the caller's,
+ * kept from one call to the next over a file.
+ */
+int	rec_skim(const uint8_t *p, size_t left, struct rec_memo *memo,
+	    enum rec_kind *kind, struct rec_counts *c, uint64_t *len);
 
 /*
  * Fill a fixed record from a decoded group of the matching kind.

@@ -64,6 +64,24 @@ void	source_release(struct source *s);
 size_t	source_get(struct source *s, uint64_t at, size_t n, const uint8_t **p);
 
 /*
+ * What the window already holds at offset `at` (as source_get would
+ * give, up to the input's size), without reading: the count, 0 if none,
+ * and *p.  The readers' per-record fast path; source_get does the rest.
+ */
+static inline size_t
+source_have(const struct source *s, uint64_t at, const uint8_t **p)
+{
+	uint64_t end = s->off + s->len;
+
+	if (end > s->size)
+		end = s->size;
+	if (at < s->off || at >= end)
+		return 0;
+	*p = s->buf + (at - s->off);
+	return (size_t)(end - at);
+}
+
+/*
  * The run of zero bytes at offset `at`, in whole grains of `grain` bytes
  * (1, or a record size): *end is the offset after its last all-zero
  * grain (`at` if the first grain is not all zero).  The window then

@@ -9,7 +9,8 @@
  * "no crash, no sanitizer report": every object the reader accepts must
  * re-encode to exactly its input bytes, damaged ranges must lie inside
  * the input and never overlap a delivered object, and the reader must
- * always move forward (no hang).
+ * always move forward (no hang); and check's fast path (READER_TALLY)
+ * must hand out exactly what the ordinary reading does.
  *
  * One input in eight (length 1 mod 8) is read through a file (a memfd,
  * written once: no file system) with reads capped at a size taken from
@@ -27,6 +28,7 @@
 
 #include "../../parsers/exacct.h"
 #include "../../parsers/pacct.h"
+#include "../../parsers/reader.h"
 #include "../../parsers/records.h"
 #include "../../parsers/source.h"
 #include "../../parsers/stream.h"
@@ -171,6 +173,67 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (n > size / PACCT_RECORD_SIZE)
 			abort();
 		pacct_reader_release(&pr);
+	}
+
+	/*
+	 * check's fast path (READER_TALLY) against the ordinary one: the
+	 * same items, kinds, tallies, damaged ranges and messages.
+	 */
+	{
+		struct reader_opts full = { NULL, 0 };
+		struct reader_opts tally = { NULL, READER_TALLY };
+		const struct reader_item *ia, *it;
+		struct ex_err ea, et;
+		struct reader a, t;
+		int rt;
+
+		rc = reader_open_mem(&a, "fuzz", data, size, &full, &ea);
+		rt = reader_open_mem(&t, "fuzz", data, size, &tally, &et);
+		if (rc != rt)
+			abort();
+		while (rc == EXR_OK) {
+			rc = reader_next(&a, &ia, &ea);
+			rt = reader_next(&t, &it, &et);
+			if (rc != rt)
+				abort();
+			if (rc == EXR_EOF)
+				break;
+			/* A run of good pacct records is one item there:
+			 * the same records, one by one, here. */
+			if (rc == EXR_OK && it->what == RD_RECORD &&
+			    it->obj == NULL && it->nrec > 1) {
+				uint64_t k, end = it->off + PACCT_RECORD_SIZE;
+
+				if (ia->what != RD_RECORD || ia->off != it->off ||
+				    ia->end != end)
+					abort();
+				for (k = 1; k < it->nrec; k++) {
+					if (reader_next(&a, &ia, &ea) != EXR_OK ||
+					    ia->what != RD_RECORD ||
+					    ia->off != end)
+						abort();
+					end = ia->end;
+				}
+				if (end != it->end)
+					abort();
+				continue;
+			}
+			if (ia->what != it->what || ia->off != it->off ||
+			    ia->end != it->end)
+				abort();
+			if (rc == EXR_OK && ia->what == RD_RECORD &&
+			    (ia->kind != it->kind || (ia->kind != REC_HEADER &&
+			    ia->kind != REC_OTHER && memcmp(&ia->counts,
+			    &it->counts, sizeof(ia->counts)) != 0)))
+				abort();
+			if (rc != EXR_OK && (ea.off != et.off ||
+			    strcmp(ea.reason, et.reason) != 0))
+				abort();
+			if (rc != EXR_OK && rc != EXR_DAMAGED)
+				break;
+		}
+		reader_release(&a);	/* also after a failed open */
+		reader_release(&t);
 	}
 
 	/* taskstats: as a struct of any version, and as a netlink

@@ -36,6 +36,7 @@ void	suite_cmdopt(void);
 void	suite_catalog(void);
 void	suite_store(void);
 void	suite_reader(void);
+void	suite_skim(void);
 void	suite_hostid(void);
 void	suite_chart(void);
 void	suite_fleet(void);

@@ -24,6 +24,7 @@ main(void)
 	suite_catalog();
 	suite_store();
 	suite_reader();
+	suite_skim();
 	suite_hostid();
 	suite_chart();
 	suite_fleet();
