@@ -37,7 +37,7 @@ cols() {
 	sqlite3 "$CANON_REF" "SELECT group_concat('x.' || name, ', ')
 	    FROM pragma_table_info('$1') WHERE name NOT IN ('host_id',
 	    'file_id', 'proc_id', 'task_id', 'eproc_id', 'series_id',
-	    'zone_id', 'first_ingest_ns', 'last_ingest_ns') AND NOT
+	    'zone_id', 'first_ingest_ns', 'last_ingest_ns', 'label') AND NOT
 	    ('$1' = 'procs' AND name GLOB 'exit_*' AND
 	     name <> 'exit_source')" >"$TRASH/.cols.$1" &&
 	cat "$TRASH/.cols.$1"
