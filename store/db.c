@@ -104,13 +104,19 @@
 
 /*
  * Schema 17: hosts.label made what host_labels says, where it differs
- * (every host's, for a label depends on the others').
+ * (every host's, for a label depends on the others').  Through a table:
+ * SQLite would compute the view again for each host it looked one up
+ * for (n^2 per change, minutes for a merge of some thousand hosts), and
+ * UPDATE ... FROM needs SQLite 3.33.  host_label_work is empty between
+ * changes.
  */
 #define HOST_RELABEL \
-	"UPDATE hosts SET label = (SELECT l.label FROM host_labels l" \
-	"    WHERE l.host_id = hosts.host_id)" \
-	"  WHERE label IS NOT (SELECT l.label FROM host_labels l" \
-	"    WHERE l.host_id = hosts.host_id);"
+	"INSERT INTO host_label_work SELECT host_id, label FROM host_labels;" \
+	"UPDATE hosts SET label = (SELECT w.label FROM host_label_work w" \
+	"    WHERE w.host_id = hosts.host_id)" \
+	"  WHERE label IS NOT (SELECT w.label FROM host_label_work w" \
+	"    WHERE w.host_id = hosts.host_id);" \
+	"DELETE FROM host_label_work;"
 
 /*
  * Delete the rows of table t that repeat an earlier row's (a, b): one
@@ -884,6 +890,9 @@ static const char *const migrations[] = {
 	 */
 	"ALTER TABLE hosts ADD COLUMN label TEXT;"
 	"CREATE VIEW host_labels AS " HOST_LABELS_SQL ";"
+	"CREATE TABLE host_label_work ("
+	"  host_id INTEGER PRIMARY KEY,"
+	"  label TEXT NOT NULL);"
 	HOST_RELABEL
 	"CREATE TRIGGER hosts_label_insert AFTER INSERT ON hosts"
 	"  BEGIN " HOST_RELABEL " END;"
