@@ -218,7 +218,8 @@ const char central_views_sql[] =
 	"  JOIN hosts_labelled h USING (host_id);"
 
 	"CREATE VIEW v_metric_energy AS"
-	"  SELECT h.label COLLATE \"C\" AS host, s.metric COLLATE \"C\" AS metric,"
+	"  SELECT h.label COLLATE \"C\" AS host,"
+	"    s.metric COLLATE \"C\" AS metric,"
 	"    s.detail COLLATE \"C\" AS detail, m.t0_ns, m.t1_ns,"
 	"    m.value::float8 / 1e6 AS joules,"
 	"    m.value::float8 * 1000.0 / NULLIF(m.t1_ns - m.t0_ns, 0) AS watts,"
