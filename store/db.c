@@ -104,9 +104,10 @@
 
 /*
  * Schema 17: hosts.label made what host_labels says, where it differs
- * (every host's, for a label depends on the others').  Through a table:
- * SQLite would compute the view again for each host it looked one up
- * for (n^2 per change, minutes for a merge of some thousand hosts), and
+ * (every host's, for a label depends on the others').  Through a table,
+ * which the view fills once: read in the correlated subqueries, the
+ * view is run as a co-routine for each host looked up (2000 hosts added
+ * one by one took 19 s so, 9 s this way, on a busy 2-core machine), and
  * UPDATE ... FROM needs SQLite 3.33.  host_label_work is empty between
  * changes.
  */
