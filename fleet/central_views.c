@@ -34,6 +34,11 @@
  *   meets them; the carbon sources of one report key (several hosts of
  *   different sources) may still come in another order.
  * - LIKE is case-blind for ASCII in SQLite: ILIKE.
+ * - The host column.  SQLite keeps each host's label (hostlabel_sql.h)
+ *   in hosts.label, by triggers; here hosts_labelled computes it from
+ *   the same SQL whenever a view is read (a window over the hosts, a
+ *   few rows), so pushes of hosts of one name, at once, need no lock
+ *   and no write of the other hosts' rows.
  * - local_hour(ns), the epoch second of the start of the local hour
  *   holding ns, in the session's TimeZone (report sets it to the
  *   report's zone), as rdb_sqlite.c's is in TZ.
@@ -41,6 +46,7 @@
  * The runner runs this string again whenever it changes: every view is
  * dropped first (CASCADE: they read one another), functions replaced.
  */
+#include "../store/hostlabel_sql.h"
 #include "../store/rollup_sql.h"
 #include "central_views.h"
 
@@ -51,8 +57,8 @@ const char central_views_sql[] =
 	"DROP VIEW IF EXISTS v_hosts, v_proc_usage, v_usage_hourly, v_by_user,"
 	"  v_alt_exits, v_pacct_gaps, capture, v_energy_usage, v_energy,"
 	"  v_metric_energy, v_rapl_host, v_energy_estimate, v_host_names,"
-	"  v_sysload, v_usage_rollup, v_usage_rollup_day, v_usage_rollup_host"
-	"  CASCADE;"
+	"  v_sysload, v_usage_rollup, v_usage_rollup_day, v_usage_rollup_host,"
+	"  hosts_labelled, host_labels CASCADE;"
 	/*
 	 * The hour repeated when summer time ends is one local hour, at
 	 * its first instant, as rdb_sqlite.c's mktime (tm_isdst -1) makes
@@ -73,40 +79,44 @@ const char central_views_sql[] =
 	"CREATE OR REPLACE AGGREGATE group_concat(text)"
 	"  (SFUNC = group_concat_step, STYPE = text);"
 
+	"CREATE VIEW host_labels AS " HOST_LABELS_SQL ";"
+	"CREATE VIEW hosts_labelled AS"
+	"  SELECT h.*, l.label FROM hosts h JOIN host_labels l USING (host_id);"
+
 	"CREATE VIEW v_hosts AS"
-	"  SELECT host_id, name COLLATE \"C\" AS host, exit_sources,"
+	"  SELECT host_id, label COLLATE \"C\" AS host, exit_sources,"
 	"    carbon_g_per_kwh, carbon_source COLLATE \"C\" AS carbon_source,"
-	"    ident COLLATE \"C\" AS ident"
-	"  FROM hosts;"
+	"    ident COLLATE \"C\" AS ident, name COLLATE \"C\" AS name"
+	"  FROM hosts_labelled;"
 
 	"CREATE VIEW v_host_names AS"
-	"  SELECT h.name COLLATE \"C\" AS host, n.host_id,"
+	"  SELECT h.label COLLATE \"C\" AS host, n.host_id,"
 	"    n.kind COLLATE \"C\" AS kind, n.id, n.name COLLATE \"C\" AS name"
-	"  FROM host_names n JOIN hosts h USING (host_id);"
+	"  FROM host_names n JOIN hosts_labelled h USING (host_id);"
 
 	"CREATE VIEW v_sysload AS"
-	"  SELECT h.name COLLATE \"C\" AS host, s.host_id, s.t_ns,"
+	"  SELECT h.label COLLATE \"C\" AS host, s.host_id, s.t_ns,"
 	"    s.user_ticks, s.nice_ticks, s.system_ticks, s.idle_ticks,"
 	"    s.iowait_ticks, s.irq_ticks, s.softirq_ticks, s.steal_ticks,"
 	"    s.clk_tck, s.btime_s, s.ncpu"
-	"  FROM sysload s JOIN hosts h USING (host_id);"
+	"  FROM sysload s JOIN hosts_labelled h USING (host_id);"
 
 	/* store/db.c's schema 15; zone and command are "C" in the tables. */
 	"CREATE VIEW v_usage_rollup AS"
-	"  SELECT h.name COLLATE \"C\" AS host, r.host_id, r.hour_s, "
+	"  SELECT h.label COLLATE \"C\" AS host, r.host_id, r.hour_s, "
 	RU_VIEW_KEYS RU_VIEW_VALUES
-	"  FROM rollup_hour r JOIN hosts h USING (host_id);"
+	"  FROM rollup_hour r JOIN hosts_labelled h USING (host_id);"
 	"CREATE VIEW v_usage_rollup_day AS"
-	"  SELECT h.name COLLATE \"C\" AS host, r.host_id, r.day_s, "
+	"  SELECT h.label COLLATE \"C\" AS host, r.host_id, r.day_s, "
 	RU_VIEW_KEYS RU_VIEW_VALUES
-	"  FROM rollup_day r JOIN hosts h USING (host_id);"
+	"  FROM rollup_day r JOIN hosts_labelled h USING (host_id);"
 	"CREATE VIEW v_usage_rollup_host AS"
-	"  SELECT h.name COLLATE \"C\" AS host, r.host_id, r.hour_s, "
+	"  SELECT h.label COLLATE \"C\" AS host, r.host_id, r.hour_s, "
 	RU_VIEW_VALUES
-	"  FROM rollup_host r JOIN hosts h USING (host_id);"
+	"  FROM rollup_host r JOIN hosts_labelled h USING (host_id);"
 
 	"CREATE VIEW v_proc_usage AS"
-	"  SELECT h.name COLLATE \"C\" AS host, p.pid, p.start_ns, p.uid,"
+	"  SELECT h.label COLLATE \"C\" AS host, p.pid, p.start_ns, p.uid,"
 	"    p.gid, p.projid, p.zone COLLATE \"C\" AS zone,"
 	"    p.command COLLATE \"C\" AS command,"
 	"    " PROC_ID("i", "proc_id") " AS proc_id, i.t0_ns, i.t1_ns,"
@@ -117,7 +127,7 @@ const char central_views_sql[] =
 	"    i.anomalies, i.read_bytes, i.write_bytes, i.syscalls_r,"
 	"    i.syscalls_w, i.rss_kb, i.threads, i.host_id"
 	"  FROM proc_intervals i JOIN procs p USING (host_id, proc_id)"
-	"  JOIN hosts h USING (host_id);"
+	"  JOIN hosts_labelled h USING (host_id);"
 
 	"CREATE VIEW v_usage_hourly AS"
 	"  SELECT host, (t1_ns / 3600000000000) * 3600 AS hour_epoch_s,"
@@ -144,9 +154,9 @@ const char central_views_sql[] =
 	"  FROM proc_alt_exits x JOIN procs p USING (host_id, proc_id);"
 
 	"CREATE VIEW v_pacct_gaps AS"
-	"  SELECT h.name COLLATE \"C\" AS host, g.host_id, g.t0_ns, g.t1_ns,"
+	"  SELECT h.label COLLATE \"C\" AS host, g.host_id, g.t0_ns, g.t1_ns,"
 	"    g.reason COLLATE \"C\" AS reason"
-	"  FROM pacct_gaps g JOIN hosts h USING (host_id);"
+	"  FROM pacct_gaps g JOIN hosts_labelled h USING (host_id);"
 
 	/* store/db.c's CAPTURE_WINDOWS and schema 3's columns. */
 	"CREATE VIEW capture AS"
@@ -184,7 +194,7 @@ const char central_views_sql[] =
 	"  FROM s WHERE s.prev_t IS NOT NULL;"
 
 	"CREATE VIEW v_energy_usage AS"
-	"  SELECT h.name COLLATE \"C\" AS host, h.carbon_g_per_kwh,"
+	"  SELECT h.label COLLATE \"C\" AS host, h.carbon_g_per_kwh,"
 	"    h.carbon_source COLLATE \"C\" AS carbon_source,"
 	"    p.pid, p.start_ns, p.uid, p.command COLLATE \"C\" AS command,"
 	"    " PROC_ID("i", "eproc_id") " AS eproc_id, i.t0_ns, i.t1_ns,"
@@ -193,10 +203,10 @@ const char central_views_sql[] =
 	"    i.int_wakeups, i.idle_wakeups, i.footprint, i.max_footprint,"
 	"    i.anomalies, i.host_id"
 	"  FROM energy_intervals i JOIN energy_procs p USING (host_id, eproc_id)"
-	"  JOIN hosts h USING (host_id);"
+	"  JOIN hosts_labelled h USING (host_id);"
 
 	"CREATE VIEW v_energy AS"
-	"  SELECT h.name COLLATE \"C\" AS host, p.pid, p.start_ns, p.uid,"
+	"  SELECT h.label COLLATE \"C\" AS host, p.pid, p.start_ns, p.uid,"
 	"    p.command COLLATE \"C\" AS command, i.t0_ns, i.t1_ns, i.first,"
 	"    i.energy_nj::float8 / 1e9 AS joules,"
 	"    i.energy_nj::float8 / NULLIF(i.t1_ns - i.t0_ns, 0) AS watts,"
@@ -205,16 +215,17 @@ const char central_views_sql[] =
 	"      AS joules_per_cpu_s,"
 	"    i.energy_nj * h.carbon_g_per_kwh / 3.6e15 AS g_co2e"
 	"  FROM energy_intervals i JOIN energy_procs p USING (host_id, eproc_id)"
-	"  JOIN hosts h USING (host_id);"
+	"  JOIN hosts_labelled h USING (host_id);"
 
 	"CREATE VIEW v_metric_energy AS"
-	"  SELECT h.name COLLATE \"C\" AS host, s.metric COLLATE \"C\" AS metric,"
+	"  SELECT h.label COLLATE \"C\" AS host,"
+	"    s.metric COLLATE \"C\" AS metric,"
 	"    s.detail COLLATE \"C\" AS detail, m.t0_ns, m.t1_ns,"
 	"    m.value::float8 / 1e6 AS joules,"
 	"    m.value::float8 * 1000.0 / NULLIF(m.t1_ns - m.t0_ns, 0) AS watts,"
 	"    m.value * h.carbon_g_per_kwh / 3.6e12 AS g_co2e"
 	"  FROM metric_samples m JOIN metric_series s USING (host_id, series_id)"
-	"  JOIN hosts h USING (host_id)"
+	"  JOIN hosts_labelled h USING (host_id)"
 	"  WHERE s.unit = 'uJ';"
 
 	"CREATE VIEW v_rapl_host AS"

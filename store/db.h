@@ -14,7 +14,7 @@
 
 #include "../parsers/exerr.h"
 
-#define DB_SCHEMA_VERSION	16
+#define DB_SCHEMA_VERSION	17
 
 /*
  * Open (creating if needed) the database at path, in WAL mode, and bring

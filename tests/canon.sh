@@ -8,7 +8,9 @@ TABLES="hosts files damage procs proc_intervals proc_alt_exits tasks
     rapl_intervals host_names rollup_hour rollup_day rollup_host"
 
 # Each row with its owner's natural key in place of the ids (t2700's),
-# the columns of the local table but the ids and the times of ingest;
+# the columns of the local table but the ids, the times of ingest and
+# hosts.label (local schema 17: derived from the other hosts of the
+# database, and computed in the central views, not stored there);
 # $2 = pg: the same of a central database, where a child joins its
 # parent by (host_id, id).
 owner() {
@@ -37,7 +39,7 @@ cols() {
 	sqlite3 "$CANON_REF" "SELECT group_concat('x.' || name, ', ')
 	    FROM pragma_table_info('$1') WHERE name NOT IN ('host_id',
 	    'file_id', 'proc_id', 'task_id', 'eproc_id', 'series_id',
-	    'zone_id', 'first_ingest_ns', 'last_ingest_ns') AND NOT
+	    'zone_id', 'first_ingest_ns', 'last_ingest_ns', 'label') AND NOT
 	    ('$1' = 'procs' AND name GLOB 'exit_*' AND
 	     name <> 'exit_source')" >"$TRASH/.cols.$1" &&
 	cat "$TRASH/.cols.$1"

@@ -68,3 +68,62 @@ fleet_extra_logs() {
 		echo $((i * 300000)) >pc/intel-rapl:0:1/energy_uj || return 1
 	done
 }
+
+# Hosts of one name and different identities, each in its own database
+# (t2700, t2810, t2722): web1 as the configured host_id web1-a (tw1.db),
+# web1 known by its name alone, name:web1 (tw2.db), web1 of a machine
+# id (tw3.db), and two more of machine ids whose first 8 hex digits are
+# the same (tw4.db, tw5.db); and solo, the only host of its name
+# (tw6.db).  The machine ids are written by hand, as ingest on those
+# machines would store them.  tw.labels: the label each has where all
+# six are together (docs/schema.md "Host labels").
+twin_hosts() {
+	printf "host: web1\nhost_id: web1-a\n" >tw1.yml &&
+	for i in 1 2 3 4 5 6; do
+		h=web1 && test $i -ne 6 || h=solo
+		extracct gen --kind proc --records 400 --seed $((70 + i)) \
+		    --jitter --host $h -o tw$i.exacct || return 1
+	done &&
+	extracct -c tw1.yml ingest --db tw1.db tw1.exacct >/dev/null &&
+	for i in 2 3 4 5; do
+		extracct ingest --db tw$i.db --host web1 tw$i.exacct \
+		    >/dev/null || return 1
+	done &&
+	extracct ingest --db tw6.db --host solo tw6.exacct >/dev/null &&
+	sqlite3 tw3.db "UPDATE hosts SET ident =
+	    '0123abcd9876543210fedcba01234567:web1'" &&
+	sqlite3 tw4.db "UPDATE hosts SET ident =
+	    'abcdef01000000000000000000000000:web1'" &&
+	sqlite3 tw5.db "UPDATE hosts SET ident =
+	    'abcdef01ffffffffffffffffffffffff:web1'" &&
+	test "$(sqlite3 tw2.db "SELECT ident FROM hosts")" = name:web1 &&
+	cat >tw.labels <<-\EOL
+	tw1 web1@web1-a
+	tw2 web1@name
+	tw3 web1@0123abcd
+	tw4 web1@abcdef01000000000000000000000000:web1
+	tw5 web1@abcdef01ffffffffffffffffffffffff:web1
+	tw6 solo
+	EOL
+}
+
+# A CSV report's rows on stdin, without its header and its shares of
+# the whole (cpu_pct, util_pct: a host's share differs where it is with
+# others); the host (first) column made $1 if given.
+csv_rows() {
+	awk -F, -v l="$1" 'BEGIN { OFS = "," }
+	    NR == 1 { for (i = 1; i <= NF; i++)
+		if ($i == "cpu_pct" || $i == "util_pct") x[i] = 1; next }
+	    { for (i in x) $i = ""; if (l != "") $1 = l; print }'
+}
+
+# The rows of report "$@" --format csv of each of tw1..tw6.db, with the
+# host as it is labelled where they are together: what the report of
+# them merged must print (tw.labels; a report of one host names it by
+# its name, as before labels).
+twin_rows() {
+	while read -r db label; do
+		extracct report --db $db.db "$@" --format csv |
+		    csv_rows "$label" || return 1
+	done <tw.labels | sort
+}

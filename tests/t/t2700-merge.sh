@@ -183,6 +183,47 @@ test_expect_success 'one host name, two identities: two hosts' '
 	test_cmp expect actual
 '
 
+test_expect_success 'hosts of one name: a row each in the reports, labelled by identity' '
+	twin_hosts &&
+	extracct merge -o twins.db tw1.db tw2.db tw3.db tw4.db tw5.db \
+	    tw6.db >/dev/null &&
+	sqlite3 twins.db "SELECT host FROM v_hosts ORDER BY host_id" >actual &&
+	cut -d" " -f2 tw.labels >expect &&
+	test_cmp expect actual &&
+	test "$(sqlite3 twins.db "SELECT count(DISTINCT name) FROM v_hosts")" -eq 2 &&
+	for r in "--by host" "--by host,command" "--by host,hour" \
+	    "--by host,user --scan"; do
+		twin_rows $r >expect &&
+		extracct report --db twins.db $r --format csv | csv_rows |
+		    sort >actual &&
+		test_cmp expect actual || return 1
+	done &&
+	extracct report --db twins.db --by host >out &&
+	test "$(grep -c "^web1@" out)" -eq 5
+'
+
+test_expect_success 'a label follows the other hosts: added, renamed, deleted' '
+	extracct merge -o pair.db tw2.db tw6.db >/dev/null &&
+	labels() {
+		extracct report --db pair.db --by host --format csv |
+		    sed 1d | cut -d, -f1 | sort | tr "\n" " "
+	} &&
+	test "$(labels)" = "solo web1 " &&
+	extracct merge -o pair.db tw1.db >/dev/null &&
+	test "$(labels)" = "solo web1@name web1@web1-a " &&
+	sqlite3 pair.db "UPDATE hosts SET name = '\''solo'\''
+	    WHERE ident = '\''web1-a'\''" &&
+	test "$(labels)" = "solo@name solo@web1-a web1 " &&
+	sqlite3 pair.db "UPDATE hosts SET ident = '\''name'\''
+	    WHERE ident = '\''web1-a'\''" &&
+	sqlite3 pair.db "SELECT label FROM hosts ORDER BY host_id" >actual &&
+	printf "web1\nsolo@name:solo\nsolo@name\n" >expect &&
+	test_cmp expect actual &&
+	sqlite3 pair.db "DELETE FROM procs WHERE host_id = 3;
+	    DELETE FROM hosts WHERE host_id = 3" &&
+	test "$(labels)" = "solo web1 "
+'
+
 test_expect_success 'a source that fails leaves the output as it was' '
 	canon fleet.db >before &&
 	echo "not a database" >junk.db &&

@@ -113,9 +113,10 @@ test_expect_success 'the central database answers' '
 '
 PG=$(uri fleet)
 
-# The same report on both: the same bytes, the same exit status.
+# The same report on both (SQLITE, default fleet.db, and PG): the same
+# bytes, the same exit status.
 same() {
-	extracct report --db fleet.db "$@" >expect 2>expect.err
+	extracct report --db "${SQLITE:-fleet.db}" "$@" >expect 2>expect.err
 	e=$?
 	extracct report --db "$PG" "$@" >actual 2>actual.err
 	a=$?
@@ -239,6 +240,40 @@ for by in user command host; do
 		    "same --energy --by $by --format $f"
 	done
 done
+
+test_expect_success 'hosts of one name, pushed at once: the same labels and rows' '
+	twin_hosts &&
+	extracct merge -o twins.db tw1.db tw2.db tw3.db tw4.db tw5.db \
+	    tw6.db >/dev/null &&
+	pg_createdb twins &&
+	for i in 1 2 3 4 5 6; do
+		{ extracct push --db tw$i.db --to "$(uri twins)" >tw$i.out 2>&1
+		  echo $? >tw$i.rc; } &
+	done &&
+	wait &&
+	for i in 1 2 3 4 5 6; do
+		test "$(cat tw$i.rc)" -eq 0 || { cat tw$i.out; return 1; }
+	done &&
+	pg_psql twins -c "SELECT host FROM v_hosts ORDER BY ident" >actual &&
+	sqlite3 twins.db "SELECT host FROM v_hosts ORDER BY ident" >expect &&
+	test_cmp expect actual &&
+	(SQLITE=twins.db && PG=$(uri twins) &&
+	 for r in "--by host" "--by host,command --format csv" \
+	     "--by host,hour --format json" "--scan --by host,user" \
+	     "--every day --by host --format csv" "--by command"; do
+		same $r || exit 1
+	 done) &&
+	extracct report --db "$(uri twins)" --by host >out &&
+	test "$(grep -c "^web1@" out)" -eq 5 &&
+	grep "^solo " out
+'
+
+test_expect_success 'a central database of schema 3 is brought to 4 by a push' '
+	pg_psql twins -c "UPDATE extracct_meta SET version = 3, views_hash = '\'''\''" &&
+	extracct push --db tw1.db --to "$(uri twins)" >/dev/null &&
+	test "$(pg_psql twins -c "SELECT version FROM extracct_meta")" -eq 4 &&
+	(SQLITE=twins.db && PG=$(uri twins) && same --by host --format csv)
+'
 
 test_expect_success 'a server that is not there: a clear message' '
 	test_expect_code 5 extracct report --db "postgresql:///nosuch?host=$PGROOT" >out 2>err &&

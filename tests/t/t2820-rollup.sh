@@ -75,7 +75,8 @@ test_expect_success 'merge keeps them exactly once, merged twice' '
 test_expect_success 'migration 15 builds the rollups of an older database' '
 	extracct_test schema old.db 14 &&
 	sqlite3 old.db "ATTACH '\''a.db'\'' AS a;
-	    INSERT INTO hosts SELECT * FROM a.hosts;
+	    INSERT INTO hosts SELECT $(sqlite3 old.db "SELECT group_concat(name)
+		FROM pragma_table_info('\''hosts'\'')") FROM a.hosts;
 	    INSERT INTO files SELECT * FROM a.files;
 	    INSERT INTO procs SELECT $(sqlite3 old.db "SELECT group_concat(name)
 		FROM pragma_table_info('\''procs'\'')") FROM a.procs;
