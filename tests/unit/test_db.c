@@ -12,8 +12,9 @@
 #include "../../store/dblock.h"
 #include "check.h"
 
+/* The first column of sql's first row, as text ("(null)" for NULL). */
 static int
-one_int(sqlite3 *db, const char *sql, long long *out)
+one_text(sqlite3 *db, const char *sql, char *buf, size_t n)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -22,9 +23,21 @@ one_int(sqlite3 *db, const char *sql, long long *out)
 		return -1;
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int64(st, 0);
+		snprintf(buf, n, "%s", sqlite3_column_text(st, 0) != NULL ?
+		    (const char *)sqlite3_column_text(st, 0) : "(null)");
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+static int
+one_int(sqlite3 *db, const char *sql, long long *out)
+{
+	char buf[32];
+
+	if (one_text(db, sql, buf, sizeof(buf)) != 0)
+		return -1;
+	*out = strtoll(buf, NULL, 10);
+	return 0;
 }
 
 static uint64_t
@@ -69,22 +82,6 @@ test_dblock(const char *path)
 	CHECK("a link in its place refused", symlink("/dev/null", lock) == 0 &&
 	    dblock_take(path, 0, &b, &err) == EXR_IO && b == -1);
 	unlink(lock);
-}
-
-static int
-one_text(sqlite3 *db, const char *sql, char *buf, size_t n)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		snprintf(buf, n, "%s", sqlite3_column_text(st, 0) != NULL ?
-		    (const char *)sqlite3_column_text(st, 0) : "(null)");
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : -1;
 }
 
 /*
