@@ -17,15 +17,13 @@
 #include "procfs.h"
 
 
-/* Read root/rel into buf (NUL-terminated); length or -1. */
+/* Read the file at path into buf (NUL-terminated); length or -1. */
 static ssize_t
-slurp(const char *root, const char *rel, char *buf, size_t n)
+slurp_path(const char *path, char *buf, size_t n)
 {
-	char path[256];
 	ssize_t got, total = 0;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return -1;
 	while ((size_t)total < n - 1) {
@@ -49,6 +47,16 @@ slurp(const char *root, const char *rel, char *buf, size_t n)
 	close(fd);
 	buf[total] = '\0';
 	return total;
+}
+
+/* Read root/rel into buf (NUL-terminated); length or -1. */
+static ssize_t
+slurp(const char *root, const char *rel, char *buf, size_t n)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	return slurp_path(path, buf, n);
 }
 
 /* The number after "key" at a line start in buf; 0 if found. */
@@ -239,24 +247,29 @@ procfs_thread_switches(const struct procfs *pf, const char *pid,
 }
 
 /* stat, status, and io; the threads' switches between the last two
- * where asked (the order procfs_proc always read them in). */
+ * where asked (the order procfs_proc always read them in).  The path
+ * is made once and each file's name put at its end. */
 static int
 proc_read(const struct procfs *pf, const char *pid, uint64_t now_ns,
     struct ex_proc *p, int threads)
 {
-	char rel[64], buf[4096];
+	char path[256], buf[4096];
+	int n;
 
-	snprintf(rel, sizeof(rel), "%s/stat", pid);
-	if (slurp(pf->root, rel, buf, sizeof(buf)) <= 0 ||
+	n = snprintf(path, sizeof(path), "%s/%s/", pf->root, pid);
+	if (n < 0 || (size_t)n + sizeof("status") > sizeof(path))
+		return -1;
+	memcpy(path + n, "stat", sizeof("stat"));
+	if (slurp_path(path, buf, sizeof(buf)) <= 0 ||
 	    procfs_parse_stat(pf, pid, buf, now_ns, p) != 0)
 		return -1;
-	snprintf(rel, sizeof(rel), "%s/status", pid);
-	if (slurp(pf->root, rel, buf, sizeof(buf)) > 0)
+	memcpy(path + n, "status", sizeof("status"));
+	if (slurp_path(path, buf, sizeof(buf)) > 0)
 		procfs_parse_status(buf, p);
 	if (threads)
 		procfs_thread_switches(pf, pid, p);
-	snprintf(rel, sizeof(rel), "%s/io", pid);
-	if (slurp(pf->root, rel, buf, sizeof(buf)) > 0)
+	memcpy(path + n, "io", sizeof("io"));
+	if (slurp_path(path, buf, sizeof(buf)) > 0)
 		procfs_parse_io(buf, p);
 	return 0;
 }
@@ -279,11 +292,13 @@ int
 procfs_parse_stat(const struct procfs *pf, const char *pid, const char *buf,
     uint64_t now_ns, struct ex_proc *p)
 {
-	const char *open_paren, *close_paren, *rest;
-	unsigned long long ppid, tty, minflt, majflt, utime, stime, threads,
-	    start;
+	const char *open_paren, *close_paren, *rest, *s;
+	unsigned long long f[19], ppid, tty, minflt, majflt, utime, stime,
+	    threads, start;
 	uint64_t v, tck = (uint64_t)pf->clk_tck;
+	char *end;
 	size_t n;
+	int i;
 
 	memset(p, 0, sizeof(*p));
 	p->group = EXD_GROUP_PROC_PARTIAL;
@@ -307,10 +322,27 @@ procfs_parse_stat(const struct procfs *pf, const char *pid, const char *buf,
 	 */
 	if (*rest == 'Z' || *rest == 'X')
 		return -1;
-	if (sscanf(rest, "%*c %llu %*d %*d %llu %*d %*u %llu %*u %llu %*u "
-	    "%llu %llu %*d %*d %*d %*d %llu %*d %llu", &ppid, &tty, &minflt,
-	    &majflt, &utime, &stime, &threads, &start) != 8)
+	/*
+	 * Fields 4 to 22, each as sscanf's %llu reads a number (blanks, a
+	 * sign, digits; past 2^64 the largest): what a "%llu %*d ..."
+	 * format read, without scanf's cost (a seventh of snap's own
+	 * time).
+	 */
+	if (*rest == '\0')
 		return -1;
+	for (s = rest + 1, i = 0; i < 19; i++, s = end) {
+		f[i] = strtoull(s, &end, 10);
+		if (end == s)
+			return -1;
+	}
+	ppid = f[0];
+	tty = f[3];
+	minflt = f[6];
+	majflt = f[8];
+	utime = f[10];
+	stime = f[11];
+	threads = f[16];
+	start = f[18];
 	/*
 	 * What cannot be true is left out, never wrapped: a ppid or a
 	 * thread count past 32 bits (the log holds 32), a time past 2^64
