@@ -139,12 +139,18 @@ for m in runtime ticks; do
 done
 for m in runtime ticks; do
 	[ -s "$DIR/snapwall.$m.5000" ] || continue
+	# The CPU beside the wall time: what a busy neighbour does not
+	# stretch.
 	awk -v m="$m" -v w0="$(median "$DIR/snapwall.$m")" \
 	    -v w1="$(median "$DIR/snapwall.$m.1000")" \
 	    -v w5="$(median "$DIR/snapwall.$m.5000")" \
+	    -v c0="$(median "$DIR/snapcpu.$m")" \
+	    -v c1="$(median "$DIR/snapcpu.$m.1000")" \
+	    -v c5="$(median "$DIR/snapcpu.$m.5000")" \
 	    -v n0="$n" -v n1="$n1000" -v n5="$n5000" 'BEGIN {
-		printf "\n  snap --cpu %-7s marginal per process: %.1f us wall at %d processes, %.1f us at %d (goal <= 15 us; ps -eo for comparison below)",
-		    m, (w1 - w0) / (n1 - n0) * 1e6, n1, (w5 - w0) / (n5 - n0) * 1e6, n5 }'
+		printf "\n  snap --cpu %-7s marginal per process: %.1f us wall at %d processes, %.1f us at %d (goal <= 15 us; ps -eo for comparison below); CPU %.1f us, %.1f us",
+		    m, (w1 - w0) / (n1 - n0) * 1e6, n1, (w5 - w0) / (n5 - n0) * 1e6, n5,
+		    (c1 - c0) / (n1 - n0) * 1e6, (c5 - c0) / (n5 - n0) * 1e6 }'
 done
 awk -v w0="$(median "$DIR/pswall")" -v w1="$(median "$DIR/pswall.1000")" \
     -v w5="$(median "$DIR/pswall.5000")" -v n0="$n" -v n1="$n1000" \
