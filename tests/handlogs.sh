@@ -17,6 +17,23 @@ acctd_rec() {
 	echo "end"
 }
 
+# acctd.exacct: a log of HOST with N of acctd_rec's exits (pids
+# 200000.., started 1700000000.. s), and with LOSSES (1), a loss record
+# after each hundred's fiftieth: acctd_log HOST N [LOSSES].
+acctd_log() {
+	{ echo "header library extracct $1" &&
+	  i=0 && while [ $i -lt "$2" ]; do
+		acctd_rec $((200000 + i)) $((1700000000 + i)) || return 1
+		if [ "${3:-0}" -eq 1 ] && [ $((i % 100)) -eq 50 ]; then
+			echo "group 0xf1000002" &&
+			echo "  uint 0x41000301 $((1700000000 + i))000000000" &&
+			echo "  uint 0x41000302 $((i / 50))" && echo "end"
+		fi
+		i=$((i + 1))
+	  done; } >acctd.spec &&
+	extracct_test encode acctd.spec acctd.exacct
+}
+
 # N pacct v3 records of the same processes.
 pacct_recs() {
 	awk -v n="$1" "function le32(v) {
@@ -43,17 +60,7 @@ zone() {	# DIR NAME ENERGY
 # exits from pacct (alt.pacct), a GMT RAPL provider log with gaps
 # (s1/), and three snapshots of a fake powercap tree (snap.log, pc/).
 fleet_extra_logs() {
-	{ echo "header library extracct alpha" &&
-	  i=0 && while [ $i -lt 200 ]; do
-		acctd_rec $((200000 + i)) $((1700000000 + i)) || return 1
-		if [ $((i % 100)) -eq 50 ]; then
-			echo "group 0xf1000002" &&
-			echo "  uint 0x41000301 $((1700000000 + i))000000000" &&
-			echo "  uint 0x41000302 $((i / 50))" && echo "end"
-		fi
-		i=$((i + 1))
-	  done; } >acctd.spec &&
-	extracct_test encode acctd.spec acctd.exacct &&
+	acctd_log alpha 200 1 &&
 	pacct_recs 200 >alt.pacct &&
 	mkdir s1 &&
 	awk "BEGIN { t = 1700000000000000

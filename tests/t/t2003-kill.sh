@@ -45,17 +45,7 @@ test_expect_success 'setup: logs of every kind' '
 		echo $((i * 700000)) >pc/intel-rapl:0/energy_uj &&
 		echo $((i * 300000)) >pc/intel-rapl:0:1/energy_uj || return 1
 	done &&
-	{ echo "header library extracct althost" &&
-	  i=0 && while [ $i -lt 400 ]; do
-		acctd_rec $((200000 + i)) $((1700000000 + i)) || return 1
-		if [ $((i % 100)) -eq 50 ]; then
-			echo "group 0xf1000002" &&
-			echo "  uint 0x41000301 $((1700000000 + i))000000000" &&
-			echo "  uint 0x41000302 $((i / 50))" && echo "end"
-		fi
-		i=$((i + 1))
-	  done; } >acctd.spec &&
-	extracct_test encode acctd.spec acctd.exacct &&
+	acctd_log althost 400 1 &&
 	pacct_recs 400 >alt.pacct &&
 	test "$(wc -c <alt.pacct)" -eq 25600 &&
 	extracct text -H alt.pacct >alt.txt &&

@@ -12,32 +12,14 @@
 
 M=$SRC/tests/fixtures/migrate12
 
+. "$SRC/tests/handlogs.sh"
+
 # The logs v12.sql was made from (gen gives the same bytes).
 make_logs() {
 	extracct gen --kind proc --records 300 --seed 11 --jitter --host alpha -o a.proc &&
 	extracct gen --kind pacct --records 150 --seed 12 -o a.pacct &&
-	{ echo "header library extracct alpha"; i=0; while [ $i -lt 40 ]; do
-		echo "group 0xf0000100"; echo "  uint 0x30001000 $((200000 + i))"
-		echo "  uint 0x40001007 $((1700000000 + i))"
-		echo "  uint 0x40001008 60000000"
-		echo "  uint 0x40001009 $((1700000000 + i + 1))"
-		echo "  uint 0x4000100a 60000000"
-		echo "  uint 0x4000100b 0"; echo "  uint 0x4000100c 5000000"
-		echo "  string 0x60001006 worker"; echo "end"
-		i=$((i + 1)) || return 1
-	  done; } >acctd.spec &&
-	extracct_test encode acctd.spec acctd.exacct &&
-	awk -v n=40 "function le32(v) {
-		printf \"%c%c%c%c\", v % 256, int(v / 256) % 256,
-		    int(v / 65536) % 256, int(v / 16777216) % 256 }
-	    function zeros(k) { while (k-- > 0) printf \"%c\", 0 }
-	    BEGIN { for (i = 0; i < n; i++) {
-		printf \"%c%c\", 0, 3; zeros(14)
-		le32(200000 + i); le32(1); le32(1700000000 + i)
-		printf \"%c%c%c%c\", 0, 0, 128, 63
-		printf \"%c%c\", 1, 0; zeros(14)
-		printf \"worker\"; zeros(10)
-	    } }" >alt.pacct
+	acctd_log alpha 40 &&
+	pacct_recs 40 >alt.pacct
 }
 
 sysload() {

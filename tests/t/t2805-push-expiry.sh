@@ -39,12 +39,7 @@ test_expect_success 'setup: logs of 2023; half of the processes log' '
 	extracct gen --kind proc --records 1000 --seed 8 --host alpha -o b.proc &&
 	size=$(wc -c <a.proc) &&
 	head -c $((size / 2)) a.proc >g.exacct &&
-	{ echo "header library extracct alpha" &&
-	  i=0 && while [ $i -lt 200 ]; do
-		acctd_rec $((200000 + i)) $((1700000000 + i)) && i=$((i + 1)) ||
-		return 1
-	  done; } >acctd.spec &&
-	extracct_test encode acctd.spec acctd.exacct &&
+	acctd_log alpha 200 &&
 	pacct_recs 200 >alt.pacct &&
 	ingest_both g.exacct a.task a.energy a.pacct acctd.exacct alt.pacct &&
 	test "$(sqlite3 x.db "SELECT count(*) FROM proc_alt_exits")" -gt 0 &&
