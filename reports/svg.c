@@ -193,6 +193,26 @@ nice_step(double range, int ticks)
 	return (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10) * mag;
 }
 
+/* An axis from 0 past max: its tick step, its top (a whole number of
+ * steps) and the decimals its labels need. */
+struct ticks {
+	double	 step, top;
+	int	 decimals;
+};
+
+static struct ticks
+axis_ticks(double max)
+{
+	struct ticks t;
+
+	if (!(max > 0))
+		max = 1;
+	t.step = nice_step(max, 5);
+	t.top = ceil(max / t.step - 1e-9) * t.step;
+	t.decimals = t.step >= 1 ? 0 : (int)ceil(-log10(t.step) - 1e-9);
+	return t;
+}
+
 /*
  * The y axis from 0 to a round value at or above max: grid lines, tick
  * labels in c's scale, the axis label.  Returns the axis top value.
@@ -200,21 +220,17 @@ nice_step(double range, int ticks)
 static double
 y_axis(FILE *fp, const struct chart *c, double max)
 {
-	double step, top, v, y;
-	int decimals, i;
+	struct ticks t = axis_ticks(max);
+	double v, y;
+	int i;
 	char label[48];
 
-	if (!(max > 0))
-		max = 1;
-	step = nice_step(max, 5);
-	top = ceil(max / step - 1e-9) * step;
-	decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
-	for (i = 0; (v = i * step) <= top + step / 2; i++) {
-		y = PY1 - v / top * (PY1 - PY0);
+	for (i = 0; (v = i * t.step) <= t.top + t.step / 2; i++) {
+		y = PY1 - v / t.top * (PY1 - PY0);
 		fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\""
 		    " stroke=\"%s\"/>\n", PX0, y, PX1, y, i == 0 ? "#333333" :
 		    "#e0e0e0");
-		snprintf(label, sizeof(label), "%.*f", decimals, v);
+		snprintf(label, sizeof(label), "%.*f", t.decimals, v);
 		text(fp, PX0 - 6, y + 4, "text-anchor=\"end\" class=\"ytick\"",
 		    label, 0);
 	}
@@ -222,7 +238,7 @@ y_axis(FILE *fp, const struct chart *c, double max)
 	    " text-anchor=\"middle\" class=\"ylabel\">", (PY0 + PY1) / 2.0);
 	svg_text(fp, c->ylabel, 0);
 	fputs("</text>\n", fp);
-	return top;
+	return t.top;
 }
 
 static double
@@ -533,25 +549,22 @@ lines(FILE *fp, const struct chart *c)
 static void
 bars(FILE *fp, const struct chart *c)
 {
-	double max = 0, step, top, v, x;
-	int bottom = PY0 + BAR_ROW * (int)c->ns, decimals, i, used[3] = { 0 };
+	struct ticks t;
+	double max = 0, v, x;
+	int bottom = PY0 + BAR_ROW * (int)c->ns, i, used[3] = { 0 };
 	char label[64];
 	size_t s;
 
 	for (s = 0; s < c->ns; s++)
 		if (c->v[s] / c->scale > max)
 			max = c->v[s] / c->scale;
-	if (!(max > 0))
-		max = 1;
-	step = nice_step(max, 5);
-	top = ceil(max / step - 1e-9) * step;
-	decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
-	for (i = 0; (v = i * step) <= top + step / 2; i++) {
-		x = BX0 + v / top * (BX1 - BX0);
+	t = axis_ticks(max);
+	for (i = 0; (v = i * t.step) <= t.top + t.step / 2; i++) {
+		x = BX0 + v / t.top * (BX1 - BX0);
 		fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\""
 		    " stroke=\"%s\"/>\n", x, PY0 - 4, x, bottom, i == 0 ?
 		    "#333333" : "#e0e0e0");
-		snprintf(label, sizeof(label), "%.*f", decimals, v);
+		snprintf(label, sizeof(label), "%.*f", t.decimals, v);
 		text(fp, x, bottom + 16,
 		    "text-anchor=\"middle\" class=\"xtick\"", label, 0);
 	}
@@ -568,14 +581,15 @@ bars(FILE *fp, const struct chart *c)
 		v = c->v[s] / c->scale;
 		fprintf(fp, "<rect class=\"bar\" x=\"%d\" y=\"%.1f\""
 		    " width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>", BX0,
-		    y + 3, v / top * (BX1 - BX0), BAR_ROW - 6, bar_colour[cls]);
+		    y + 3, v / t.top * (BX1 - BX0), BAR_ROW - 6,
+		    bar_colour[cls]);
 		svg_text(fp, c->name[s], 0);
 		fputs("</title></rect>\n", fp);
 		text(fp, BX0 - 8, y + BAR_ROW / 2.0 + 4, "text-anchor=\"end\""
 		    " class=\"legend\"", c->name[s], NAME_CHARS);
 		snprintf(label, sizeof(label), "%.*f %s", v >= 100 ? 0 :
 		    v >= 10 ? 1 : 2, v, c->unit);
-		text(fp, BX0 + v / top * (BX1 - BX0) + 6, y + BAR_ROW / 2.0 +
+		text(fp, BX0 + v / t.top * (BX1 - BX0) + 6, y + BAR_ROW / 2.0 +
 		    4, "class=\"value\"", label, 0);
 	}
 	/* The classes' legend, in a row under the axis label. */
