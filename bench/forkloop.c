@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #define IN_FLIGHT	64
-#define STACK		16384		/* a child's: one system call deep */
+#define STACK		16384	/* a child's: one system call deep */
 
 /* The children's stacks, and which child has each (0: free). */
 static _Alignas(16) char stacks[IN_FLIGHT][STACK];
@@ -68,10 +68,11 @@ main(int argc, char **argv)
 		pid_t pid;
 
 		if (started < n && alive < IN_FLIGHT) {
+			/* alive < IN_FLIGHT: a stack is free. */
 			for (i = 0; owner[i] != 0; i++)
-				;		/* alive < IN_FLIGHT: one is free */
-			pid = clone(child, stacks[i] + STACK, CLONE_VM | SIGCHLD,
-			    NULL);
+				;
+			pid = clone(child, stacks[i] + STACK,
+			    CLONE_VM | SIGCHLD, NULL);
 			if (pid == -1) {
 				perror("forkloop: clone");
 				return 1;

@@ -346,7 +346,8 @@ x_axis(FILE *fp, const struct chart *c)
 
 			mid.tm_isdst = -1;
 			tt = mktime(&mid);	/* noon: normalises the date */
-			if (tt == (time_t)-1 || localtime_r(&tt, &at) == NULL)
+			if (tt == (time_t)-1 ||
+			    localtime_r(&tt, &at) == NULL)
 				return;
 			at.tm_hour = at.tm_min = at.tm_sec = 0;
 			at.tm_isdst = -1;
