@@ -633,7 +633,7 @@ rollup_add(struct rollup *ru, int64_t proc_id,
     const struct proc_interval *iv, struct ex_err *err)
 {
 	int64_t t0 = (int64_t)iv->t0_ns, t1 = (int64_t)iv->t1_ns, h0, h1, h;
-	int64_t x[RV_N], q[RV_N], m[RV_N], before[RV_N], d = 1;
+	int64_t x[RV_N], q[RV_N], m[RV_N], before[RV_N], d = 1, u = 1;
 	int has[RU_NV];
 	int32_t ki;
 	int k, l, rc;
@@ -647,29 +647,28 @@ rollup_add(struct rollup *ru, int64_t proc_id,
 	 * one through the hour before, so each value costs one division an
 	 * hour (a long-lived process's first interval covers weeks).
 	 */
-	if (h0 != h1) {
-		int64_t u = weight_unit(t0, t1);
-
-		d = t1 / u - t0 / u;
-	}
 	has[0] = 1;
 	for (k = 0; k < RV_N; k++) {
 		int f = rv_field[k];
 
 		has[k + 1] = (iv->present >> f) & 1;
 		x[k] = has[k + 1] ? (int64_t)iv->d[f] : 0;
-		q[k] = x[k] / d;
-		m[k] = x[k] % d;
 		before[k] = 0;
 	}
-	for (h = h0; h <= h1; h++) {
-		int64_t hour_s = h * 3600, g[RU_NV], r[RU_NV], v, ce = 1;
-
-		if (h0 != h1) {
-			int64_t cb;
-
-			weights(t0, t1, h0, h1, h, &cb, &ce, &d);
+	if (h0 != h1) {
+		u = weight_unit(t0, t1);
+		d = t1 / u - t0 / u;
+		for (k = 0; k < RV_N; k++) {
+			q[k] = x[k] / d;
+			m[k] = x[k] % d;
 		}
+	}
+	for (h = h0; h <= h1; h++) {
+		int64_t hour_s = h * 3600, g[RU_NV], r[RU_NV], v;
+		/* The weight through hour h (weights()'s ce). */
+		int64_t ce = h == h1 ? d :
+		    (h + 1) * ROLLUP_HOUR_NS / u - t0 / u;
+
 		if (!split_ok(t0, t1))		/* one part: as it is */
 			v = t0 >= 0 && t1 >= 0 && t1 <= ROLLUP_MAX_T_NS ?
 			    t1 - t0 : 0;
@@ -682,9 +681,11 @@ rollup_add(struct rollup *ru, int64_t proc_id,
 		g[0] = v / 1000000000;
 		r[0] = v % 1000000000;
 		for (k = 0; k < RV_N; k++) {
-			int64_t through = q[k] * ce + m[k] * ce / d;
+			/* One hour: all of it, no division. */
+			int64_t through = h0 == h1 ? x[k] :
+			    q[k] * ce + m[k] * ce / d;
 
-			v = h0 == h1 ? x[k] : through - before[k];
+			v = through - before[k];
 			before[k] = through;
 			g[k + 1] = v / 1000000000;
 			r[k + 1] = v % 1000000000;
