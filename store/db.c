@@ -1133,7 +1133,7 @@ db_open_at(const char *path, int version, sqlite3 **dbp, struct ex_err *err)
 	struct stat at[3];
 	sqlite3 *db = NULL;
 	char sql[64];
-	int v, rc, ondisk;
+	int v, rc, ondisk, fresh;
 
 	*dbp = NULL;
 	/* Never open a database through a link someone else planted. */
@@ -1178,6 +1178,18 @@ db_open_at(const char *path, int version, sqlite3 **dbp, struct ex_err *err)
 	    EXR_OK)
 		goto fail;
 	/*
+	 * A new database (version 0) takes every migration in turn, and
+	 * their statement journals went to temporary files: 13 MB written
+	 * to make an empty database.  With nothing in it to sort or copy,
+	 * they fit in memory.  An older database's migrations may sort
+	 * millions of rows, so they keep the files.
+	 */
+	if (user_version(db, &v, err) != EXR_OK)
+		goto fail;
+	fresh = v == 0;
+	if (fresh && db_exec(db, "PRAGMA temp_store=MEMORY", err) != EXR_OK)
+		goto fail;
+	/*
 	 * One migration per transaction; the version is read inside it, so
 	 * two runs opening a new database at once migrate it once.
 	 */
@@ -1203,6 +1215,8 @@ db_open_at(const char *path, int version, sqlite3 **dbp, struct ex_err *err)
 		    db_exec(db, "COMMIT", err) != EXR_OK)
 			goto rollback;
 	}
+	if (fresh && db_exec(db, "PRAGMA temp_store=DEFAULT", err) != EXR_OK)
+		goto fail;
 	/* SQLite has made its -wal and -shm by now: check them too. */
 	if (ondisk && db_files_recheck(path, at, err) != EXR_OK)
 		goto fail;
