@@ -21,8 +21,9 @@ HOURS=$((ROWS / PROCS))
 DB=$(dirname "$X")/bench-rollup-$ROWS.db
 command -v sqlite3 >/dev/null || { echo "bench: rollup: no sqlite3" >&2; exit 0; }
 
-# One kept from another extracct's schema is made again (an older one
-# once failed every report here: they refuse a database to migrate).
+# A database kept from another schema is made again: reports refuse
+# one that has still to migrate (make bench failed on one kept from
+# schema 16).
 WANT=$("$X" --version | sed -n 's/.*(database schema \([0-9]*\)).*/\1/p')
 if [ -s "$DB" ] &&
     [ "$(sqlite3 "$DB" "PRAGMA user_version" 2>/dev/null)" != "$WANT" ]; then
