@@ -41,15 +41,6 @@ cat "$DIR/big.exacct" "$DIR/half.exacct" >/dev/null	# into the page cache
 
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f\n", b - a }'; }
 
-# Run "$@" (its output dropped) and print its CPU seconds, user and
-# system, from the times of a subshell's children; "failed" if it fails.
-# CPU time is what a neighbour on the other core does not stretch.
-cpu_of() {
-	( if "$@" >/dev/null; then times; else echo failed; fi ) |
-	    awk '$1 == "failed" { print; exit } NR == 2 {
-		split($1, u, /[ms]/); split($2, s, /[ms]/)
-		printf "%.3f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
-}
 
 # The baseline's input: our interval rows (the proc_intervals view: the
 # rows of proc_interval_rows and the exits procs carries) as CSV, into

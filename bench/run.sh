@@ -78,28 +78,17 @@ run() {
 	esac
 }
 
-# The CPU time (user + system) of the shell's children so far, from
-# the times builtin into a file, read back (times in a pipe or in $(...)
-# would run in a subshell, whose children are not these).  Ticks of
-# 10 ms, but a run is ~0.4 s.
-cpu_file() {
-	awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m")
-	    t += a[1] * 60 + a[2] } printf "%.6f\n", t }' "$1"
-}
-
 # time_run CMD FILE N OUT: append the run's wall time to OUT, and its
-# CPU time to OUT.cpu.  The machine may be shared: a neighbour on the
-# other core stretches wall time, CPU time much less.
+# CPU time to OUT.cpu (cpu_of).  The machine may be shared: a neighbour
+# on the other core stretches wall time, CPU time much less.
 time_run() {
-	times >"$DIR/times0"
 	t0=$(now)
-	run "$1" "$2" "$3" || { echo "bench: '$1' failed on $2" >&2; exit 1; }
+	run_cpu=$(cpu_of run "$1" "$2" "$3")
 	t1=$(now)
-	times >"$DIR/times1"
+	[ "$run_cpu" != failed ] ||
+	    { echo "bench: '$1' failed on $2" >&2; exit 1; }
 	echo "$t0 $t1" | awk '{ printf "%.9f\n", $2 - $1 }' >>"$4"
-	# Less what the clock's own date took (in times0..times1 too).
-	echo "$(cpu_file "$DIR/times0") $(cpu_file "$DIR/times1")" |
-	    awk '{ printf "%.6f\n", $2 - $1 }' >>"$4.cpu"
+	echo "$run_cpu" >>"$4.cpu"
 }
 
 # bench_file LABEL FILE RECORDS: time each command on FILE, print a table.

@@ -137,7 +137,7 @@ struct rollup {
 	struct ru_acc	*accs;
 	size_t		 naccs, capaccs;
 	uint64_t	 clock;		/* accumulators touched so far */
-	uint64_t	*stamps;	/* rollup_spill's, RU_MAX_ACCS */
+	uint64_t	*stamps;	/* rollup_spill's scratch */
 	struct ru_map	 accmap;	/* accs[] by level, key and t */
 };
 
@@ -304,35 +304,8 @@ map_find(struct ru_map *m, uint64_t h, int (*eq)(const struct rollup *,
 	return &m->slot[i];
 }
 
-/*
- * Room in m for one more of n entries (at most half full), every entry
- * placed again by hash(ctx, i).  0, or -1 out of memory (m unchanged).
- */
-static int
-map_room(struct ru_map *m, size_t n, uint64_t (*hash)(const struct rollup *,
-    int32_t), const struct rollup *ru)
-{
-	struct ru_map nm;
-	size_t i, j;
-
-	if (m->cap != 0 && n + 1 <= m->cap / 2)
-		return 0;
-	nm.cap = m->cap == 0 ? 1024 : m->cap * 2;
-	if ((nm.slot = ex_reallocarray(NULL, nm.cap, sizeof(int32_t))) == NULL)
-		return -1;
-	memset(nm.slot, 0xff, nm.cap * sizeof(int32_t));
-	for (i = 0; i < n; i++) {
-		j = (size_t)hash(ru, (int32_t)i) & (nm.cap - 1);
-		while (nm.slot[j] != -1)
-			j = (j + 1) & (nm.cap - 1);
-		nm.slot[j] = (int32_t)i;
-	}
-	free(m->slot);
-	*m = nm;
-	return 0;
-}
-
-/* Place entries 0..n-1 in m again, by hash(ctx, i): after a compaction. */
+/* Place entries 0..n-1 in m anew, by hash(ctx, i): after it grew, or
+ * after a compaction. */
 static void
 map_refill(struct ru_map *m, size_t n, uint64_t (*hash)(const struct rollup *,
     int32_t), const struct rollup *ru)
@@ -346,6 +319,29 @@ map_refill(struct ru_map *m, size_t n, uint64_t (*hash)(const struct rollup *,
 			j = (j + 1) & (m->cap - 1);
 		m->slot[j] = (int32_t)i;
 	}
+}
+
+/*
+ * Room in m for one more of n entries (at most half full), every entry
+ * placed again by hash(ctx, i).  0, or -1 out of memory (m unchanged).
+ */
+static int
+map_room(struct ru_map *m, size_t n, uint64_t (*hash)(const struct rollup *,
+    int32_t), const struct rollup *ru)
+{
+	size_t cap;
+	int32_t *slot;
+
+	if (m->cap != 0 && n + 1 <= m->cap / 2)
+		return 0;
+	cap = m->cap == 0 ? 1024 : m->cap * 2;
+	if ((slot = ex_reallocarray(NULL, cap, sizeof(int32_t))) == NULL)
+		return -1;
+	free(m->slot);
+	m->slot = slot;
+	m->cap = cap;
+	map_refill(m, n, hash, ru);
+	return 0;
 }
 
 /* Room for one more element of size sz in *a (of *cap). */

@@ -20,9 +20,11 @@ export ASAN_OPTIONS UBSAN_OPTIONS
 add_counts() {
 	# The last "N passed, N failed[, N skipped]" line of the log.
 	line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-	p=$(echo "$line" | sed -E 's/.* ([0-9]+) passed.*/\1/')
-	f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-	s=$(echo "$line" | sed -nE 's/.* ([0-9]+) skipped.*/\1/p')
+	# (at the line's start too: the "0 passed, 1 failed" added for a
+	# script that died)
+	p=$(echo "$line" | sed -E 's/(^|.* )([0-9]+) passed.*/\2/')
+	f=$(echo "$line" | sed -E 's/(^|.* )([0-9]+) failed.*/\2/')
+	s=$(echo "$line" | sed -nE 's/(^|.* )([0-9]+) skipped.*/\2/p')
 	passed=$((passed + ${p:-0}))
 	failed=$((failed + ${f:-1}))
 	skipped=$((skipped + ${s:-0}))

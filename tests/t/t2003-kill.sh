@@ -91,38 +91,39 @@ test_expect_success 'an uninterrupted run fills every table' '
 	wc -c $INPUTS | awk "\$2 == \"total\" { print \$1 }" >total
 '
 
-# Run an ingest into k.db, SIGKILL it after $1 ms; "killed" or "done".
-kill_after() {
+# Run an ingest into k.db and SIGKILL it once "$@" (one of the waits
+# below) returns; "killed", or "done" where it had ended first.
+kill_when() {
 	"$EXTRACCT" ingest --db k.db --chunk 150 --host althost $INPUTS \
 	    >/dev/null 2>&1 &
 	pid=$!
+	"$@"
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	if [ $? -eq 137 ]; then echo killed; else echo done; fi
+}
+
+# Wait $1 ms.
+ms_pass() {
 	sleep "$(awk -v m="$1" "BEGIN { printf \"%.3f\", m / 1000 }")"
-	kill -9 $pid 2>/dev/null
-	wait $pid 2>/dev/null
-	if [ $? -eq 137 ]; then echo killed; else echo done; fi
 }
 
-# The input k.db holds committed, into got (0 before its ledger is
-# there); a read-only look, in WAL mode beside the writer.
-committed() {
-	got=$(sqlite3 -readonly k.db "SELECT coalesce(sum(ingested_to), 0)
-	    FROM files" 2>/dev/null) || got=0
-	[ -n "$got" ] || got=0
+# The bytes of the input k.db holds committed (sqlite3 options "$@").
+committed_bytes() {
+	sqlite3 "$@" k.db "SELECT coalesce(sum(ingested_to), 0) FROM files" \
+	    2>/dev/null
 }
 
-# Run an ingest into k.db, SIGKILL it once it has committed $1 bytes of
-# the input, however fast the machine runs it; "killed" or "done".
-kill_at_committed() {
-	"$EXTRACCT" ingest --db k.db --chunk 150 --host althost $INPUTS \
-	    >/dev/null 2>&1 &
-	pid=$! && got=0
-	while kill -0 $pid 2>/dev/null && committed && [ "$got" -lt "$1" ]
-	do
+# Wait until k.db holds $1 bytes of the input committed, however fast
+# the machine runs the ingest, or it has ended: a read-only look, in WAL
+# mode beside the writer (0 before the ledger is there).
+committed_reach() {
+	got=0
+	while kill -0 $pid 2>/dev/null && [ "$got" -lt "$1" ]; do
 		sleep 0.002
+		got=$(committed_bytes -readonly) || got=0
+		[ -n "$got" ] || got=0
 	done
-	kill -9 $pid 2>/dev/null
-	wait $pid 2>/dev/null
-	if [ $? -eq 137 ]; then echo killed; else echo done; fi
 }
 
 # Run K of the kill test: an ingest into a fresh k.db killed at share F
@@ -138,23 +139,22 @@ killed_run() {
 		rm -f k.db k.db-wal k.db-shm k.db-lock &&
 		if [ $# -ge 3 ]; then
 			ms="committed $2 of the input" &&
-			r=$(kill_at_committed $(awk -v f=$2 -v t=$total \
-			    "BEGIN { printf \"%d\", f * t }"))
+			r=$(kill_when committed_reach $(awk -v f=$2 \
+			    -v t=$total "BEGIN { printf \"%d\", f * t }"))
 		else
 			ms=$(awk -v f=$2 -v d=$dur \
 			    "BEGIN { printf \"%d\", f * d }") &&
-			r=$(kill_after $ms) &&
+			r=$(kill_when ms_pass $ms) &&
 			if [ $r = done ]; then dur=$((dur * 85 / 100)); fi
 		fi &&
 		try=$((try + 1)) || return 1
 	done &&
 	if [ "$r" = killed ]; then
 		killed=$((killed + 1)) &&
-		sqlite3 k.db "SELECT coalesce(sum(ingested_to), 0) FROM files" \
-		    2>/dev/null >>progress || echo 0 >>progress
+		{ committed_bytes >>progress || echo 0 >>progress; }
 	fi &&
 	if [ $(($1 % 2)) -eq 0 ]; then
-		r=$(kill_after $(awk -v k=$1 -v d=$dur "BEGIN {
+		r=$(kill_when ms_pass $(awk -v k=$1 -v d=$dur "BEGIN {
 		    srand(k * 104729); printf \"%d\", rand() * d / 2 }")) &&
 		if [ "$r" = killed ]; then killed=$((killed + 1)); fi
 	fi &&
