@@ -1,11 +1,14 @@
 #!/bin/sh
 # bench/ingest.sh: full ingest (decode, difference, SQLite) against the
 # SQLite limit, bench/loader (the same rows into the same schema with the
-# same PRAGMAs, one prepared INSERT per table, one transaction); then
-# sqlite3's .import of the interval rows alone as CSV into the bare
-# table (a second, weaker peer); the cost of --outdir (text and CSV
-# beside the database); and peak memory at two input sizes with the
-# same number of live processes.
+# same PRAGMAs, one prepared INSERT per table, one transaction), and
+# the loader into the tables alone (-b: no index, what any schema that
+# keeps these rows could take at most); then sqlite3's .import of the
+# interval rows alone as CSV into the bare table (a second, weaker
+# peer); the cost of --outdir (text and CSV beside the database); a
+# pacct database against its log, and against the narrowest tables
+# that could hold the same processes; and peak memory at two input
+# sizes with the same number of live processes.
 #
 # Usage: sh bench/ingest.sh PATH/TO/extracct PATH/TO/loader
 #   (make bench does this)
@@ -55,12 +58,10 @@ SCHEMA=$(sqlite3 "$DIR/ref.db" ".schema proc_interval_rows")
 # (sync): the --outdir run leaves ~330 MB of text and CSV to write back,
 # and the loader after it paid for that.  The machine's speed drifts
 # by a quarter within minutes (the loader: 2.3 to 3.6 s), so a ratio is
-# the median of each rep's own, of runs next to each other.
-i=0
-while [ "$i" -lt "$REPS" ]; do
-	i=$((i + 1))
-	# Ingest with --outdir (each log's records as text and CSV too),
-	# then without, then the loader: each ratio is of neighbours.
+# the median of each rep's own, of runs next to each other, and every
+# other rep runs them in the reverse order (a drift within a rep then
+# favours neither side; the first run of a rep was the slow one).
+run_outdir() {
 	rm -rf "$DIR"/od "$DIR"/od.db*
 	mkdir "$DIR/od"
 	sync
@@ -72,7 +73,8 @@ while [ "$i" -lt "$REPS" ]; do
 	elapsed "$t0" "$t1" >>"$DIR/t.outdir"
 	echo "$c" >>"$DIR/c.outdir"
 	rm -rf "$DIR"/od "$DIR"/od.db*
-
+}
+run_ingest() {
 	rm -f "$DIR"/run.db*
 	sync
 	t0=$(now)
@@ -81,13 +83,32 @@ while [ "$i" -lt "$REPS" ]; do
 	[ "$c" != failed ] || { echo "bench ingest: ingest failed" >&2; exit 1; }
 	elapsed "$t0" "$t1" >>"$DIR/t.ingest"
 	echo "$c" >>"$DIR/c.ingest"
-
-	rm -f "$DIR"/load.db*
+}
+# The loader: $1 its flag (-b: no index), $2 the name of its figures
+# and its database.
+run_loader() {
+	rm -f "$DIR/$2".db*
 	sync
-	"$LOADER" "$DIR/ref.db" "$DIR/load.db" >"$DIR/loader.out"
-	awk '{ print $4 }' "$DIR/loader.out" >>"$DIR/t.loader"
-	awk '{ print $7 }' "$DIR/loader.out" >>"$DIR/c.loader"
-
+	"$LOADER" $1 "$DIR/ref.db" "$DIR/$2.db" >"$DIR/loader.out"
+	awk '{ print $4 }' "$DIR/loader.out" >>"$DIR/t.$2"
+	awk '{ print $7 }' "$DIR/loader.out" >>"$DIR/c.$2"
+}
+i=0
+while [ "$i" -lt "$REPS" ]; do
+	i=$((i + 1))
+	# --outdir (each log's records as text and CSV too) and plain
+	# ingest, then the loader: each ratio is of neighbours.
+	if [ $((i % 2)) -eq 1 ]; then
+		run_outdir
+		run_ingest
+		run_loader "" loader
+		run_loader -b bare
+	else
+		run_loader -b bare
+		run_loader "" loader
+		run_ingest
+		run_outdir
+	fi
 	rm -f "$DIR"/imp.db*
 	sqlite3 "$DIR/imp.db" "PRAGMA page_size=65536; PRAGMA journal_mode=WAL;" \
 	    >/dev/null
@@ -108,10 +129,16 @@ ratio() {
 
 # The peer is fair only if it stored what ingest stored.
 if [ "$(sqlite3 "$DIR/ref.db" .dump | cksum)" = \
-    "$(sqlite3 "$DIR/load.db" .dump | cksum)" ]; then
+    "$(sqlite3 "$DIR/loader.db" .dump | cksum)" ]; then
 	SAME=yes
 else
 	SAME="NO: the comparison is void"
+fi
+if [ "$(sqlite3 "$DIR/ref.db" .dump | grep '^INSERT' | cksum)" = \
+    "$(sqlite3 "$DIR/bare.db" .dump | grep '^INSERT' | cksum)" ]; then
+	SAME_BARE=yes
+else
+	SAME_BARE="NO: its figure is void"
 fi
 # The rows stored: every table ingest wrote (the view is no table).
 LROWS=$(sqlite3 "$DIR/ref.db" "SELECT (SELECT count(*) FROM procs) +
@@ -131,7 +158,38 @@ t1=$(now)
 T_PACCT=$(elapsed "$t0" "$t1")
 PBYTES=$(wc -c <"$DIR/p.pacct" | tr -d ' ')
 PDB=$(wc -c <"$DIR/pacct.db" | tr -d ' ')
-rm -f "$DIR/p.pacct" "$DIR"/pacct.db*
+
+# What the goal of 1.2x asks of a layout: the same processes, with only
+# the columns a pacct record can fill (the same values), in a table of
+# their own (same page size).  With a proc_id to join on it needs the
+# identity index beside the rows (no time index); keyed by the identity
+# (no rowid) it needs nothing else, but then has no proc_id.
+narrow() {	# $1: the key clause, $2: WITHOUT ROWID or nothing
+	rm -f "$DIR"/narrow.db*
+	sqlite3 "$DIR/narrow.db" "PRAGMA page_size=65536;
+	    ATTACH '$DIR/pacct.db' AS src;
+	    CREATE TABLE exits ($1 host_id INTEGER NOT NULL,
+	      pid INTEGER NOT NULL, start_ns INTEGER NOT NULL, ppid INTEGER,
+	      uid INTEGER, gid INTEGER, command TEXT, finish_ns INTEGER,
+	      wait_status INTEGER, acctflags INTEGER, exit_source TEXT,
+	      base_cpu_ns INTEGER, cpu_user_ns INTEGER, cpu_sys_ns INTEGER,
+	      faults_major INTEGER, faults_minor INTEGER, blocks_in INTEGER,
+	      blocks_out INTEGER, chars_rdwr INTEGER, swaps INTEGER,
+	      rss_avg_kb INTEGER, anomalies INTEGER,
+	      $3) $2;
+	    INSERT INTO exits SELECT $4 host_id, pid, start_ns, ppid, uid,
+	      gid, command, finish_ns, wait_status, acctflags, exit_source,
+	      base_cpu_ns, exit_cpu_user_ns, exit_cpu_sys_ns,
+	      exit_faults_major, exit_faults_minor, exit_blocks_in,
+	      exit_blocks_out, exit_chars_rdwr, exit_swaps, exit_rss_avg_kb,
+	      exit_anomalies FROM src.procs ORDER BY $5;"
+	wc -c <"$DIR/narrow.db" | tr -d ' '
+}
+PNARROW_ID=$(narrow "proc_id INTEGER PRIMARY KEY," "" \
+    "UNIQUE (host_id, start_ns, pid)" "proc_id," proc_id)
+PNARROW_KEY=$(narrow "" "WITHOUT ROWID" \
+    "PRIMARY KEY (host_id, start_ns, pid)" "" "host_id, start_ns, pid")
+rm -f "$DIR/p.pacct" "$DIR"/pacct.db* "$DIR"/narrow.db*
 
 # Peak resident memory (kB) of an ingest of each size, if GNU time is here.
 peak() {
@@ -196,6 +254,8 @@ fi
 awk -v records="$RECORDS" -v rows="$ROWS" -v reps="$REPS" \
     -v t_ing="$(median "$DIR/t.ingest")" -v t_imp="$(median "$DIR/t.import")" \
     -v t_load="$(median "$DIR/t.loader")" -v same="$SAME" -v lrows="$LROWS" \
+    -v t_bare="$(median "$DIR/t.bare")" -v c_bare="$(median "$DIR/c.bare")" \
+    -v same_bare="$SAME_BARE" -v pn_id="$PNARROW_ID" -v pn_key="$PNARROW_KEY" \
     -v t_od="$(median "$DIR/t.outdir")" \
     -v c_ing="$(median "$DIR/c.ingest")" -v c_od="$(median "$DIR/c.outdir")" \
     -v c_load="$(median "$DIR/c.loader")" \
@@ -218,18 +278,23 @@ BEGIN {
 	printf "  %-40s %10.3f %8.2f %14.0f  (%.0f records/s: the ceiling)\n", "loader: the same rows, schema, PRAGMAs", t_load, c_load, lrows / t_load, records / t_load
 	printf "  %-40s %10.2f %8.2f  (goal >= 0.9; the median of the reps'"'"' own)\n", "loader time / ingest time", r_load, rc_load
 	printf "  %-40s %10s\n", "loader stored what ingest stored", same
+	printf "  %-40s %10.3f %8.2f %14.0f  (%.0f records/s: any schema'"'"'s ceiling for these rows)\n", "loader -b: the same rows, no index", t_bare, c_bare, lrows / t_bare, records / t_bare
+	printf "  %-40s %10s\n", "loader -b stored the same rows", same_bare
 	printf "  %-40s %10.3f %8.2f  (+%.0f%% over plain ingest, +%.0f%% by CPU; goal <= 30%%)\n", "ingest --outdir (text and CSV too)", t_od, c_od, (r_od - 1) * 100, (rc_od - 1) * 100
 	printf "  %-40s %10.3f %14.0f\n", "sqlite3 .import, intervals alone (CSV)", t_imp, rows / t_imp
 	printf "  %-40s %10.2f\n\n", "import time / ingest time", t_imp / t_ing
 	printf "  database per record: exacct %.1f bytes (%.2fx its %.0f-byte records), pacct %.1f bytes (%.2fx its 64; goal <= 1.2x)\n", exdb / records, exdb / exbytes, exbytes / records, pdb / records, pdb / pbytes
+	printf "  the same pacct processes, the columns a pacct record fills, rows in key order, at best:\n"
+	printf "    %-38s %5.1f bytes (%.2fx)\n", "a table of their own, with a proc_id", pn_id / records, pn_id / pbytes
+	printf "    %-38s %5.1f bytes (%.2fx)\n", "keyed by (host, start, pid), no proc_id", pn_key / records, pn_key / pbytes
 	printf "  pacct ingest (one run): %.3f s, %.0f records/s\n\n", t_pacct, records / t_pacct
 	printf "  written by ingest: %.0f MB for a %.0f MB database (WAL and temporary files included)\n", wchar / 1e6, dbsize / 1e6
 	printf "    of which (strace): %s (goal: temp ~0)\n", temp
 	printf "  peak RSS, live processes: %s kB at %d, %s kB at %d, %s kB at %d: %.2f kB per live process\n", r1, l1, r10, l10, r100, l100, (l100 > l1 && r100 + 0 > 0) ? (r100 - r1) / (l100 - l1) : 0
 	printf "  peak RSS: %s kB for %d records, %s kB for %d (%d processes live at the end)\n\n", rss_half, half, rss_big, records, live
 	print "targets:"
-	verdict(records / t_ing >= 600000, sprintf("ingest >= 600k records/s (%.0f)", records / t_ing))
-	verdict(pdb <= pbytes * 1.2, sprintf("pacct database <= 1.2x its log (%.2fx)", pdb / pbytes))
+	verdict(records / t_ing >= 600000, sprintf("ingest >= 600k records/s (%.0f; the no-index loader %.0f)", records / t_ing, records / t_bare))
+	verdict(pdb <= pbytes * 1.2, sprintf("pacct database <= 1.2x its log (%.2fx; %.2fx with a proc_id, at best)", pdb / pbytes, pn_id / pbytes))
 	verdict(r_load >= 0.9, sprintf("ingest >= 0.9x the loader (%.2fx)", r_load))
 	verdict(r_od <= 1.3, sprintf("--outdir costs <= 30%% over ingest (+%.0f%%)", (r_od - 1) * 100))
 	if (rss_half + 0 > 0)

@@ -1,7 +1,7 @@
 /*
  * bench/loader: the SQLite limit for ingest, as a fair peer.
  *
- *   usage: loader SRC.db DST.db
+ *   usage: loader [-b] SRC.db DST.db
  *
  * Takes the rows an ingest stored in SRC.db, holds them in memory, then
  * creates DST.db with SRC's schema (every table, index and trigger, in
@@ -12,6 +12,11 @@
  * and CPU: what storing ingest's output costs with nothing decoded,
  * differenced or looked up.  bench/ingest.sh divides ingest's time by
  * this.
+ *
+ * -b (bare): the tables alone, no index and no UNIQUE constraint (so
+ * no automatic index either): the most any schema that stores these
+ * rows one by one could take them in, the ceiling for a schema that
+ * needs no secondary index.
  */
 #include <sqlite3.h>
 #include <stdint.h>
@@ -143,6 +148,31 @@ put_rows(sqlite3 *dst, const struct table *t)
 	sqlite3_finalize(st);
 }
 
+/*
+ * sql (a CREATE TABLE) without its UNIQUE table constraints, in place:
+ * from the comma before each "UNIQUE (" through its closing parenthesis.
+ */
+static void
+strip_unique(char *sql)
+{
+	char *u, *comma, *end;
+	int depth;
+
+	while ((u = strstr(sql, "UNIQUE (")) != NULL) {
+		for (comma = u; comma > sql && *comma != ','; comma--)
+			;
+		for (end = u + strlen("UNIQUE "), depth = 0; *end != '\0';
+		    end++)
+			if (*end == '(')
+				depth++;
+			else if (*end == ')' && --depth == 0)
+				break;
+		if (*comma != ',' || *end == '\0')
+			return;		/* not a table constraint: keep it */
+		memmove(comma, end + 1, strlen(end + 1) + 1);
+	}
+}
+
 static double
 clock_s(clockid_t which)
 {
@@ -160,9 +190,15 @@ main(int argc, char **argv)
 	struct table *tables = NULL;
 	size_t ntables = 0, i, rows = 0;
 	double t0, t1, c0, c1;
+	int bare = 0;
 
+	if (argc > 1 && strcmp(argv[1], "-b") == 0) {
+		bare = 1;
+		argc--;
+		argv++;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: loader SRC.db DST.db\n");
+		fprintf(stderr, "usage: loader [-b] SRC.db DST.db\n");
 		return 2;
 	}
 	if (sqlite3_open_v2(argv[1], &src, SQLITE_OPEN_READONLY, NULL) !=
@@ -182,8 +218,17 @@ main(int argc, char **argv)
 	exec(dst, "BEGIN");
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *type = (const char *)sqlite3_column_text(st, 0);
+		char *sql;
 
-		exec(dst, (const char *)sqlite3_column_text(st, 2));
+		if (bare && strcmp(type, "index") == 0)
+			continue;
+		if ((sql = strdup((const char *)sqlite3_column_text(st, 2))) ==
+		    NULL)
+			die(NULL, "memory");
+		if (bare && strcmp(type, "table") == 0)
+			strip_unique(sql);
+		exec(dst, sql);
+		free(sql);
 		if (strcmp(type, "table") != 0)
 			continue;
 		if ((tables = realloc(tables, (ntables + 1) *

@@ -127,6 +127,29 @@
 	"DELETE FROM " t " WHERE rowid NOT IN" \
 	"  (SELECT min(rowid) FROM " t " GROUP BY " a ", " b ");"
 
+/* The rollup tables' views, as schema 17 made them (labels for hosts). */
+#define V_USAGE_ROLLUPS_DROP \
+	"DROP VIEW v_usage_rollup;" \
+	"DROP VIEW v_usage_rollup_day;" \
+	"DROP VIEW v_usage_rollup_host;"
+#define V_USAGE_ROLLUPS \
+	"CREATE VIEW v_usage_rollup AS" \
+	"  SELECT h.label AS host, r.host_id, r.hour_s, " RU_VIEW_KEYS \
+	RU_VIEW_VALUES " FROM rollup_hour r JOIN hosts h USING (host_id);" \
+	"CREATE VIEW v_usage_rollup_day AS" \
+	"  SELECT h.label AS host, r.host_id, r.day_s, " RU_VIEW_KEYS \
+	RU_VIEW_VALUES " FROM rollup_day r JOIN hosts h USING (host_id);" \
+	"CREATE VIEW v_usage_rollup_host AS" \
+	"  SELECT h.label AS host, r.host_id, r.hour_s, " RU_VIEW_VALUES \
+	"  FROM rollup_host r JOIN hosts h USING (host_id);"
+
+/* Rollup table t made again (made: its CREATE, as t_new), its rows kept. */
+#define RU_REMAKE(t, made) \
+	made \
+	"INSERT INTO " t "_new SELECT * FROM " t ";" \
+	"DROP TABLE " t ";" \
+	"ALTER TABLE " t "_new RENAME TO " t ";"
+
 static const char *const migrations[] = {
 	/* 0 -> 1: the first schema. */
 	"CREATE TABLE hosts ("
@@ -694,24 +717,9 @@ static const char *const migrations[] = {
 	 * first in each key: ingest adds rows in time order (appends), and
 	 * reports and retention read and delete time ranges.
 	 */
-	"CREATE TABLE rollup_hour ("
-	"  host_id INTEGER NOT NULL, hour_s INTEGER NOT NULL,"
-	"  nulls INTEGER NOT NULL, uid INTEGER NOT NULL, gid INTEGER NOT NULL,"
-	"  projid INTEGER NOT NULL, zone TEXT NOT NULL, command TEXT NOT NULL,"
-	RU_TABLE_VALUES
-	"  PRIMARY KEY (hour_s, host_id, nulls, uid, gid, projid, zone,"
-	"    command)) WITHOUT ROWID;"
-	"CREATE TABLE rollup_day ("
-	"  host_id INTEGER NOT NULL, day_s INTEGER NOT NULL,"
-	"  nulls INTEGER NOT NULL, uid INTEGER NOT NULL, gid INTEGER NOT NULL,"
-	"  projid INTEGER NOT NULL, zone TEXT NOT NULL, command TEXT NOT NULL,"
-	RU_TABLE_VALUES
-	"  PRIMARY KEY (day_s, host_id, nulls, uid, gid, projid, zone,"
-	"    command)) WITHOUT ROWID;"
-	"CREATE TABLE rollup_host ("
-	"  host_id INTEGER NOT NULL, hour_s INTEGER NOT NULL,"
-	RU_TABLE_VALUES
-	"  PRIMARY KEY (hour_s, host_id)) WITHOUT ROWID;"
+	RU_KEYED_TABLE("rollup_hour", "hour_s", RU_TABLE_VALUES)
+	RU_KEYED_TABLE("rollup_day", "day_s", RU_TABLE_VALUES)
+	RU_HOST_TABLE("rollup_host", RU_TABLE_VALUES)
 	"CREATE TABLE expiry ("
 	"  what TEXT PRIMARY KEY,"
 	"  before_ns INTEGER NOT NULL);"
@@ -913,18 +921,8 @@ static const char *const migrations[] = {
 	"CREATE VIEW v_sysload AS"
 	"  SELECT h.label AS host, s.* FROM sysload s JOIN hosts h"
 	"  USING (host_id);"
-	"DROP VIEW v_usage_rollup;"
-	"DROP VIEW v_usage_rollup_day;"
-	"DROP VIEW v_usage_rollup_host;"
-	"CREATE VIEW v_usage_rollup AS"
-	"  SELECT h.label AS host, r.host_id, r.hour_s, " RU_VIEW_KEYS
-	RU_VIEW_VALUES " FROM rollup_hour r JOIN hosts h USING (host_id);"
-	"CREATE VIEW v_usage_rollup_day AS"
-	"  SELECT h.label AS host, r.host_id, r.day_s, " RU_VIEW_KEYS
-	RU_VIEW_VALUES " FROM rollup_day r JOIN hosts h USING (host_id);"
-	"CREATE VIEW v_usage_rollup_host AS"
-	"  SELECT h.label AS host, r.host_id, r.hour_s, " RU_VIEW_VALUES
-	"  FROM rollup_host r JOIN hosts h USING (host_id);"
+	V_USAGE_ROLLUPS_DROP
+	V_USAGE_ROLLUPS
 	"DROP VIEW v_proc_usage;"
 	"CREATE VIEW v_proc_usage AS"
 	"  SELECT h.label AS host, p.pid, p.start_ns, p.uid, p.gid,"
@@ -967,6 +965,26 @@ static const char *const migrations[] = {
 	"CREATE VIEW v_pacct_gaps AS"
 	"  SELECT h.label AS host, g.host_id, g.t0_ns, g.t1_ns, g.reason"
 	"  FROM pacct_gaps g JOIN hosts h USING (host_id);",
+
+	/*
+	 * 17 -> 18: the rollup tables' calls may be NULL (issue 14; no
+	 * writer stores one).  Ingest upserts rollup rows many to a
+	 * statement, and SQLite keeps a statement journal (a copy of each
+	 * page the statement touches, to undo it alone) for a statement of
+	 * many rows whose upsert sets a NOT NULL column: 918 MB of
+	 * temporary files for 100,000 generated records.  Each table is
+	 * made again and its rows copied, in key order; its view goes
+	 * first (a table a view reads cannot be renamed into place) and
+	 * comes back as it was.
+	 */
+	V_USAGE_ROLLUPS_DROP
+	RU_REMAKE("rollup_hour", RU_KEYED_TABLE("rollup_hour_new", "hour_s",
+	    RU_TABLE_VALUES_18))
+	RU_REMAKE("rollup_day", RU_KEYED_TABLE("rollup_day_new", "day_s",
+	    RU_TABLE_VALUES_18))
+	RU_REMAKE("rollup_host", RU_HOST_TABLE("rollup_host_new",
+	    RU_TABLE_VALUES_18))
+	V_USAGE_ROLLUPS,
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -202,6 +202,27 @@
 #define RU_TABLE_VALUES \
 	"  calls INTEGER NOT NULL," RU_GR(RU_TDEF1, RU_TDEF1) \
 	"  rss_max_kb INTEGER, threads INTEGER,"
+/* Schema 18's: calls may be NULL (store/db.c, 17 -> 18). */
+#define RU_TABLE_VALUES_18 \
+	"  calls INTEGER," RU_GR(RU_TDEF1, RU_TDEF1) \
+	"  rss_max_kb INTEGER, threads INTEGER,"
+
+/* A rollup table keyed by host, time t (hour_s or day_s) and the rest
+ * of the rollup key; v its value columns. */
+#define RU_KEYED_TABLE(name, t, v) \
+	"CREATE TABLE " name " (" \
+	"  host_id INTEGER NOT NULL, " t " INTEGER NOT NULL," \
+	"  nulls INTEGER NOT NULL, uid INTEGER NOT NULL, gid INTEGER NOT NULL," \
+	"  projid INTEGER NOT NULL, zone TEXT NOT NULL, command TEXT NOT NULL," \
+	v \
+	"  PRIMARY KEY (" t ", host_id, nulls, uid, gid, projid, zone," \
+	"    command)) WITHOUT ROWID;"
+/* And one keyed by hour and host alone. */
+#define RU_HOST_TABLE(name, v) \
+	"CREATE TABLE " name " (" \
+	"  host_id INTEGER NOT NULL, hour_s INTEGER NOT NULL," \
+	v \
+	"  PRIMARY KEY (hour_s, host_id)) WITHOUT ROWID;"
 
 /* A view's columns of a rollup table r, keys decoded. */
 #define RU_VIEW_KEYS \

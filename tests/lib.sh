@@ -25,6 +25,21 @@ cd "$TRASH" || exit 1
 extracct() { "$EXTRACCT" "$@"; }
 extracct_test() { "$EXTRACCT_TEST" "$@"; }
 
+# Database $1 at schema $2 (extracct-test schema), holding every table
+# row of database $3 (of the current schema) that schema $2 has a place
+# for: an older database to migrate.
+at_schema() {
+	extracct_test schema "$1" "$2" &&
+	for t in $(sqlite3 "$1" "SELECT name FROM sqlite_master
+	    WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"); do
+		c=$(sqlite3 "$1" "SELECT group_concat(name)
+		    FROM pragma_table_info('$t')") &&
+		sqlite3 "$1" "ATTACH '$3' AS a;
+		    INSERT INTO $t ($c) SELECT $c FROM a.$t" || return 1
+	done &&
+	test "$(sqlite3 "$1" "PRAGMA user_version")" -eq "$2"
+}
+
 test_expect_success() {
 	test_count=$((test_count + 1))
 	if (eval "$2") >"$TRASH/.out" 2>&1; then

@@ -9,20 +9,6 @@
 . "$(dirname "$0")/../lib.sh"
 . "$SRC/tests/handlogs.sh"
 
-# Database $1 at schema $2, holding every table row of database $3 (of
-# schema 17) that schema $2 has a place for.
-at_schema() {
-	extracct_test schema "$1" "$2" &&
-	for t in $(sqlite3 "$1" "SELECT name FROM sqlite_master
-	    WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"); do
-		c=$(sqlite3 "$1" "SELECT group_concat(name)
-		    FROM pragma_table_info('$t')") &&
-		sqlite3 "$1" "ATTACH '$3' AS a;
-		    INSERT INTO $t ($c) SELECT $c FROM a.$t" || return 1
-	done &&
-	test "$(sqlite3 "$1" "PRAGMA user_version")" -eq "$2"
-}
-
 reports() {
 	for r in "--by host" "--by host --format csv" "--by host,command" \
 	    "--by host,hour --format json" "--by host,user --scan" \
@@ -51,7 +37,7 @@ test_expect_success 'schema 16 grouped the hosts of one name into one' '
 test_expect_success 'an ingest migrates it: each host its label' '
 	extracct ingest --db old.db --host solo tw6.exacct >out 2>&1 &&
 	grep "already ingested" out &&
-	test "$(sqlite3 old.db "PRAGMA user_version")" -eq 17 &&
+	test "$(sqlite3 old.db "PRAGMA user_version")" -eq 18 &&
 	sqlite3 old.db "SELECT label FROM hosts ORDER BY host_id" >actual &&
 	cut -d" " -f2 tw.labels >expect &&
 	test_cmp expect actual &&
