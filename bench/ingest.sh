@@ -164,7 +164,9 @@ PDB=$(wc -c <"$DIR/pacct.db" | tr -d ' ')
 # their own (same page size).  With a proc_id to join on it needs the
 # identity index beside the rows (no time index); keyed by the identity
 # (no rowid) it needs nothing else, but then has no proc_id.
-narrow() {	# $1: the key clause, $2: WITHOUT ROWID or nothing
+# $1 the rowid's column or nothing, $2 WITHOUT ROWID or nothing, $3 the
+# key, $4 proc_id's place in the copy, $5 the order rows go in.
+narrow() {
 	rm -f "$DIR"/narrow.db*
 	sqlite3 "$DIR/narrow.db" "PRAGMA page_size=65536;
 	    ATTACH '$DIR/pacct.db' AS src;
