@@ -85,6 +85,8 @@ test_expect_success 'threads: one record for the process, with every thread' '
 	awk -v c="$cpu" -v r="$run" -v u="$user" -v s="$sys" "BEGIN {
 	    t = (u + s) * 1000; d = c - t; if (d < 0) d = -d
 	    e = r - t; if (e < 0) e = -e
+	    print \"exit record: CPU \" c / 1e9 \" s, runtime \" r / 1e9 \
+	        \" s; rusage \" t / 1e9 \" s\"
 	    exit !(e <= 10000000 && d <= 10000000) }" &&
 	for t in $tids; do
 		test "$(sqlite3 t.db "SELECT count(*) FROM procs
