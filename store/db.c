@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -1047,6 +1048,27 @@ db_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st,
 	    NULL) != SQLITE_OK)
 		return db_fail(db, err, "prepare");
 	return EXR_OK;
+}
+
+int
+db_prepare_rows(sqlite3 *db, const char *head, const char *row, size_t n,
+    const char *tail, sqlite3_stmt **st, struct ex_err *err)
+{
+	size_t len = strlen(head) + n * (strlen(row) + 1) + strlen(tail) + 1;
+	size_t i, o;
+	char *sql;
+	int rc;
+
+	if ((sql = malloc(len)) == NULL)
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	o = (size_t)snprintf(sql, len, "%s", head);
+	for (i = 0; i < n; i++)
+		o += (size_t)snprintf(sql + o, len - o, "%s%s", i > 0 ? "," : "",
+		    row);
+	snprintf(sql + o, len - o, "%s", tail);
+	rc = db_prepare(db, sql, st, err);
+	free(sql);
+	return rc;
 }
 
 static int

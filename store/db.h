@@ -44,6 +44,11 @@ int	db_exec(sqlite3 *db, const char *sql, struct ex_err *err);
 int	db_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st,
 	    struct ex_err *err);
 
+/* Prepare head, then n copies of row separated by commas, then tail
+ * (an INSERT of n rows at once); as db_prepare, EXR_NOMEM too. */
+int	db_prepare_rows(sqlite3 *db, const char *head, const char *row,
+	    size_t n, const char *tail, sqlite3_stmt **st, struct ex_err *err);
+
 /* Record the database's current error in err; returns EXR_DB. */
 int	db_fail(sqlite3 *db, struct ex_err *err, const char *what);
 

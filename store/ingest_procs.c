@@ -138,15 +138,8 @@ exits_prepare(sqlite3 *db, size_t n, sqlite3_stmt **st, struct ex_err *err)
 	    Q22 ",?)";
 	static const char tail[] = " ON CONFLICT (host_id, start_ns, pid) "
 	    "DO NOTHING";
-	char sql[sizeof(head) + EXIT_BATCH * sizeof(row) + sizeof(tail)];
-	size_t i, o;
 
-	o = (size_t)snprintf(sql, sizeof(sql), "%s", head);
-	for (i = 0; i < n; i++)
-		o += (size_t)snprintf(sql + o, sizeof(sql) - o, "%s%s",
-		    i > 0 ? "," : "", row);
-	snprintf(sql + o, sizeof(sql) - o, "%s", tail);
-	return db_prepare(db, sql, st, err);
+	return db_prepare_rows(db, head, row, n, tail, st, err);
 }
 
 static int
@@ -163,9 +156,7 @@ procs_prepare(struct store *s, struct ex_err *err)
 	    "(proc_id, t0_ns, t1_ns, final, heartbeat, " PROC_COLUMNS
 	    ", anomalies) VALUES ";
 	static const char row[] = "(?,?,?,?,?," Q22 ",?)";
-	char sql[sizeof(head) + PINT_BATCH * sizeof(row)];
 	struct proc_sink *ps;
-	size_t i, o;
 	int rc;
 
 	if ((ps = s->procs = calloc(1, sizeof(*ps))) == NULL)
@@ -176,11 +167,8 @@ procs_prepare(struct store *s, struct ex_err *err)
 	    (rc = rollup_prepare(s->db, &ps->rollup, err)) != EXR_OK)
 		return rc;
 	/* The multi-row form of Q_INS_PINT. */
-	o = (size_t)snprintf(sql, sizeof(sql), "%s", head);
-	for (i = 0; i < PINT_BATCH; i++)
-		o += (size_t)snprintf(sql + o, sizeof(sql) - o, "%s%s",
-		    i > 0 ? "," : "", row);
-	if ((rc = db_prepare(s->db, sql, &ps->pint_batch, err)) != EXR_OK ||
+	if ((rc = db_prepare_rows(s->db, head, row, PINT_BATCH, "",
+	    &ps->pint_batch, err)) != EXR_OK ||
 	    (rc = exits_prepare(s->db, 1, &ps->exit_one, err)) != EXR_OK)
 		return rc;
 	return exits_prepare(s->db, EXIT_BATCH, &ps->exit_batch, err);

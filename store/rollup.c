@@ -241,28 +241,6 @@ rollup_split(int64_t t0, int64_t t1, int64_t h, int64_t v)
 	return scaled(v, ce, d) - scaled(v, cb, d);
 }
 
-/* Level l's upsert of n rows. */
-static int
-up_prepare(sqlite3 *db, int l, size_t n, sqlite3_stmt **st,
-    struct ex_err *err)
-{
-	size_t len = strlen(up_sql[l].head) + n * (strlen(up_sql[l].row) +
-	    1) + sizeof(UP_TAIL), i, o;
-	char *sql;
-	int rc;
-
-	if ((sql = malloc(len)) == NULL)
-		return ex_fail(err, EXR_NOMEM, 0, "no memory");
-	o = (size_t)snprintf(sql, len, "%s", up_sql[l].head);
-	for (i = 0; i < n; i++)
-		o += (size_t)snprintf(sql + o, len - o, "%s%s", i > 0 ? "," : "",
-		    up_sql[l].row);
-	snprintf(sql + o, len - o, "%s", UP_TAIL);
-	rc = db_prepare(db, sql, st, err);
-	free(sql);
-	return rc;
-}
-
 int
 rollup_prepare(sqlite3 *db, struct rollup **rp, struct ex_err *err)
 {
@@ -282,8 +260,10 @@ rollup_prepare(sqlite3 *db, struct rollup **rp, struct ex_err *err)
 		if (db_prepare(db, q_sql[i], &ru->q[i], err) != EXR_OK)
 			goto fail;
 	for (i = 0; i < RL_N; i++)
-		if (up_prepare(db, i, 1, &ru->up[i], err) != EXR_OK ||
-		    up_prepare(db, i, RU_BATCH, &ru->upb[i], err) != EXR_OK)
+		if (db_prepare_rows(db, up_sql[i].head, up_sql[i].row, 1,
+		    UP_TAIL, &ru->up[i], err) != EXR_OK ||
+		    db_prepare_rows(db, up_sql[i].head, up_sql[i].row,
+		    RU_BATCH, UP_TAIL, &ru->upb[i], err) != EXR_OK)
 			goto fail;
 	if (db_prepare(db, "SELECT host_id, uid, gid, projid, zone, command "
 	    "FROM procs WHERE proc_id = ?", &ru->key_q, err) != EXR_OK)
