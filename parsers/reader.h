@@ -160,7 +160,8 @@ struct reader {
 	struct reader_series *series;	/* streams, normalised here */
 	size_t		 nseries, cap;
 	int		 pending;	/* a sample waits behind its note */
-	struct rec_memo	*memo;		/* READER_TALLY: rec_skim's (exacct) */
+	struct rec_memo	*memo;		/* exacct's fast path (rec_skim,
+					   rec_skim_fill); NULL: none */
 	struct reader_item item;	/* reused for every item */
 };
 

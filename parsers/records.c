@@ -201,34 +201,56 @@ rec_kind_of(uint32_t tag)
 	return REC_OTHER;
 }
 
+/*
+ * A process record about to be filled from the group with this tag at
+ * off: its strings empty, and where each member goes (str: PROC_NFIELDS
+ * entries).  proc_fill's and rec_skim_fill's.
+ */
+static void
+proc_start(struct ex_proc *p, uint32_t tag, uint64_t off, struct strdst *str,
+    struct fillspec *s)
+{
+	memset(str, 0, PROC_NFIELDS * sizeof(*str));
+	str[PROC_COMMAND] = (struct strdst){ p->command, sizeof(p->command) };
+	str[PROC_HOSTNAME] = (struct strdst){ p->hostname, sizeof(p->hostname) };
+	str[PROC_ZONE] = (struct strdst){ p->zone, sizeof(p->zone) };
+	*s = (struct fillspec){ &proc_kind, p->v, &p->present, str, NULL };
+	p->group = EX_ID(tag);
+	p->off = off;
+	p->command[0] = p->hostname[0] = p->zone[0] = '\0';
+}
+
+/* The same for a task record (str: TASK_NFIELDS entries). */
+static void
+task_start(struct ex_task *t, uint32_t tag, uint64_t off, struct strdst *str,
+    struct fillspec *s)
+{
+	memset(str, 0, TASK_NFIELDS * sizeof(*str));
+	str[TASK_HOSTNAME] = (struct strdst){ t->hostname, sizeof(t->hostname) };
+	str[TASK_ZONE] = (struct strdst){ t->zone, sizeof(t->zone) };
+	*s = (struct fillspec){ &task_kind, t->v, &t->present, str, NULL };
+	t->group = EX_ID(tag);
+	t->off = off;
+	t->hostname[0] = t->zone[0] = '\0';
+}
+
 void
 proc_fill(struct ex_proc *p, const struct ex_rec *rec, struct rec_counts *c)
 {
-	struct strdst str[PROC_NFIELDS] = {
-		[PROC_COMMAND] = { p->command, sizeof(p->command) },
-		[PROC_HOSTNAME] = { p->hostname, sizeof(p->hostname) },
-		[PROC_ZONE] = { p->zone, sizeof(p->zone) },
-	};
-	struct fillspec s = { &proc_kind, p->v, &p->present, str, NULL };
+	struct strdst str[PROC_NFIELDS];
+	struct fillspec s;
 
-	p->group = EX_ID(rec->items[0].tag);
-	p->off = rec->off;
-	p->command[0] = p->hostname[0] = p->zone[0] = '\0';
+	proc_start(p, rec->items[0].tag, rec->off, str, &s);
 	fill(&s, rec, c);
 }
 
 void
 task_fill(struct ex_task *t, const struct ex_rec *rec, struct rec_counts *c)
 {
-	struct strdst str[TASK_NFIELDS] = {
-		[TASK_HOSTNAME] = { t->hostname, sizeof(t->hostname) },
-		[TASK_ZONE] = { t->zone, sizeof(t->zone) },
-	};
-	struct fillspec s = { &task_kind, t->v, &t->present, str, NULL };
+	struct strdst str[TASK_NFIELDS];
+	struct fillspec s;
 
-	t->group = EX_ID(rec->items[0].tag);
-	t->off = rec->off;
-	t->hostname[0] = t->zone[0] = '\0';
+	task_start(t, rec->items[0].tag, rec->off, str, &s);
 	fill(&s, rec, c);
 }
 
@@ -514,14 +536,26 @@ skim_member(const uint8_t *q, size_t rest, size_t *n)
 	return 12 + (size_t)isize;
 }
 
-/* A member's class in a memo (struct rec_memo): what classify() said. */
-enum { SK_KEPT = 0, SK_UNKNOWN, SK_SEC, SK_NSEC };
+/*
+ * A member's class in a memo (struct rec_memo): what classify() said.
+ * The numbers first: their value goes to the class's array (struct
+ * skim_acc), with no branch on the class.
+ */
+enum { SK_WHOLE, SK_SEC, SK_NSEC, SK_NUMBERS, SK_STR = SK_NUMBERS, SK_ADDR,
+	SK_UNKNOWN };
 
-/* What rec_skim gathers over a record's members. */
+/*
+ * What a skim gathers over a record's members: each number class's
+ * values (the whole ones into the record being filled, or scratch when
+ * only counting) and which fields it set; s: the record's strings too
+ * (NULL: counting only).
+ */
 struct skim_acc {
+	const struct fillspec *s;
+	uint64_t	*val[SK_NUMBERS];
+	uint64_t	 has[SK_NUMBERS];
 	uint64_t	 unknown;
-	uint64_t	 has_sec, has_nsec;
-	uint64_t	 sec[64], nsec[64];
+	uint64_t	 scratch[64], sec[64], nsec[64];
 };
 
 /*
@@ -535,6 +569,9 @@ static unsigned
 skim_class(const struct kindmap *k, struct rec_memo_kind *mk, uint32_t i,
     uint32_t raw, uint32_t tag, size_t n, uint8_t *field)
 {
+	static const uint8_t of_part[] = { [WHOLE] = SK_WHOLE,
+	    [SEC] = SK_SEC, [NSEC] = SK_NSEC, [STR] = SK_STR,
+	    [ADDR4] = SK_ADDR, [ADDR6] = SK_ADDR };
 	const struct idmap *m;
 	unsigned cls;
 
@@ -542,25 +579,22 @@ skim_class(const struct kindmap *k, struct rec_memo_kind *mk, uint32_t i,
 		*field = mk->m[i].field;
 		return mk->m[i].cls;
 	}
-	if ((m = classify(k, tag, n)) == NULL)
-		cls = SK_UNKNOWN;
-	else
-		cls = m->part == SEC ? SK_SEC : m->part == NSEC ? SK_NSEC :
-		    SK_KEPT;
+	cls = (m = classify(k, tag, n)) == NULL ? SK_UNKNOWN : of_part[m->part];
 	*field = m != NULL ? m->field : 0;
 	if (i < REC_MEMO_MEMBERS) {
 		struct rec_memo_member *mm = &mk->m[i];
+		unsigned w = fixed_width[tag >> 28];
 
 		mm->tag = EX_TYPE(tag) == EXT_RAW ? 0 : raw;
-		mm->len = (uint8_t)(fixed_width[tag >> 28] != 0 ?
-		    8 + fixed_width[tag >> 28] : 0);
+		mm->len = (uint8_t)(w != 0 ? 8 + w : 0);
+		mm->shift = (uint8_t)(64 - 8 * w);
 		mm->cls = (uint8_t)cls;
 		mm->field = *field;
 	}
 	return cls;
 }
 
-/* A time half's value: a member of integer type (classify said so). */
+/* A number member's value (classify said it is one). */
 static inline uint64_t
 skim_uint(const uint8_t *q)
 {
@@ -573,8 +607,38 @@ skim_uint(const uint8_t *q)
 }
 
 /*
+ * Member q of class cls into a, what fill() does with the decoded item;
+ * used: its length (a string's payload is its bytes less 16).  0, or -1
+ * for a member only the decoder's way fills (an address).
+ */
+static int
+skim_take(struct skim_acc *a, unsigned cls, uint8_t f, const uint8_t *q,
+    size_t used)
+{
+	if (cls < SK_NUMBERS) {
+		a->val[cls][f] = skim_uint(q);
+		a->has[cls] |= 1ULL << f;
+		return 0;
+	}
+	switch (cls) {
+	case SK_UNKNOWN:
+		a->unknown++;
+		return 0;
+	case SK_STR:
+		if (a->s != NULL) {
+			rec_copy_string(a->s->str[f].buf, a->s->str[f].size,
+			    q + 12, used - 16);
+			a->has[SK_WHOLE] |= 1ULL << f;
+		}
+		return 0;
+	default:			/* SK_ADDR: kept, or the decoder's */
+		return a->s != NULL ? -1 : 0;
+	}
+}
+
+/*
  * Member i at q (rest bytes left in its group) the long way: checked by
- * skim_member, classed, tallied.  Returns its length, 0 to give up.
+ * skim_member, classed, taken.  Returns its length, 0 to give up.
  */
 static __attribute__((noinline)) size_t
 skim_other(const struct kindmap *k, struct rec_memo_kind *mk, uint32_t i,
@@ -582,6 +646,7 @@ skim_other(const struct kindmap *k, struct rec_memo_kind *mk, uint32_t i,
 {
 	size_t n = 0, used;
 	uint32_t raw;
+	unsigned cls;
 	uint8_t f;
 
 	if ((used = skim_member(q, rest, &n)) == 0)
@@ -589,49 +654,36 @@ skim_other(const struct kindmap *k, struct rec_memo_kind *mk, uint32_t i,
 	if (k == NULL)
 		return used;	/* a kind with no filler */
 	memcpy(&raw, q, sizeof(raw));
-	switch (skim_class(k, mk, i, raw, be32(q), n, &f)) {
-	case SK_UNKNOWN:
-		a->unknown++;
-		break;
-	case SK_SEC:
-		a->sec[f] = skim_uint(q);
-		a->has_sec |= 1ULL << f;
-		break;
-	case SK_NSEC:
-		a->nsec[f] = skim_uint(q);
-		a->has_nsec |= 1ULL << f;
-		break;
-	}
-	return used;
+	cls = skim_class(k, mk, i, raw, be32(q), n, &f);
+	return skim_take(a, cls, f, q, used) == 0 ? used : 0;
 }
 
-int
-rec_skim(const uint8_t *p, size_t left, struct rec_memo *memo,
-    enum rec_kind *kindp, struct rec_counts *c, uint64_t *len)
+/*
+ * rec_skim and rec_skim_fill: the group of this kind at p checked, its
+ * members classed and taken into a (a->s set: filled too); *len set.
+ */
+static int
+skim(const uint8_t *p, size_t left, struct rec_memo *memo,
+    enum rec_kind kind, struct skim_acc *a, struct rec_counts *c,
+    uint64_t *len)
 {
-	struct skim_acc a;
-	struct rec_memo_kind *mk;
-	const struct kindmap *k;
+	struct rec_memo_kind *mk = &memo->kind[kind];
+	const struct kindmap *k = kind_maps[kind];
 	const uint8_t *q;
 	uint64_t size, bs;
 	size_t mend, hot, off, used;
 	uint32_t raw, nobjs, i;
-	enum rec_kind kind;
 
-	/* The group's head, as decode_object checks it. */
-	if (left < 24 || p[0] >> 4 != 15)
-		return 0;
-	if ((kind = rec_kind_of(be32(p))) == REC_HEADER)
-		return 0;		/* the header's fill reads its host */
 	size = be64(p + 4);
 	if (size < 8 || size > left - 16 || size > EXACCT_MAX_OBJECT - 16 ||
 	    be32(p + 16) != 20)
 		return 0;
 	nobjs = be32(p + 12);
 	mend = 12 + (size_t)size;
-	k = kind_maps[kind];
-	mk = &memo->kind[kind];
-	a.unknown = a.has_sec = a.has_nsec = 0;
+	a->val[SK_WHOLE] = a->s != NULL ? a->s->v : a->scratch;
+	a->val[SK_SEC] = a->sec;
+	a->val[SK_NSEC] = a->nsec;
+	a->has[SK_WHOLE] = a->has[SK_SEC] = a->has[SK_NSEC] = a->unknown = 0;
 	/*
 	 * Each member at off, the group's members ending at mend.  The hot
 	 * case inline: a member whose tag the memo knows at this index,
@@ -646,8 +698,6 @@ rec_skim(const uint8_t *p, size_t left, struct rec_memo *memo,
 		if (off <= hot && i < REC_MEMO_MEMBERS &&
 		    (memcpy(&raw, q, sizeof(raw)), mk->m[i].tag == raw)) {
 			const struct rec_memo_member *mm = &mk->m[i];
-			unsigned cls = mm->cls;
-			uint8_t f = mm->field;
 
 			if ((used = mm->len) != 0) {
 				if (be32(q + used - 4) != used)
@@ -660,25 +710,22 @@ rec_skim(const uint8_t *p, size_t left, struct rec_memo *memo,
 					goto other;
 				used = 12 + (size_t)isize;
 			}
-			if (cls == SK_KEPT)
+			/*
+			 * A number in full: off <= hot leaves 16 bytes, so
+			 * 8 can be read at q + 4 whatever its width.
+			 */
+			if (mm->cls < SK_NUMBERS) {
+				a->val[mm->cls][mm->field] = be64(q + 4) >>
+				    mm->shift;
+				a->has[mm->cls] |= 1ULL << mm->field;
 				continue;
-			switch (cls) {
-			case SK_UNKNOWN:
-				a.unknown++;
-				break;
-			case SK_SEC:
-				a.sec[f] = skim_uint(q);
-				a.has_sec |= 1ULL << f;
-				break;
-			case SK_NSEC:
-				a.nsec[f] = skim_uint(q);
-				a.has_nsec |= 1ULL << f;
-				break;
 			}
+			if (skim_take(a, mm->cls, mm->field, q, used) != 0)
+				return 0;
 			continue;
 		}
 other:
-		if ((used = skim_other(k, mk, i, q, mend - off, &a)) == 0)
+		if ((used = skim_other(k, mk, i, q, mend - off, a)) == 0)
 			return 0;
 	}
 	if (off != mend)
@@ -687,9 +734,60 @@ other:
 	if (bs != 16 + size && bs != 0)
 		return 0;
 	memset(c, 0, sizeof(*c));
-	c->unknown_items = a.unknown;
-	(void)join_times(a.has_sec, a.has_nsec, a.sec, a.nsec, NULL, c);
-	*kindp = kind;
+	c->unknown_items = a->unknown;
+	a->has[SK_WHOLE] |= join_times(a->has[SK_SEC], a->has[SK_NSEC],
+	    a->sec, a->nsec, a->s != NULL ? a->s->v : NULL, c);
+	if (a->s != NULL)
+		*a->s->present = a->has[SK_WHOLE];
 	*len = 16 + size;
+	return 1;
+}
+
+/* The group's head, as decode_object checks it; its kind, or REC_HEADER
+ * where the skim does not go (the header's fill reads its host). */
+static enum rec_kind
+skim_head(const uint8_t *p, size_t left)
+{
+	if (left < 24 || p[0] >> 4 != 15)
+		return REC_HEADER;
+	return rec_kind_of(be32(p));
+}
+
+int
+rec_skim(const uint8_t *p, size_t left, struct rec_memo *memo,
+    enum rec_kind *kindp, struct rec_counts *c, uint64_t *len)
+{
+	struct skim_acc a;
+	enum rec_kind kind;
+
+	if ((kind = skim_head(p, left)) == REC_HEADER)
+		return 0;
+	a.s = NULL;
+	if (!skim(p, left, memo, kind, &a, c, len))
+		return 0;
+	*kindp = kind;
+	return 1;
+}
+
+int
+rec_skim_fill(const uint8_t *p, size_t left, struct rec_memo *memo,
+    uint64_t off, enum rec_kind *kindp, struct ex_proc *proc,
+    struct ex_task *task, struct rec_counts *c, uint64_t *len)
+{
+	struct strdst str[64];		/* no kind has more fields */
+	struct fillspec s;
+	struct skim_acc a;
+	enum rec_kind kind = skim_head(p, left);
+
+	if (kind == REC_PROC)
+		proc_start(proc, be32(p), off, str, &s);
+	else if (kind == REC_TASK)
+		task_start(task, be32(p), off, str, &s);
+	else
+		return 0;	/* the others: the decoder's way */
+	a.s = &s;
+	if (!skim(p, left, memo, kind, &a, c, len))
+		return 0;
+	*kindp = kind;
 	return 1;
 }

@@ -202,7 +202,8 @@ struct rec_memo_member {
 	uint32_t	 tag;		/* as in the file; 0: none */
 	uint8_t		 len;		/* a number's length; 0: a string */
 	uint8_t		 cls;		/* what classify() said */
-	uint8_t		 field;		/* of a time half */
+	uint8_t		 field;		/* where it goes */
+	uint8_t		 shift;		/* a number: 64 less its bits */
 };
 struct rec_memo_kind {
 	struct rec_memo_member m[REC_MEMO_MEMBERS];
@@ -224,6 +225,18 @@ struct rec_memo {
  */
 int	rec_skim(const uint8_t *p, size_t left, struct rec_memo *memo,
 	    enum rec_kind *kind, struct rec_counts *c, uint64_t *len);
+
+/*
+ * rec_skim, and the record filled as decoding it and proc_fill or
+ * task_fill would fill it (the reader's fast path): a process record
+ * into *proc, a task record into *task, off its offset in the file.
+ * Any other kind returns 0, as all that rec_skim refuses does, for the
+ * decoder; what was filled before a 0 is for the decoder's way to fill
+ * again.
+ */
+int	rec_skim_fill(const uint8_t *p, size_t left, struct rec_memo *memo,
+	    uint64_t off, enum rec_kind *kind, struct ex_proc *proc,
+	    struct ex_task *task, struct rec_counts *c, uint64_t *len);
 
 /*
  * Fill a fixed record from a decoded group of the matching kind.

@@ -57,7 +57,7 @@ void	ob_escape(struct outbuf *ob, const char *src, int flags);
 
 /*
  * "HH:MM:SS" of an epoch second in local time, as fmt_clock(); "?" if
- * it has none.  Uses the per-minute memo of tmmemo.h.
+ * it has none.  Uses the per-hour memo of tmmemo.h.
  */
 void	ob_clock(struct outbuf *ob, int64_t epoch_s);
 

@@ -1,15 +1,16 @@
 /*
- * localtime_r and gmtime_r, remembered per minute.  Text and CSV print a
+ * localtime_r and gmtime_r, remembered per hour.  Text and CSV print a
  * time on every record; localtime_r costs ~500 instructions a call, a
  * hit here a few dozen.
  *
- * A minute is remembered only after checking that its first second lo
- * reads as second 0 and lo + 59 as second 59 of the same minute (so the
- * UTC offset, leap correction included, is the same at both ends); it
- * then answers for lo..lo+59.  This assumes no zone changes its offset
- * twice within one minute, which no tz database zone does.  A minute it
- * cannot check (a leap second, a skipped second, an out-of-range time)
- * is converted afresh every time.
+ * An hour is remembered only after checking that its first second lo
+ * reads as :00:00 and lo + 3599 as :59:59 of the same hour (so the UTC
+ * offset, leap correction included, is the same at both ends); it then
+ * answers for lo..lo+3599.  This assumes no zone changes its offset
+ * twice within one hour, which no tz database zone does (Lord Howe's
+ * half-hour shift is one change).  An hour it cannot check (a leap
+ * second, a change of offset, an out-of-range time) is converted
+ * afresh every time.
  *
  * The memo is per thread and is not told about tzset(): a program that
  * changes TZ (cmd_report does, before any output) must do it before the

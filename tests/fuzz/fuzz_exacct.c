@@ -9,8 +9,10 @@
  * "no crash, no sanitizer report": every object the reader accepts must
  * re-encode to exactly its input bytes, damaged ranges must lie inside
  * the input and never overlap a delivered object, and the reader must
- * always move forward (no hang); and check's fast path (READER_TALLY)
- * must hand out exactly what the ordinary reading does.
+ * always move forward (no hang); check's fast path (READER_TALLY) must
+ * hand out exactly what the ordinary reading does, and the ordinary
+ * reading's fast fill (rec_skim_fill) the records the decoder and the
+ * fillers make.
  *
  * One input in eight (length 1 mod 8) is read through a file (a memfd,
  * written once: no file system) with reads capped at a size taken from
@@ -37,6 +39,34 @@
 #include "../../extract/taskstats.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Two fillings of one record alike: present fields, strings, the rest. */
+static int
+same_proc(const struct ex_proc *a, const struct ex_proc *b)
+{
+	int f;
+
+	for (f = 0; f < PROC_NFIELDS; f++)
+		if (REC_HAS(a, f) && a->v[f] != b->v[f])
+			return 0;
+	return a->group == b->group && a->present == b->present &&
+	    a->off == b->off && strcmp(a->command, b->command) == 0 &&
+	    strcmp(a->hostname, b->hostname) == 0 &&
+	    strcmp(a->zone, b->zone) == 0;
+}
+
+static int
+same_task(const struct ex_task *a, const struct ex_task *b)
+{
+	int f;
+
+	for (f = 0; f < TASK_NFIELDS; f++)
+		if (REC_HAS(a, f) && a->v[f] != b->v[f])
+			return 0;
+	return a->group == b->group && a->present == b->present &&
+	    a->off == b->off && strcmp(a->hostname, b->hostname) == 0 &&
+	    strcmp(a->zone, b->zone) == 0;
+}
 
 /* Every exit a fuzzed datagram carries: its command must be a string. */
 static int
@@ -234,6 +264,61 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		reader_release(&a);	/* also after a failed open */
 		reader_release(&t);
+	}
+
+	/*
+	 * The reader's own fast path (rec_skim_fill) against the decoder
+	 * and the filler: the same items, and each process or task record
+	 * filled the same.
+	 */
+	{
+		struct reader_opts full = { NULL, 0 };
+		struct reader_opts objects = { NULL, READER_OBJECTS };
+		const struct reader_item *ia, *id;
+		static struct ex_proc dp;
+		static struct ex_task dt;
+		struct rec_counts dc;
+		struct ex_err ea, ed;
+		struct reader a, d;
+		int rd;
+
+		rc = reader_open_mem(&a, "fuzz", data, size, &full, &ea);
+		rd = reader_open_mem(&d, "fuzz", data, size, &objects, &ed);
+		if (rc != rd)
+			abort();
+		while (rc == EXR_OK) {
+			rc = reader_next(&a, &ia, &ea);
+			rd = reader_next(&d, &id, &ed);
+			if (rc != rd)
+				abort();
+			if (rc == EXR_EOF)
+				break;
+			if (ia->what != id->what || ia->off != id->off ||
+			    ia->end != id->end || (rc != EXR_OK &&
+			    (ea.off != ed.off || strcmp(ea.reason,
+			    ed.reason) != 0)))
+				abort();
+			if (rc == EXR_OK && ia->what == RD_RECORD &&
+			    id->obj != NULL && ia->kind == REC_PROC) {
+				memset(&dc, 0, sizeof(dc));
+				proc_fill(&dp, id->obj, &dc);
+				if (!same_proc(&ia->u.proc, &dp) ||
+				    memcmp(&ia->counts, &dc, sizeof(dc)) != 0)
+					abort();
+			}
+			if (rc == EXR_OK && ia->what == RD_RECORD &&
+			    id->obj != NULL && ia->kind == REC_TASK) {
+				memset(&dc, 0, sizeof(dc));
+				task_fill(&dt, id->obj, &dc);
+				if (!same_task(&ia->u.task, &dt) ||
+				    memcmp(&ia->counts, &dc, sizeof(dc)) != 0)
+					abort();
+			}
+			if (rc != EXR_OK && rc != EXR_DAMAGED)
+				break;
+		}
+		reader_release(&a);
+		reader_release(&d);
 	}
 
 	/* taskstats: as a struct of any version, and as a netlink

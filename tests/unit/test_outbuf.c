@@ -1,7 +1,7 @@
 /*
  * The output buffer (reports/outbuf.c): every writer against the printf
  * or fmt.c call it replaces, at the edges (0, UINT64_MAX, INT64_MIN,
- * rounding carries, lines longer than the buffer), and the minute memo
+ * rounding carries, lines longer than the buffer), and the hour memo
  * of local and UTC times against localtime_r / strftime across DST.
  */
 #include <inttypes.h>
@@ -244,6 +244,12 @@ suite_outbuf(void)
 	tm_memo_forget();
 	/* The leap second at the end of 2016 (epoch 1483228800 + 26). */
 	CHECK("times leap second", times_around(1483228826, 400));
+	/* A half-hour shift: 02:00 becomes 01:30 (April 2023). */
+	setenv("TZ", "Australia/Lord_Howe", 1);
+	tzset();
+	tm_memo_forget();
+	CHECK("times Lord Howe half-hour DST", times_around(1680361200, 8000) &&
+	    times_around(1696087800, 8000));
 	setenv("TZ", "<+0530>-5:30", 1);
 	tzset();
 	tm_memo_forget();

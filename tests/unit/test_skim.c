@@ -1,9 +1,12 @@
 /*
- * check's fast path (READER_TALLY: rec_skim, exacct_peek, pacct_next
- * with no record, pacct_run) against the ordinary one: over the same bytes, the
- * same items, kinds, offsets, tallies, damaged ranges and messages, for
- * logs made to exercise each rule of the fillers and the decoder, and
- * for every one-byte change of a small log.
+ * The fast paths against the ordinary one: check's (READER_TALLY:
+ * rec_skim, exacct_peek, pacct_next with no record, pacct_run) and the
+ * reader's own (rec_skim_fill: a process or task record filled straight
+ * from the bytes) against the decoder and the kind's filler.  Over the
+ * same bytes, the same items, kinds, offsets, tallies, damaged ranges
+ * and messages, and the same records filled, for logs made to exercise
+ * each rule of the fillers and the decoder, and for every one-byte
+ * change of a small log.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +23,40 @@ struct seen {
 	struct rec_counts counts;
 	uint64_t	 err_off;
 	char		 reason[256];
+	/* A process or task record as filled, absent fields zeroed. */
+	struct ex_proc	 proc;
+	struct ex_task	 task;
 };
+
+/*
+ * The record of item it into s: from it->u as the reader filled it, or
+ * (decoded: a READER_OBJECTS reader's) filled here from the object by
+ * the kind's filler, with its counts (pacct has no object: the
+ * reader's record).
+ */
+static void
+take_record(struct seen *s, const struct reader_item *it, int decoded)
+{
+	int f;
+
+	if (it->kind == REC_PROC) {
+		if (decoded && it->obj != NULL)	/* pacct: no object */
+			proc_fill(&s->proc, it->obj, &s->counts);
+		else
+			s->proc = it->u.proc;
+		for (f = 0; f < PROC_NFIELDS; f++)
+			if (!REC_HAS(&s->proc, f))
+				s->proc.v[f] = 0;
+	} else if (it->kind == REC_TASK) {
+		if (decoded && it->obj != NULL)
+			task_fill(&s->task, it->obj, &s->counts);
+		else
+			s->task = it->u.task;
+		for (f = 0; f < TASK_NFIELDS; f++)
+			if (!REC_HAS(&s->task, f))
+				s->task.v[f] = 0;
+	}
+}
 
 /*
  * A reader and, of a run of pacct records handed out as one item
@@ -32,9 +68,10 @@ struct walker {
 	uint64_t	 next;		/* the next one's offset */
 };
 
-/* The next item, reduced to what the two paths must agree on. */
+/* The next item, reduced to what the paths must agree on; decoded: w's
+ * reader hands out objects (READER_OBJECTS), filled here. */
 static void
-look(struct walker *w, struct seen *s)
+look(struct walker *w, struct seen *s, int decoded)
 {
 	const struct reader_item *it;
 	struct ex_err err = { .path = "t" };
@@ -72,6 +109,7 @@ look(struct walker *w, struct seen *s)
 		    it->kind == REC_SYSLOAD || it->kind == REC_LOST ||
 		    it->kind == REC_RAPL)
 			s->counts = it->counts;
+		take_record(s, it, decoded);
 	} else if (s->rc != EXR_OK) {
 		s->err_off = err.off;
 		snprintf(s->reason, sizeof(s->reason), "%s", err.reason);
@@ -89,40 +127,78 @@ alike(const struct seen *a, const struct seen *b)
 	    a->err_off == b->err_off && strcmp(a->reason, b->reason) == 0;
 }
 
+/* The reader's record against the decoder's: every field, the
+ * strings up to their ends (the reader's buffers are reused). */
+static int
+same_record(const struct seen *a, const struct seen *d)
+{
+	const struct ex_proc *p = &a->proc, *q = &d->proc;
+	const struct ex_task *t = &a->task, *u = &d->task;
+
+	if (a->kind == REC_PROC)
+		return alike(a, d) && p->group == q->group &&
+		    p->present == q->present && p->off == q->off &&
+		    memcmp(p->v, q->v, sizeof(p->v)) == 0 &&
+		    strcmp(p->command, q->command) == 0 &&
+		    strcmp(p->hostname, q->hostname) == 0 &&
+		    strcmp(p->zone, q->zone) == 0;
+	if (a->kind == REC_TASK)
+		return alike(a, d) && t->group == u->group &&
+		    t->present == u->present && t->off == u->off &&
+		    memcmp(t->v, u->v, sizeof(t->v)) == 0 &&
+		    strcmp(t->hostname, u->hostname) == 0 &&
+		    strcmp(t->zone, u->zone) == 0;
+	/* Other kinds: the decoded reader does not fill them. */
+	return a->rc == d->rc && a->what == d->what && a->kind == d->kind &&
+	    a->off == d->off && a->end == d->end && a->err_off == d->err_off &&
+	    strcmp(a->reason, d->reason) == 0;
+}
+
 /*
- * Read b[0..n) both ways, item by item; 1 if they agree throughout.
- * *fast: how many records the fast path took without decoding.
+ * Read b[0..n) three ways, item by item: the reader's (its fast fill),
+ * check's and the decoder's; 1 if they agree throughout.  *fast: how
+ * many records check's fast path took without decoding, *filled those
+ * the reader's did (exacct).
  */
 static int
-same(const uint8_t *b, size_t n, unsigned *fast)
+same3(const uint8_t *b, size_t n, unsigned *fast, unsigned *filled)
 {
-	struct reader_opts full = { NULL, 0 }, tally = { NULL, READER_TALLY };
-	struct walker a = { 0 }, t = { 0 };
+	struct reader_opts full = { NULL, 0 }, tally = { NULL, READER_TALLY },
+	    objects = { NULL, READER_OBJECTS };
+	struct walker a = { 0 }, t = { 0 }, d = { 0 };
 	struct ex_err err;
-	struct seen sa, st;
-	int ra, rt, ok = 1, steps = 0;
+	static struct seen sa, st, sd;
+	int ra, rt, rd, ok = 1, steps = 0;
 
 	ra = reader_open_mem(&a.r, "t", b, n, &full, &err);
 	rt = reader_open_mem(&t.r, "t", b, n, &tally, &err);
-	if (ra != rt)
+	rd = reader_open_mem(&d.r, "t", b, n, &objects, &err);
+	if (ra != rt || ra != rd)
 		ok = 0;
-	if (ra != EXR_OK || rt != EXR_OK) {
+	if (ra != EXR_OK || rt != EXR_OK || rd != EXR_OK) {
 		reader_release(&a.r);	/* also after a failed open */
 		reader_release(&t.r);
+		reader_release(&d.r);
 		return ok;
 	}
 	do {
-		look(&a, &sa);
-		look(&t, &st);
+		look(&a, &sa, 0);
+		look(&t, &st, 0);
+		look(&d, &sd, 1);
 		if (st.rc == EXR_OK && st.what == RD_RECORD && t.left == 0 &&
 		    (t.r.kind == INPUT_PACCT ? t.r.item.nrec > 1 :
 		    t.r.item.obj->nitems == 0))
 			(*fast)++;
-		if (!alike(&sa, &st))
+		if (sa.rc == EXR_OK && sa.what == RD_RECORD &&
+		    a.r.kind != INPUT_PACCT && a.r.item.obj->nitems == 0)
+			(*filled)++;
+		if (!alike(&sa, &st) || !same_record(&sa, &sd))
 			ok = 0;
 	} while (ok && sa.rc != EXR_EOF && ++steps < 100000);
 	if (ok && (reader_counts(&a.r).objects !=
 	    reader_counts(&t.r).objects ||
+	    reader_counts(&a.r).objects != reader_counts(&d.r).objects ||
+	    reader_offset(&a.r) != reader_offset(&d.r) ||
 	    reader_counts(&a.r).damaged != reader_counts(&t.r).damaged ||
 	    reader_counts(&a.r).damaged_bytes !=
 	    reader_counts(&t.r).damaged_bytes ||
@@ -130,7 +206,16 @@ same(const uint8_t *b, size_t n, unsigned *fast)
 		ok = 0;
 	reader_release(&a.r);
 	reader_release(&t.r);
+	reader_release(&d.r);
 	return ok;
+}
+
+static int
+same(const uint8_t *b, size_t n, unsigned *fast)
+{
+	unsigned filled = 0;
+
+	return same3(b, n, fast, &filled);
 }
 
 /* A proc record of the usual members, the times' nanoseconds given. */
@@ -247,7 +332,7 @@ static void
 test_logs(void)
 {
 	struct exw w;
-	unsigned fast = 0;
+	unsigned fast = 0, filled = 0;
 	size_t a, b;
 	int i;
 
@@ -287,9 +372,11 @@ test_logs(void)
 	exw_uint(&w, 0x30001000, 1);			/* a top-level item */
 	put_proc(&w, 9, 4);
 	CHECK("the writer", exw_error(&w) == EXR_OK);
-	CHECK("every rule: the same items both ways",
-	    same(w.buf, w.len, &fast));
-	CHECK("and the fast path took most records", fast >= 15);
+	CHECK("every rule: the same items and records three ways",
+	    same3(w.buf, w.len, &fast, &filled));
+	CHECK("and check's fast path took most records", fast >= 15);
+	CHECK("and the reader's filled the process and task records",
+	    filled >= 10);
 
 	/* Every one-byte change of a short log: the same damage. */
 	exw_reset(&w);
