@@ -539,9 +539,10 @@ skim_member(const uint8_t *q, size_t rest, size_t *n)
 /*
  * A member's class in a memo (struct rec_memo): what classify() said.
  * The numbers first: their value goes to the class's array (struct
- * skim_acc), with no branch on the class.
+ * skim_acc), with no branch on the class.  Then what counting keeps
+ * with no more ado, SK_WHOLE to SK_ADDR, in a row.
  */
-enum { SK_WHOLE, SK_SEC, SK_NSEC, SK_NUMBERS, SK_STR = SK_NUMBERS, SK_ADDR,
+enum { SK_SEC, SK_NSEC, SK_WHOLE, SK_NUMBERS, SK_STR = SK_NUMBERS, SK_ADDR,
 	SK_UNKNOWN };
 
 /*
@@ -660,12 +661,14 @@ skim_other(const struct kindmap *k, struct rec_memo_kind *mk, uint32_t i,
 
 /*
  * rec_skim and rec_skim_fill: the group of this kind at p checked, its
- * members classed and taken into a (a->s set: filled too); *len set.
+ * members classed and taken into a (filling, with a->s set: filled
+ * too); *len set.  Inline in each with filling a constant, so that
+ * counting skips what it keeps with no test of filling a member.
  */
-static int
+static inline __attribute__((always_inline)) int
 skim(const uint8_t *p, size_t left, struct rec_memo *memo,
     enum rec_kind kind, struct skim_acc *a, struct rec_counts *c,
-    uint64_t *len)
+    uint64_t *len, int filling)
 {
 	struct rec_memo_kind *mk = &memo->kind[kind];
 	const struct kindmap *k = kind_maps[kind];
@@ -714,6 +717,10 @@ skim(const uint8_t *p, size_t left, struct rec_memo *memo,
 			 * A number in full: off <= hot leaves 16 bytes, so
 			 * 8 can be read at q + 4 whatever its width.
 			 */
+			/* Counting, what is kept needs nothing more. */
+			if (!filling && (unsigned)(mm->cls - SK_WHOLE) <=
+			    SK_ADDR - SK_WHOLE)
+				continue;
 			if (mm->cls < SK_NUMBERS) {
 				a->val[mm->cls][mm->field] = be64(q + 4) >>
 				    mm->shift;
@@ -763,7 +770,7 @@ rec_skim(const uint8_t *p, size_t left, struct rec_memo *memo,
 	if ((kind = skim_head(p, left)) == REC_HEADER)
 		return 0;
 	a.s = NULL;
-	if (!skim(p, left, memo, kind, &a, c, len))
+	if (!skim(p, left, memo, kind, &a, c, len, 0))
 		return 0;
 	*kindp = kind;
 	return 1;
@@ -786,7 +793,7 @@ rec_skim_fill(const uint8_t *p, size_t left, struct rec_memo *memo,
 	else
 		return 0;	/* the others: the decoder's way */
 	a.s = &s;
-	if (!skim(p, left, memo, kind, &a, c, len))
+	if (!skim(p, left, memo, kind, &a, c, len, 1))
 		return 0;
 	*kindp = kind;
 	return 1;
