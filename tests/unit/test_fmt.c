@@ -123,6 +123,16 @@ suite_fmt(void)
 	CHECK("csv guard", writes(csv_text, "=cmd|' /C calc'!A0",
 	    "'=cmd|' /C calc'!A0"));
 	CHECK("csv tab", writes(csv_text, "\tx", "\\011x"));
+	/* Each rule alone, and the plain cells (one copy) around them. */
+	CHECK("csv empty", writes(csv_text, "", ""));
+	CHECK("csv guards", writes(csv_text, "-x", "'-x") &&
+	    writes(csv_text, "+1", "'+1") && writes(csv_text, "@a", "'@a") &&
+	    writes(csv_text, "x-", "x-"));
+	CHECK("csv guard and quote", writes(csv_text, "-a,b", "\"'-a,b\""));
+	CHECK("csv spaces and backslash", writes(csv_text, "a b", "a b") &&
+	    writes(csv_text, "a\\b", "a\\134b") &&
+	    writes(csv_text, "\377", "\\377"));
+	CHECK("csv quote last", writes(csv_text, "ab\"", "\"ab\"\"\""));
 	CHECK("json plain", writes(json_str, "global", "\"global\""));
 	CHECK("json as csv", writes(json_str, "e\033[2J\"q\\\377",
 	    "\"e\\\\033[2J\\\"q\\\\134\\\\377\""));
