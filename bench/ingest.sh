@@ -66,23 +66,27 @@ run_outdir() {
 	mkdir "$DIR/od"
 	sync
 	t0=$(now)
-	c=$(cpu_of "$EXTRACCT" ingest --db "$DIR/od.db" --outdir "$DIR/od" \
-	    "$DIR/big.exacct")
+	c=$(cpu_split_of "$EXTRACCT" ingest --db "$DIR/od.db" \
+	    --outdir "$DIR/od" "$DIR/big.exacct")
 	t1=$(now)
 	[ "$c" != failed ] || { echo "bench ingest: --outdir failed" >&2; exit 1; }
 	elapsed "$t0" "$t1" >>"$DIR/t.outdir"
-	echo "$c" >>"$DIR/c.outdir"
+	echo "$c" | awk '{ print $1 }' >>"$DIR/c.outdir"
+	echo "$c" | awk '{ print $2 }' >>"$DIR/s.outdir"
+	cat "$DIR"/od/* | wc -c >"$DIR/outbytes"
 	rm -rf "$DIR"/od "$DIR"/od.db*
 }
 run_ingest() {
 	rm -f "$DIR"/run.db*
 	sync
 	t0=$(now)
-	c=$(cpu_of "$EXTRACCT" ingest --db "$DIR/run.db" "$DIR/big.exacct")
+	c=$(cpu_split_of "$EXTRACCT" ingest --db "$DIR/run.db" \
+	    "$DIR/big.exacct")
 	t1=$(now)
 	[ "$c" != failed ] || { echo "bench ingest: ingest failed" >&2; exit 1; }
 	elapsed "$t0" "$t1" >>"$DIR/t.ingest"
-	echo "$c" >>"$DIR/c.ingest"
+	echo "$c" | awk '{ print $1 }' >>"$DIR/c.ingest"
+	echo "$c" | awk '{ print $2 }' >>"$DIR/s.ingest"
 }
 # The loader: $1 its flag (-b: no index), $2 the name of its figures
 # and its database.
@@ -265,6 +269,8 @@ awk -v records="$RECORDS" -v rows="$ROWS" -v reps="$REPS" \
     -v rc_load="$(ratio "$DIR/c.loader" "$DIR/c.ingest")" \
     -v r_od="$(ratio "$DIR/t.outdir" "$DIR/t.ingest")" \
     -v rc_od="$(ratio "$DIR/c.outdir" "$DIR/c.ingest")" \
+    -v s_ing="$(median "$DIR/s.ingest")" -v s_od="$(median "$DIR/s.outdir")" \
+    -v outbytes="$(cat "$DIR/outbytes")" \
     -v rss_half="$RSS_HALF" -v rss_big="$RSS_BIG" -v half="$HALF" \
     -v live="$LIVE" -v wchar="$WCHAR" -v dbsize="$DBSIZE" -v temp="$TEMP" \
     -v exbytes="$EXBYTES" -v exdb="$EXDB" -v pbytes="$PBYTES" -v pdb="$PDB" \
@@ -283,6 +289,7 @@ BEGIN {
 	printf "  %-40s %10.3f %8.2f %14.0f  (%.0f records/s: any schema'"'"'s ceiling for these rows)\n", "loader -b: the same rows, no index", t_bare, c_bare, lrows / t_bare, records / t_bare
 	printf "  %-40s %10s\n", "loader -b stored the same rows", same_bare
 	printf "  %-40s %10.3f %8.2f  (+%.0f%% over plain ingest, +%.0f%% by CPU; goal <= 30%%)\n", "ingest --outdir (text and CSV too)", t_od, c_od, (r_od - 1) * 100, (rc_od - 1) * 100
+	printf "    %-38s %10s %8.2f  (user +%.0f%%, system +%.0f%% of plain ingest'"'"'s CPU: the kernel taking %.0f MB of text and CSV)\n", "of its CPU, system time", "", s_od, ((c_od - s_od) - (c_ing - s_ing)) / c_ing * 100, (s_od - s_ing) / c_ing * 100, outbytes / 1e6
 	printf "  %-40s %10.3f %14.0f\n", "sqlite3 .import, intervals alone (CSV)", t_imp, rows / t_imp
 	printf "  %-40s %10.2f\n\n", "import time / ingest time", t_imp / t_ing
 	printf "  database per record: exacct %.1f bytes (%.2fx its %.0f-byte records), pacct %.1f bytes (%.2fx its 64; goal <= 1.2x)\n", exdb / records, exdb / exbytes, exbytes / records, pdb / records, pdb / pbytes

@@ -16,8 +16,14 @@ median() {
 # in 10 ms ticks; "failed" if it fails.  CPU time is what a neighbour on
 # the other core does not stretch.
 cpu_of() {
+	cpu_split_of "$@" | awk '{ print $1 }'
+}
+
+# The same, as "total system": the system part alone too.
+cpu_split_of() {
 	( if "$@" >/dev/null; then times; else echo failed; fi ) |
 	    awk '$1 == "failed" { print; exit } NR == 2 {
 		split($1, u, /[ms]/); split($2, s, /[ms]/)
-		printf "%.6f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
+		printf "%.6f %.6f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2],
+		    s[1] * 60 + s[2] }'
 }
