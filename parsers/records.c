@@ -713,14 +713,14 @@ skim(const uint8_t *p, size_t left, struct rec_memo *memo,
 					goto other;
 				used = 12 + (size_t)isize;
 			}
-			/*
-			 * A number in full: off <= hot leaves 16 bytes, so
-			 * 8 can be read at q + 4 whatever its width.
-			 */
 			/* Counting, what is kept needs nothing more. */
 			if (!filling && (unsigned)(mm->cls - SK_WHOLE) <=
 			    SK_ADDR - SK_WHOLE)
 				continue;
+			/*
+			 * A number in full: off <= hot leaves 16 bytes, so
+			 * 8 can be read at q + 4 whatever its width.
+			 */
 			if (mm->cls < SK_NUMBERS) {
 				a->val[mm->cls][mm->field] = be64(q + 4) >>
 				    mm->shift;
