@@ -547,16 +547,16 @@ enum { SK_SEC, SK_NSEC, SK_WHOLE, SK_NUMBERS, SK_STR = SK_NUMBERS, SK_ADDR,
 
 /*
  * What a skim gathers over a record's members: each number class's
- * values (the whole ones into the record being filled, or scratch when
- * only counting) and which fields it set; s: the record's strings too
- * (NULL: counting only).
+ * values (the whole ones into the record being filled) and which fields
+ * it set; s: the record (NULL: counting only, which keeps no whole
+ * number or string).
  */
 struct skim_acc {
 	const struct fillspec *s;
 	uint64_t	*val[SK_NUMBERS];
 	uint64_t	 has[SK_NUMBERS];
 	uint64_t	 unknown;
-	uint64_t	 scratch[64], sec[64], nsec[64];
+	uint64_t	 sec[64], nsec[64];
 };
 
 /*
@@ -617,8 +617,10 @@ skim_take(struct skim_acc *a, unsigned cls, uint8_t f, const uint8_t *q,
     size_t used)
 {
 	if (cls < SK_NUMBERS) {
-		a->val[cls][f] = skim_uint(q);
-		a->has[cls] |= 1ULL << f;
+		if (cls != SK_WHOLE || a->s != NULL) {
+			a->val[cls][f] = skim_uint(q);
+			a->has[cls] |= 1ULL << f;
+		}
 		return 0;
 	}
 	switch (cls) {
@@ -683,7 +685,7 @@ skim(const uint8_t *p, size_t left, struct rec_memo *memo,
 		return 0;
 	nobjs = be32(p + 12);
 	mend = 12 + (size_t)size;
-	a->val[SK_WHOLE] = a->s != NULL ? a->s->v : a->scratch;
+	a->val[SK_WHOLE] = a->s != NULL ? a->s->v : NULL;
 	a->val[SK_SEC] = a->sec;
 	a->val[SK_NSEC] = a->nsec;
 	a->has[SK_WHOLE] = a->has[SK_SEC] = a->has[SK_NSEC] = a->unknown = 0;

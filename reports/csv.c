@@ -278,6 +278,13 @@ csv_sample(FILE *fp, const char *host, const struct stream_provider *p,
 	ob_flush(&ob);
 }
 
+/* A cell starting with c could be read as a formula: guard it. */
+static int
+formula_start(unsigned char c)
+{
+	return c == '=' || c == '+' || c == '-' || c == '@';
+}
+
 /*
  * csv_text's cell: escaped as text output escapes (fmt.h), then quoted
  * (RFC 4180) if it holds ',' or '"', and guarded against formulas.
@@ -297,8 +304,7 @@ cell_text(struct outbuf *ob, const char *src)
 	for (n = 0; s[n] != '\0' && s[n] != ',' && s[n] != '"' &&
 	    !fmt_needs_escape(s[n], 0); n++)
 		;
-	if (s[n] == '\0' && s[0] != '=' && s[0] != '+' && s[0] != '-' &&
-	    s[0] != '@') {
+	if (s[n] == '\0' && !formula_start(s[0])) {
 		ob_mem(ob, src, n);
 		return;
 	}
@@ -307,7 +313,7 @@ cell_text(struct outbuf *ob, const char *src)
 
 	if (quote)
 		ob_char(ob, '"');
-	if (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@')
+	if (formula_start(s[0]))
 		ob_char(ob, '\'');
 	/* Runs that need nothing go out in one copy each. */
 	for (;;) {

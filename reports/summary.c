@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "../parsers/compat.h"
+#include "outbuf.h"
 #include "summary.h"
 
 
@@ -99,13 +100,10 @@ _Static_assert(sizeof(((struct report_row *)0)->key[0]) >= 21,
 static void
 key_u64(char *dst, uint64_t v)
 {
-	char b[21], *d = b + sizeof(b);
+	size_t n = ob_ndigits(v);
 
-	*--d = '\0';
-	do
-		*--d = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	memcpy(dst, d, (size_t)(b + sizeof(b) - d));
+	ob_digits(dst + n, v);
+	dst[n] = '\0';
 }
 
 /* The row for key, created if new; NULL when out of memory. */
