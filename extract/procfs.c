@@ -121,6 +121,9 @@ procfs_init(struct procfs *pf, const char *root, struct ex_err *err)
 	pf->root = root;
 	pf->clk_tck = sysconf(_SC_CLK_TCK);
 	pf->ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	pf->page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	if (pf->page_kb <= 0)
+		pf->page_kb = 4;
 	if (pf->clk_tck <= 0)
 		pf->clk_tck = 100;
 	if (slurp(root, "stat", buf, sizeof(buf)) <= 0 ||
@@ -246,12 +249,15 @@ procfs_thread_switches(const struct procfs *pf, const char *pid,
 		set(p, PROC_CTXT_INV, inv);
 }
 
-/* stat, status, and io; the threads' switches between the last two
- * where asked (the order procfs_proc always read them in).  The path
- * is made once and each file's name put at its end. */
+/* What proc_read reads besides stat. */
+enum { READ_STATUS = 1, READ_THREADS = 2, READ_IO = 4 };
+
+/* stat, then what is asked of status, the threads' switches and io, in
+ * that order (the order procfs_proc always read them in).  The path is
+ * made once and each file's name put at its end. */
 static int
 proc_read(const struct procfs *pf, const char *pid, uint64_t now_ns,
-    struct ex_proc *p, int threads)
+    struct ex_proc *p, int what)
 {
 	char path[256], buf[4096];
 	int n;
@@ -263,14 +269,18 @@ proc_read(const struct procfs *pf, const char *pid, uint64_t now_ns,
 	if (slurp_path(path, buf, sizeof(buf)) <= 0 ||
 	    procfs_parse_stat(pf, pid, buf, now_ns, p) != 0)
 		return -1;
-	memcpy(path + n, "status", sizeof("status"));
-	if (slurp_path(path, buf, sizeof(buf)) > 0)
-		procfs_parse_status(buf, p);
-	if (threads)
+	if (what & READ_STATUS) {
+		memcpy(path + n, "status", sizeof("status"));
+		if (slurp_path(path, buf, sizeof(buf)) > 0)
+			procfs_parse_status(buf, p);
+	}
+	if (what & READ_THREADS)
 		procfs_thread_switches(pf, pid, p);
-	memcpy(path + n, "io", sizeof("io"));
-	if (slurp_path(path, buf, sizeof(buf)) > 0)
-		procfs_parse_io(buf, p);
+	if (what & READ_IO) {
+		memcpy(path + n, "io", sizeof("io"));
+		if (slurp_path(path, buf, sizeof(buf)) > 0)
+			procfs_parse_io(buf, p);
+	}
 	return 0;
 }
 
@@ -278,14 +288,32 @@ int
 procfs_proc(const struct procfs *pf, const char *pid, uint64_t now_ns,
     struct ex_proc *p)
 {
-	return proc_read(pf, pid, now_ns, p, 1);
+	return proc_read(pf, pid, now_ns, p, READ_STATUS | READ_THREADS |
+	    READ_IO);
 }
 
 int
 procfs_proc_own(const struct procfs *pf, const char *pid, uint64_t now_ns,
     struct ex_proc *p)
 {
-	return proc_read(pf, pid, now_ns, p, 0);
+	return proc_read(pf, pid, now_ns, p, READ_STATUS | READ_IO);
+}
+
+int
+procfs_proc_stat_io(const struct procfs *pf, const char *pid,
+    uint64_t now_ns, struct ex_proc *p)
+{
+	return proc_read(pf, pid, now_ns, p, READ_IO);
+}
+
+void
+procfs_status(const struct procfs *pf, const char *pid, struct ex_proc *p)
+{
+	char rel[128], buf[4096];
+
+	snprintf(rel, sizeof(rel), "%.64s/status", pid);
+	if (slurp(pf->root, rel, buf, sizeof(buf)) > 0)
+		procfs_parse_status(buf, p);
 }
 
 int
@@ -294,11 +322,11 @@ procfs_parse_stat(const struct procfs *pf, const char *pid, const char *buf,
 {
 	const char *open_paren, *close_paren, *rest, *s;
 	unsigned long long f[19], ppid, tty, minflt, majflt, utime, stime,
-	    threads, start;
+	    threads, start, rss = 0;
 	uint64_t v, tck = (uint64_t)pf->clk_tck;
 	char *end;
 	size_t n;
-	int i;
+	int i, rss_ok;
 
 	memset(p, 0, sizeof(*p));
 	p->group = EXD_GROUP_PROC_PARTIAL;
@@ -343,6 +371,15 @@ procfs_parse_stat(const struct procfs *pf, const char *pid, const char *buf,
 	stime = f[11];
 	threads = f[16];
 	start = f[18];
+	/* Fields 23 and 24, vsize and rss (in pages), if the line has
+	 * them: an older or made-up one may not. */
+	rss_ok = 0;
+	for (i = 0; i < 2; i++, s = end) {
+		rss = strtoull(s, &end, 10);
+		if (end == s)
+			break;
+		rss_ok = i == 1;
+	}
 	/*
 	 * What cannot be true is left out, never wrapped: a ppid or a
 	 * thread count past 32 bits (the log holds 32), a time past 2^64
@@ -358,6 +395,16 @@ procfs_parse_stat(const struct procfs *pf, const char *pid, const char *buf,
 	if (!__builtin_mul_overflow(stime, NS / tck, &v))
 		set(p, PROC_CPU_SYS_NS, v);
 	set32(p, PROC_THREADS, threads);
+	/*
+	 * The resident set as ps shows it.  The kernel keeps it per CPU
+	 * and sums it lazily here (status's VmRSS sums it exactly: a few
+	 * hundred KiB apart at most on a small machine); status is not
+	 * read where taskstats answers (snapcpu.h), and one source for
+	 * every snapshot keeps them comparable.
+	 */
+	if (rss_ok && pf->page_kb > 0 &&
+	    !__builtin_mul_overflow(rss, (uint64_t)pf->page_kb, &v))
+		set(p, PROC_RSS_KB, v);
 	if (!__builtin_mul_overflow(start, NS / tck, &v) &&
 	    !__builtin_add_overflow(v, pf->boot_ns, &v))
 		set(p, PROC_START_NS, v);
@@ -375,20 +422,19 @@ procfs_parse_status(const char *buf, struct ex_proc *p)
 	struct key k[] = { KEY("Uid:"), KEY("Gid:"), KEY("VmHWM:"),
 	    KEY("VmRSS:"), KEY("voluntary_ctxt_switches:"),
 	    KEY("nonvoluntary_ctxt_switches:") };
+	static const int f[] = { PROC_UID, PROC_GID, PROC_RSS_MAX_KB,
+	    PROC_RSS_KB, PROC_CTXT_VOL, PROC_CTXT_INV };
+	int i;
 
 	fields(buf, k, 6);
-	if (k[0].found)
-		set32(p, PROC_UID, k[0].v);
-	if (k[1].found)
-		set32(p, PROC_GID, k[1].v);
-	if (k[2].found)
-		set(p, PROC_RSS_MAX_KB, k[2].v);
-	if (k[3].found)
-		set(p, PROC_RSS_KB, k[3].v);
-	if (k[4].found)
-		set(p, PROC_CTXT_VOL, k[4].v);
-	if (k[5].found)
-		set(p, PROC_CTXT_INV, k[5].v);
+	/* What stat or taskstats gave first stays. */
+	for (i = 0; i < 6; i++)
+		if (k[i].found && !REC_HAS(p, f[i])) {
+			if (f[i] == PROC_UID || f[i] == PROC_GID)
+				set32(p, f[i], k[i].v);
+			else
+				set(p, f[i], k[i].v);
+		}
 }
 
 void

@@ -16,6 +16,7 @@ struct procfs {
 	uint64_t	 btime_s;	/* boot time, s since the epoch */
 	uint64_t	 boot_ns;	/* the same to the ns (see procfs.c) */
 	long		 ncpu;
+	long		 page_kb;	/* a page, KiB: stat's rss unit */
 };
 
 /* Read btime and the constants; EXR_OK or EXR_IO with err. */
@@ -47,10 +48,22 @@ void	procfs_thread_switches(const struct procfs *pf, const char *pid,
 	    struct ex_proc *p);
 
 /*
+ * stat and io only, for a caller that asks taskstats what status says
+ * (snapcpu.h), status cost a third of a process's reading; and status
+ * alone, adding to p only what it still lacks, for a process taskstats
+ * did not answer for.
+ */
+int	procfs_proc_stat_io(const struct procfs *pf, const char *pid,
+	    uint64_t now_ns, struct ex_proc *p);
+void	procfs_status(const struct procfs *pf, const char *pid,
+	    struct ex_proc *p);
+
+/*
  * The parsers behind them, on one file's text (NUL-terminated, as read;
  * any bytes): no file is touched.  procfs_parse_stat resets p and fills
  * it from /proc/PID/stat: 0, or -1 (a zombie, or not a stat line);
- * procfs_parse_status and procfs_parse_io add what they find to p.
+ * procfs_parse_io adds what it finds to p, procfs_parse_status what p
+ * does not yet have (stat's rss, taskstats's figures stay).
  * procfs_parse_cpu: the cpu line of /proc/stat into s, 0 or -1;
  * procfs_parse_btime: its btime, 0 or -1.
  */

@@ -117,6 +117,26 @@ snapcpu_ticks(const struct ts_tgid *t, struct ex_proc *p)
 	    1ULL << PROC_CPU_RUN_NS | 1ULL << PROC_CPU_SOURCE;
 }
 
+/*
+ * What /proc/PID/status would have given, from the main thread's own
+ * record: its uid and gid (the real ones, as status's first), the
+ * process's peak RSS (the address space's, whichever thread is asked)
+ * and the main thread's context switches.
+ */
+static void
+take_leader(struct ex_proc *p, const struct ts_exit *leader)
+{
+	static const int f[] = { PROC_UID, PROC_GID, PROC_RSS_MAX_KB,
+	    PROC_CTXT_VOL, PROC_CTXT_INV };
+	size_t i;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (REC_HAS(&leader->p, f[i])) {
+			p->v[f[i]] = leader->p.v[f[i]];
+			p->present |= 1ULL << f[i];
+		}
+}
+
 /* What taskstats's answer t (or e, the errno of asking) makes of p:
  * snapcpu_apply's result. */
 static int
@@ -169,7 +189,9 @@ snapcpu_apply_batch(struct snapcpu *sc, struct ex_proc *p, int n, int *res)
 {
 	uint32_t tgid[SNAPCPU_BATCH];
 	struct ts_tgid t[SNAPCPU_BATCH];
-	int e[SNAPCPU_BATCH], i, ticks = sc->measure == SNAPCPU_TICKS;
+	struct ts_exit leader[SNAPCPU_BATCH];
+	int e[SNAPCPU_BATCH], le[SNAPCPU_BATCH], i;
+	int ticks = sc->measure == SNAPCPU_TICKS;
 
 	if (n < 1 || n > SNAPCPU_BATCH)
 		return;
@@ -200,9 +222,19 @@ snapcpu_apply_batch(struct snapcpu *sc, struct ex_proc *p, int n, int *res)
 	 */
 	for (i = 0; i < n; i++)
 		tgid[i] = (uint32_t)p[i].v[PROC_PID];
-	(void)ts_query_tgids(&sc->ts, tgid, (size_t)n, t, e);
-	for (i = 0; i < n; i++)
+	(void)ts_query_tgids(&sc->ts, tgid, (size_t)n, t, e, leader, le);
+	for (i = 0; i < n; i++) {
+		/* First: take() compares with the main thread's switches. */
+		if (le[i] == 0)
+			take_leader(&p[i], &leader[i]);
 		res[i] = take(sc, &p[i], &t[i], e[i]);
+	}
+}
+
+int
+snapcpu_answers(const struct snapcpu *sc)
+{
+	return sc->asked && !sc->stalled;
 }
 
 int

@@ -59,9 +59,12 @@ int	snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
 
 /*
  * Put the chosen measure, its cpu_source, and where taskstats answers
- * the all-thread context switches into p, read from /proc for its pid.
+ * the all-thread context switches into p, read from /proc for its pid;
+ * and, where taskstats answers for its main thread, that thread's uid,
+ * gid, peak RSS and own context switches: what /proc/PID/status says,
+ * a third of what reading /proc cost a process.
  * Returns 1 when p's context switches are now the kernel's all-thread
- * figures (both at least the main thread's, as /proc read them), 0
+ * figures (both at least the main thread's own), 0
  * when they may still want /proc's threads, or -1 to skip the process
  * (it is gone, or with ticks taskstats did not answer for it: counted
  * in unanswered; after a timeout, no more are asked).
@@ -73,6 +76,10 @@ int	snapcpu_apply(struct snapcpu *sc, struct ex_proc *p);
 #define SNAPCPU_BATCH	TS_QUERY_MAX
 void	snapcpu_apply_batch(struct snapcpu *sc, struct ex_proc *p, int n,
 	    int *res);
+
+/* Whether taskstats is asked (snapcpu_apply_batch fills in what status
+ * would): 1, or 0 when it cannot be or no longer is (a timeout). */
+int	snapcpu_answers(const struct snapcpu *sc);
 
 /* The tick figures of one process into p, whose /proc times give the
  * user/system proportion where the kernel does not (a pure function). */

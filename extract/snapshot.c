@@ -171,7 +171,7 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	struct batch b;
 	uint64_t now, end;
 	DIR *d;
-	int fd, rc = EXR_OK;
+	int fd, leader, rc = EXR_OK;
 
 	*nprocs = 0;
 	if ((rc = procfs_init(&pf, proc_root, &err)) != EXR_OK)
@@ -227,7 +227,9 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	snprintf(self, sizeof(self), "%ld", (long)getpid());
 	for (;;) {
 		/* A batch of processes read from /proc, then asked about
-		 * together (snapcpu_apply_batch). */
+		 * together (snapcpu_apply_batch).  Where taskstats answers,
+		 * it says what status would: status is not read. */
+		leader = snapcpu_answers(&sc);
 		for (n = 0; n < SNAPCPU_BATCH && (de = readdir(d)) != NULL; ) {
 			/* Not ourselves: our exit comes milliseconds after
 			 * this. */
@@ -235,7 +237,9 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 			    strcmp(de->d_name, self) == 0 ||
 			    strlen(de->d_name) >= sizeof(pid[n]))
 				continue;
-			if (procfs_proc_own(&pf, de->d_name, now, &p[n]) != 0)
+			if ((leader ? procfs_proc_stat_io(&pf, de->d_name,
+			    now, &p[n]) : procfs_proc_own(&pf, de->d_name,
+			    now, &p[n])) != 0)
 				continue;	/* gone: its exit record has it */
 			memcpy(pid[n], de->d_name, strlen(de->d_name) + 1);
 			n++;
@@ -246,6 +250,10 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 		for (i = 0; i < n; i++) {
 			if (res[i] == -1)
 				continue;	/* gone, as above */
+			/* Its main thread not answered for (or taskstats
+			 * stopped answering): status after all. */
+			if (leader && !REC_HAS(&p[i], PROC_UID))
+				procfs_status(&pf, pid[i], &p[i]);
 			/*
 			 * taskstats's context switches are every thread's,
 			 * exited ones too, so never below the live threads'

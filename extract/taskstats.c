@@ -319,109 +319,154 @@ ts_drain(struct ts_conn *c, ts_exit_fn fn, void *arg)
 	}
 }
 
-/* The AGGR_TGID nest of a TASKSTATS_CMD_GET reply, if it is for tgid. */
-static int
-tgid_reply(const struct nlmsghdr *n, uint32_t tgid, struct ts_tgid *t)
+/*
+ * The struct taskstats of a TASKSTATS_CMD_GET reply, if the reply is
+ * the nest (AGGR_TGID or AGGR_PID) for id; NULL if not.
+ */
+static const struct nlattr *
+reply_stats(const struct nlmsghdr *n, int nest, uint32_t id)
 {
 	const uint8_t *end = (const uint8_t *)n + n->nlmsg_len;
 	const struct nlattr *a, *stats = NULL;
-	uint32_t id;
+	uint32_t got;
 
 	if (n->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
-		return -1;
+		return NULL;
 	a = (const struct nlattr *)((const uint8_t *)NLMSG_DATA(n) +
 	    GENL_HDRLEN);
 	for (; NLA_OK(a, end); a = NLA_NEXT(a))
-		if ((a->nla_type & NLA_TYPE_MASK) == TASKSTATS_TYPE_AGGR_TGID &&
-		    aggr(a, &id, &stats) && id == tgid)
-			return ts_decode_tgid(NLA_DATA(stats), NLA_LEN(stats),
-			    t);
-	return -1;
+		if ((a->nla_type & NLA_TYPE_MASK) == nest &&
+		    aggr(a, &got, &stats) && got == id)
+			return stats;
+	return NULL;
 }
 
-/* A question by tgid, as send_request builds it; an array of them is
- * a run of netlink messages (each a multiple of NLMSG_ALIGNTO). */
-struct tgid_request {
+/* One reply decoded into question k's answer: 0, or EPROTO. */
+static int
+take_reply(const struct nlmsghdr *m, size_t k, size_t n,
+    const uint32_t *tgid, struct ts_tgid *t, struct ts_exit *leader)
+{
+	const struct nlattr *stats;
+
+	if (k < n) {
+		stats = reply_stats(m, TASKSTATS_TYPE_AGGR_TGID, tgid[k]);
+		return stats != NULL && ts_decode_tgid(NLA_DATA(stats),
+		    NLA_LEN(stats), &t[k]) == 0 ? 0 : EPROTO;
+	}
+	stats = reply_stats(m, TASKSTATS_TYPE_AGGR_PID, tgid[k - n]);
+	return stats != NULL && ts_decode(NLA_DATA(stats), NLA_LEN(stats),
+	    &leader[k - n]) == 0 ? 0 : EPROTO;
+}
+
+/*
+ * The answers one datagram of len bytes holds, put where their
+ * question's index says; how many were new.
+ */
+static size_t
+answers(const struct ts_conn *c, const uint8_t *buf, size_t len,
+    uint32_t first, size_t n, size_t asked, const uint32_t *tgid,
+    struct ts_tgid *t, int *err, struct ts_exit *leader, int *leader_err)
+{
+	const struct nlmsghdr *m = (const struct nlmsghdr *)buf;
+	size_t k, taken = 0;
+	int rest, *answer;
+
+	for (rest = (int)len; NLMSG_OK(m, rest); m = NLMSG_NEXT(m, rest)) {
+		/* An old answer (one that came too late), or one had
+		 * twice. */
+		if ((k = m->nlmsg_seq - first) >= asked)
+			continue;
+		answer = k < n ? &err[k] : &leader_err[k - n];
+		if (*answer != -1)
+			continue;
+		if (m->nlmsg_type == NLMSG_ERROR) {
+			const struct nlmsgerr *me = NLMSG_DATA(m);
+
+			*answer = m->nlmsg_len >= NLMSG_LENGTH(sizeof(*me)) &&
+			    me->error < 0 ? -me->error : EPROTO;
+		} else if (m->nlmsg_type == c->family)
+			*answer = take_reply(m, k, n, tgid, t, leader);
+		else
+			continue;
+		taken++;
+	}
+	return taken;
+}
+
+/* A question by tgid or pid, as send_request builds it; an array of
+ * them is a run of netlink messages (each a multiple of NLMSG_ALIGNTO). */
+struct id_request {
 	struct nlmsghdr	 n;
 	struct genlmsghdr g;
 	struct nlattr	 a;
-	uint32_t	 tgid;
+	uint32_t	 id;
 };
-_Static_assert(sizeof(struct tgid_request) % NLMSG_ALIGNTO == 0,
-    "tgid questions must follow each other in one datagram");
+_Static_assert(sizeof(struct id_request) % NLMSG_ALIGNTO == 0,
+    "questions must follow each other in one datagram");
 
 int
 ts_query_tgids(struct ts_conn *c, const uint32_t *tgid, size_t n,
-    struct ts_tgid *t, int *err)
+    struct ts_tgid *t, int *err, struct ts_exit *leader, int *leader_err)
 {
-	struct tgid_request r[TS_QUERY_MAX];
+	struct id_request r[2 * TS_QUERY_MAX];
 	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
-	const struct nlmsghdr *m;
 	uint32_t first;
-	size_t i, left;
+	size_t i, k, left, asked;
 	ssize_t len;
-	int k, e;
+	int e;
 
 	if (n == 0 || n > TS_QUERY_MAX) {
 		errno = EINVAL;
 		return -1;
 	}
 	/*
-	 * One datagram of n questions: the kernel answers each in turn as
-	 * it takes the datagram, before sendto returns.  No ack asked: the
-	 * reply, or an error, is each one's whole answer.
+	 * One datagram of the questions: the kernel answers each in turn
+	 * as it takes the datagram, before sendto returns.  No ack asked:
+	 * the reply, or an error, is each one's whole answer.  Question k
+	 * is about tgid[k] as a process, then (with leader) question n + k
+	 * about the same id as a thread: the main thread.
 	 */
+	asked = leader != NULL ? 2 * n : n;
 	memset(r, 0, sizeof(r));
 	first = c->seq + 1;
+	for (k = 0; k < asked; k++) {
+		r[k].n.nlmsg_len = sizeof(r[k]);
+		r[k].n.nlmsg_type = c->family;
+		r[k].n.nlmsg_flags = NLM_F_REQUEST;
+		r[k].n.nlmsg_seq = ++c->seq;
+		r[k].g.cmd = TASKSTATS_CMD_GET;
+		r[k].g.version = 1;
+		r[k].a.nla_type = k < n ? TASKSTATS_CMD_ATTR_TGID :
+		    TASKSTATS_CMD_ATTR_PID;
+		r[k].a.nla_len = NLA_HDRLEN + sizeof(r[k].id);
+		r[k].id = tgid[k < n ? k : k - n];
+	}
 	for (i = 0; i < n; i++) {
-		r[i].n.nlmsg_len = sizeof(r[i]);
-		r[i].n.nlmsg_type = c->family;
-		r[i].n.nlmsg_flags = NLM_F_REQUEST;
-		r[i].n.nlmsg_seq = ++c->seq;
-		r[i].g.cmd = TASKSTATS_CMD_GET;
-		r[i].g.version = 1;
-		r[i].a.nla_type = TASKSTATS_CMD_ATTR_TGID;
-		r[i].a.nla_len = NLA_HDRLEN + sizeof(r[i].tgid);
-		r[i].tgid = tgid[i];
 		err[i] = -1;		/* not answered yet */
+		if (leader != NULL)
+			leader_err[i] = -1;
 	}
 	do
-		len = sendto(c->fd, r, n * sizeof(r[0]), 0,
+		len = sendto(c->fd, r, asked * sizeof(r[0]), 0,
 		    (struct sockaddr *)&to, sizeof(to));
 	while (len == -1 && errno == EINTR);
-	if (len != (ssize_t)(n * sizeof(r[0])))
+	if (len != (ssize_t)(asked * sizeof(r[0])))
 		goto unanswered;
-	for (left = n; left > 0; ) {
+	for (left = asked; left > 0; ) {
 		if ((len = receive(c, 0)) == -1)
 			goto unanswered;	/* EAGAIN: past the timeout */
-		m = (const struct nlmsghdr *)rxbuf;
-		for (k = (int)len; NLMSG_OK(m, k); m = NLMSG_NEXT(m, k)) {
-			/* An old answer (one that came too late), or one
-			 * had twice. */
-			if (m->nlmsg_seq - first >= n ||
-			    err[m->nlmsg_seq - first] != -1)
-				continue;
-			i = m->nlmsg_seq - first;
-			if (m->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *me = NLMSG_DATA(m);
-
-				err[i] = m->nlmsg_len >=
-				    NLMSG_LENGTH(sizeof(*me)) && me->error < 0 ?
-				    -me->error : EPROTO;
-			} else if (m->nlmsg_type == c->family)
-				err[i] = tgid_reply(m, tgid[i], &t[i]) == 0 ?
-				    0 : EPROTO;
-			else
-				continue;
-			left--;
-		}
+		left -= answers(c, rxbuf, (size_t)len, first, n, asked, tgid,
+		    t, err, leader, leader_err);
 	}
 	return 0;
 unanswered:
 	e = errno;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (err[i] == -1)
 			err[i] = e;
+		if (leader != NULL && leader_err[i] == -1)
+			leader_err[i] = e;
+	}
 	errno = e;
 	return -1;
 }
@@ -431,7 +476,7 @@ ts_query_tgid(struct ts_conn *c, uint32_t tgid, struct ts_tgid *t)
 {
 	int e;
 
-	if (ts_query_tgids(c, &tgid, 1, t, &e) == -1)
+	if (ts_query_tgids(c, &tgid, 1, t, &e, NULL, NULL) == -1)
 		return -1;
 	if (e != 0) {
 		errno = e;

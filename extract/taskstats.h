@@ -78,16 +78,19 @@ int	ts_query_tgid(struct ts_conn *c, uint32_t tgid, struct ts_tgid *t);
 /*
  * Ask for n processes' figures at once (n at most TS_QUERY_MAX): one
  * send, then the answers.  err[i] is 0 with t[i] filled, or an errno
- * as above.  Returns 0, or -1 with errno when the socket failed before
- * every answer came (EAGAIN: the timeout), the unanswered ones' err
- * set to it.  The answers wait in the socket's receive buffer meanwhile,
- * 1,280 bytes each on Linux 6.18: 16 take 20 KiB of the 128 KiB the
- * kernel gives the 64 KiB snap asks for (one that found it full would
- * be lost, and the wait for it end in EAGAIN).
+ * as above.  With leader (and leader_err) not NULL, each process's main
+ * thread (pid = tgid) is asked about too, in the same send: leader[i] is
+ * its own record (its uid, gid, peak RSS, its own context switches),
+ * leader_err[i] as err[i].  Returns 0, or -1 with errno when the socket
+ * failed before every answer came (EAGAIN: the timeout), the
+ * unanswered ones' errors set to it.  The answers wait in the socket's
+ * receive buffer meanwhile, 1,280 bytes each on Linux 6.18: 32 take
+ * 40 KiB of the 128 KiB the kernel gives the 64 KiB snap asks for (one
+ * that found it full would be lost, and the wait for it end in EAGAIN).
  */
 #define TS_QUERY_MAX	16
 int	ts_query_tgids(struct ts_conn *c, const uint32_t *tgid, size_t n,
-	    struct ts_tgid *t, int *err);
+	    struct ts_tgid *t, int *err, struct ts_exit *leader, int *leader_err);
 
 void	ts_close(struct ts_conn *c);
 

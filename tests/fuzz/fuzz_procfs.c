@@ -102,7 +102,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct ex_proc p;
 	static int ready;
 	struct procfs pf = { "/proc", 100, 1700000000, 1700000000ull *
-	    1000000000, 2 };
+	    1000000000, 2, 4 };
 	struct ex_sysload s;
 	char *text[4] = { NULL };
 	size_t at = 0, n;

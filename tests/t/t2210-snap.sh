@@ -90,6 +90,42 @@ if [ "$(id -u)" -eq 0 ]; then
 		echo "ticks $t, /proc $p" &&
 		awk -v t="$t" -v p="$p" "BEGIN { d = t - p; if (d < 0) d = -d; exit !(d <= 0.05 + 0.05 * p) }"
 	'
+	# Where taskstats answers, snap reads no status: uid, gid, peak RSS
+	# and the main thread's switches come from the main thread's own
+	# record, asked beside its process's (snapcpu.h).  40 sleepers, each
+	# its own uid and gid (gid = uid + 1000), across three batches of
+	# questions: an answer put at the wrong process would show.
+	test_expect_success 'uid, gid, rss from taskstats: as /proc says, for every process' '
+		: >pids &&
+		u=2001 &&
+		while [ $u -le 2040 ]; do
+			setpriv --reuid=$u --regid=$((u + 1000)) --clear-groups \
+			    sleep 60 &
+			echo "$! $u $((u + 1000))" >>pids
+			u=$((u + 1))
+		done &&
+		extracct snap -o ids.exacct &&
+		extracct dump ids.exacct | awk "
+		    /group-proc-partial/ { p = \"\" }
+		    /^ *1000\t/ { p = \$3 }
+		    /^ *1001\t/ { uid[p] = \$3 } /^ *1002\t/ { gid[p] = \$3 }
+		    /^ *1000106\t/ { rss[p] = \$3 } /^ *1023\t/ { hwm[p] = \$3 }
+		    END { for (p in uid) print p, uid[p], gid[p], rss[p], hwm[p] }" |
+		    sort >ids &&
+		pk=$(($(getconf PAGESIZE) / 1024)) &&
+		bad=0 &&
+		while read pid uid gid; do
+			stat_rss=$(($(sed "s/.*) //" /proc/$pid/stat | cut -d" " -f22) * pk)) &&
+			vmhwm=$(awk "/^VmHWM:/ { print \$2 }" /proc/$pid/status) &&
+			got=$(awk -v p=$pid "\$1 == p" ids) &&
+			echo "$pid: want $uid $gid rss $stat_rss hwm~$vmhwm; got $got" &&
+			echo "$got" | awk -v u=$uid -v g=$gid -v r=$stat_rss -v h=$vmhwm "
+			    { exit !(\$2 == u && \$3 == g && \$4 == r && \$5 >= \$4 &&
+			    \$5 <= h + 1024 && \$5 + 1024 >= h) }" || bad=$((bad + 1))
+		done <pids &&
+		kill $(cut -d" " -f1 pids) &&
+		test $bad -eq 0
+	'
 else
 	test_skip 'snap --cpu ticks' 'taskstats answers root only'
 fi

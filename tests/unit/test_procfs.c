@@ -81,7 +81,7 @@ test_thread_switches(void)
 }
 
 static const struct procfs tpf = { "/proc", 100, 1700000000,
-    1700000000ull * 1000000000, 2 };
+    1700000000ull * 1000000000, 2, 4 };
 
 /* Fields 3 to 22 of a live process's stat line: state, ppid 1, minflt
  * 55, majflt 2, utime 300, stime 40, 3 threads, starttime 1000. */
@@ -108,6 +108,21 @@ stat_line(void)
 	    1700000010000000000ull && p.v[PROC_FINISH_NS] == 5);
 	CHECK("zombie skipped", procfs_parse_stat(&tpf, "42", "42 (x) Z 1",
 	    5, &p) == -1);
+
+	/* rss (field 24, pages) where the line has it; status's figures
+	 * then fill in only what stat left out. */
+	CHECK("no field 24: no rss", procfs_parse_stat(&tpf, "42", "42 (x)"
+	    TAIL " 9000", 5, &p) == 0 && !REC_HAS(&p, PROC_RSS_KB));
+	CHECK("field 24: rss in KiB", procfs_parse_stat(&tpf, "42", "42 (x)"
+	    TAIL " 9000 77 18446744073709551615", 5, &p) == 0 &&
+	    REC_HAS(&p, PROC_RSS_KB) && p.v[PROC_RSS_KB] == 77 * 4);
+	procfs_parse_status("Uid:\t7\t0\t0\t0\nVmHWM:\t400 kB\n"
+	    "VmRSS:\t999 kB\n", &p);
+	CHECK("status adds, stat's rss stays", p.v[PROC_UID] == 7 &&
+	    p.v[PROC_RSS_MAX_KB] == 400 && p.v[PROC_RSS_KB] == 77 * 4);
+	CHECK("rss past 2^64 KiB absent", procfs_parse_stat(&tpf, "42",
+	    "42 (x)" TAIL " 9000 18446744073709551615", 5, &p) == 0 &&
+	    !REC_HAS(&p, PROC_RSS_KB));
 
 	/* fuzz_procfs: a line ending at its ')' was read past its end. */
 	memcpy(exact, "42 (x)", 7);
