@@ -48,10 +48,10 @@ void	procfs_thread_switches(const struct procfs *pf, const char *pid,
 	    struct ex_proc *p);
 
 /*
- * stat and io only, for a caller that asks taskstats what status says
- * (snapcpu.h), status cost a third of a process's reading; and status
- * alone, adding to p only what it still lacks, for a process taskstats
- * did not answer for.
+ * stat and io only, for a caller that has taskstats say what status
+ * would (snapcpu.h): status was a third of a process's reading.  And
+ * status alone, adding to p only what it still lacks, for a process
+ * taskstats did not answer for.
  */
 int	procfs_proc_stat_io(const struct procfs *pf, const char *pid,
 	    uint64_t now_ns, struct ex_proc *p);
