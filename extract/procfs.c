@@ -321,12 +321,12 @@ procfs_parse_stat(const struct procfs *pf, const char *pid, const char *buf,
     uint64_t now_ns, struct ex_proc *p)
 {
 	const char *open_paren, *close_paren, *rest, *s;
-	unsigned long long f[19], ppid, tty, minflt, majflt, utime, stime,
-	    threads, start, rss = 0;
+	unsigned long long f[21], ppid, tty, minflt, majflt, utime, stime,
+	    threads, start;
 	uint64_t v, tck = (uint64_t)pf->clk_tck;
 	char *end;
 	size_t n;
-	int i, rss_ok;
+	int nf;			/* fields read from the 4th on */
 
 	memset(p, 0, sizeof(*p));
 	p->group = EXD_GROUP_PROC_PARTIAL;
@@ -351,18 +351,21 @@ procfs_parse_stat(const struct procfs *pf, const char *pid, const char *buf,
 	if (*rest == 'Z' || *rest == 'X')
 		return -1;
 	/*
-	 * Fields 4 to 22, each as sscanf's %llu reads a number (blanks, a
-	 * sign, digits; past 2^64 the largest): what a "%llu %*d ..."
-	 * format read, without scanf's cost (a seventh of snap's own
-	 * time).
+	 * Fields 4 to 22, and 23 and 24 (vsize, rss in pages) where the
+	 * line has them (an older or made-up one may not), each as
+	 * sscanf's %llu reads a number (blanks, a sign, digits; past 2^64
+	 * the largest): what a "%llu %*d ..." format read, without scanf's
+	 * cost (a seventh of snap's own time).
 	 */
 	if (*rest == '\0')
 		return -1;
-	for (s = rest + 1, i = 0; i < 19; i++, s = end) {
-		f[i] = strtoull(s, &end, 10);
+	for (s = rest + 1, nf = 0; nf < 21; nf++, s = end) {
+		f[nf] = strtoull(s, &end, 10);
 		if (end == s)
-			return -1;
+			break;
 	}
+	if (nf < 19)
+		return -1;
 	ppid = f[0];
 	tty = f[3];
 	minflt = f[6];
@@ -371,15 +374,6 @@ procfs_parse_stat(const struct procfs *pf, const char *pid, const char *buf,
 	stime = f[11];
 	threads = f[16];
 	start = f[18];
-	/* Fields 23 and 24, vsize and rss (in pages), if the line has
-	 * them: an older or made-up one may not. */
-	rss_ok = 0;
-	for (i = 0; i < 2; i++, s = end) {
-		rss = strtoull(s, &end, 10);
-		if (end == s)
-			break;
-		rss_ok = i == 1;
-	}
 	/*
 	 * What cannot be true is left out, never wrapped: a ppid or a
 	 * thread count past 32 bits (the log holds 32), a time past 2^64
@@ -402,8 +396,8 @@ procfs_parse_stat(const struct procfs *pf, const char *pid, const char *buf,
 	 * read where taskstats answers (snapcpu.h), and one source for
 	 * every snapshot keeps them comparable.
 	 */
-	if (rss_ok && pf->page_kb > 0 &&
-	    !__builtin_mul_overflow(rss, (uint64_t)pf->page_kb, &v))
+	if (nf == 21 && pf->page_kb > 0 &&
+	    !__builtin_mul_overflow(f[20], (uint64_t)pf->page_kb, &v))
 		set(p, PROC_RSS_KB, v);
 	if (!__builtin_mul_overflow(start, NS / tck, &v) &&
 	    !__builtin_add_overflow(v, pf->boot_ns, &v))

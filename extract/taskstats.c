@@ -358,41 +358,6 @@ take_reply(const struct nlmsghdr *m, size_t k, size_t n,
 	    &leader[k - n]) == 0 ? 0 : EPROTO;
 }
 
-/*
- * The answers one datagram of len bytes holds, put where their
- * question's index says; how many were new.
- */
-static size_t
-answers(const struct ts_conn *c, const uint8_t *buf, size_t len,
-    uint32_t first, size_t n, size_t asked, const uint32_t *tgid,
-    struct ts_tgid *t, int *err, struct ts_exit *leader, int *leader_err)
-{
-	const struct nlmsghdr *m = (const struct nlmsghdr *)buf;
-	size_t k, taken = 0;
-	int rest, *answer;
-
-	for (rest = (int)len; NLMSG_OK(m, rest); m = NLMSG_NEXT(m, rest)) {
-		/* An old answer (one that came too late), or one had
-		 * twice. */
-		if ((k = m->nlmsg_seq - first) >= asked)
-			continue;
-		answer = k < n ? &err[k] : &leader_err[k - n];
-		if (*answer != -1)
-			continue;
-		if (m->nlmsg_type == NLMSG_ERROR) {
-			const struct nlmsgerr *me = NLMSG_DATA(m);
-
-			*answer = m->nlmsg_len >= NLMSG_LENGTH(sizeof(*me)) &&
-			    me->error < 0 ? -me->error : EPROTO;
-		} else if (m->nlmsg_type == c->family)
-			*answer = take_reply(m, k, n, tgid, t, leader);
-		else
-			continue;
-		taken++;
-	}
-	return taken;
-}
-
 /* A question by tgid or pid, as send_request builds it; an array of
  * them is a run of netlink messages (each a multiple of NLMSG_ALIGNTO). */
 struct id_request {
@@ -410,10 +375,11 @@ ts_query_tgids(struct ts_conn *c, const uint32_t *tgid, size_t n,
 {
 	struct id_request r[2 * TS_QUERY_MAX];
 	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
+	const struct nlmsghdr *m;
 	uint32_t first;
 	size_t i, k, left, asked;
 	ssize_t len;
-	int e;
+	int rest, e, *answer;
 
 	if (n == 0 || n > TS_QUERY_MAX) {
 		errno = EINVAL;
@@ -455,8 +421,28 @@ ts_query_tgids(struct ts_conn *c, const uint32_t *tgid, size_t n,
 	for (left = asked; left > 0; ) {
 		if ((len = receive(c, 0)) == -1)
 			goto unanswered;	/* EAGAIN: past the timeout */
-		left -= answers(c, rxbuf, (size_t)len, first, n, asked, tgid,
-		    t, err, leader, leader_err);
+		m = (const struct nlmsghdr *)rxbuf;
+		for (rest = (int)len; NLMSG_OK(m, rest);
+		    m = NLMSG_NEXT(m, rest)) {
+			/* An old answer (one that came too late), or one
+			 * had twice. */
+			if ((k = m->nlmsg_seq - first) >= asked)
+				continue;
+			answer = k < n ? &err[k] : &leader_err[k - n];
+			if (*answer != -1)
+				continue;
+			if (m->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *me = NLMSG_DATA(m);
+
+				*answer = m->nlmsg_len >=
+				    NLMSG_LENGTH(sizeof(*me)) && me->error < 0 ?
+				    -me->error : EPROTO;
+			} else if (m->nlmsg_type == c->family)
+				*answer = take_reply(m, k, n, tgid, t, leader);
+			else
+				continue;
+			left--;
+		}
 	}
 	return 0;
 unanswered:
