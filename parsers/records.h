@@ -205,11 +205,65 @@ struct rec_memo_member {
 	uint8_t		 field;		/* where it goes */
 	uint8_t		 shift;		/* a number: 64 less its bits */
 };
+
+/*
+ * What the last record of a kind that the memo knew member by member
+ * leaves for the next (rec_skim's and rec_skim_fill's fastest path): the
+ * record cut at its strings into runs of numbers, and at fixed places in
+ * each run the bytes that say which members are there: the first one's
+ * tag, the 8 bytes where one number's backskip meets the next one's tag,
+ * the last one's backskip.  Then the values to take (filling: every
+ * number and string; counting: the time halves), the times paired by
+ * field, and what the record counted.  A record with as many members,
+ * whose strings check out and whose bytes agree at every one of those
+ * places, holds the same members classed the same, so it is checked by
+ * comparing words, with no member taken in turn.  nobjs 0: none.
+ */
+#define REC_SHAPE_RUNS	8
+#define REC_SHAPE_NONE	0xff
+struct rec_shape_run {
+	uint16_t	 len;		/* its numbers' bytes; 0: none */
+	uint16_t	 nwords;	/* the joins between them */
+	uint32_t	 first_tag;	/* as in the file */
+	uint32_t	 last_bs;
+	uint32_t	 str_tag;	/* the string after them; 0: none, the
+					   record ends */
+	uint8_t		 str_field;	/* that string's field;
+					   REC_SHAPE_NONE: not kept */
+};
+struct rec_shape_num {
+	uint16_t	 at;		/* the member, in its run */
+	uint8_t		 run, field;
+	uint8_t		 shift;		/* 64 less its bits */
+};
+struct rec_shape_pair {
+	uint8_t		 sec, nsec;	/* times; nsec REC_SHAPE_NONE: none */
+	uint8_t		 field;
+};
+struct rec_shape {
+	uint32_t	 nobjs;
+	uint32_t	 unknown;	/* members of no field */
+	uint64_t	 present;	/* filling: the fields set, but times */
+	uint8_t		 nruns, ntimes, nwholes, npairs;
+	struct rec_shape_run run[REC_SHAPE_RUNS];
+	uint16_t	 word_at[REC_MEMO_MEMBERS];	/* in its run */
+	uint64_t	 word[REC_MEMO_MEMBERS];	/* as in the file */
+	struct rec_shape_num time[REC_MEMO_MEMBERS];	/* halves */
+	struct rec_shape_num whole[REC_MEMO_MEMBERS];	/* filling */
+	struct rec_shape_pair pair[REC_MEMO_MEMBERS];
+};
 struct rec_memo_kind {
 	struct rec_memo_member m[REC_MEMO_MEMBERS];
 };
+struct rec_memo_shape {
+	struct rec_shape shape;
+	uint16_t	 wait;		/* records to go before trying again
+					   to make a shape (none was had) */
+	uint16_t	 backoff;	/* the last wait */
+};
 struct rec_memo {
 	struct rec_memo_kind kind[REC_RAPL + 1];	/* by enum rec_kind */
+	struct rec_memo_shape shape[REC_RAPL + 1];
 };
 
 /*

@@ -58,6 +58,14 @@ cpu_of() {
 	extracct text -H -k proc "$1" | awk -v pid=$2 '$4 == pid { printf "%.3f\n", $7 + $8 }'
 }
 
+# Every process in file pids (PID UID GID a line) has become sleep: its
+# setpriv has changed ids and exec'd (snapped before, one showed uid 0).
+all_asleep() {
+	while read -r pid _ _; do
+		[ "$(cat /proc/$pid/comm 2>/dev/null)" = sleep ] || return 1
+	done <pids
+}
+
 if [ "$(id -u)" -eq 0 ]; then
 	# A process that burned CPU and now sleeps, snapped with each
 	# measure, and its /proc/PID/stat read then.
@@ -104,6 +112,8 @@ if [ "$(id -u)" -eq 0 ]; then
 			echo "$! $u $((u + 1000))" >>pids
 			u=$((u + 1))
 		done &&
+		i=0 &&
+		until all_asleep || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done &&
 		extracct snap -o ids.exacct &&
 		extracct dump ids.exacct | awk "
 		    /group-proc-partial/ { p = \"\" }

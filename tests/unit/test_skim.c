@@ -321,6 +321,66 @@ put_wide(struct exw *w)
 	exw_group_end(w, 0);
 }
 
+/*
+ * A member whose tag is all zeros (type 0: damage) where the memo has
+ * nothing yet (index 8: the usual record has 8), sized and backskipped
+ * as a string: once taken as one, and the record counted good.
+ */
+static void
+put_proc_zero_tag(struct exw *w)
+{
+	size_t at;
+	int i;
+
+	exw_group_begin(w, 0xf0000100);
+	for (i = 0; i < 8; i++)
+		exw_uint(w, 0x30001000, (uint64_t)i);	/* pid */
+	at = w->len;
+	exw_string(w, 0x60001006, "abcd");
+	memset(w->buf + at, 0, 4);
+	exw_group_end(w, 0);
+}
+
+/* Strings side by side, first and last: runs with no numbers. */
+static void
+put_proc_strings(struct exw *w, const char *command)
+{
+	exw_group_begin(w, 0xf0000100);
+	exw_string(w, 0x60001006, command);
+	exw_string(w, 0x60001021, "global");		/* zone */
+	exw_uint(w, 0x30001000, 11);			/* pid */
+	exw_uint(w, 0x40001007, 1700000000);		/* start-sec */
+	exw_uint(w, 0x1000100a, 9);			/* finish-nsec, uint8 */
+	exw_uint(w, 0x40001009, 1700000001);		/* finish-sec */
+	exw_string(w, 0x60001fff, "x");			/* unknown, last */
+	exw_group_end(w, 0);
+}
+
+/* A time last, in one byte: fewer than 8 bytes behind its head. */
+static void
+put_proc_short_time(struct exw *w)
+{
+	exw_group_begin(w, 0xf0000100);
+	exw_uint(w, 0x30001000, 12);			/* pid */
+	exw_uint(w, 0x40001007, 1700000000);		/* start-sec */
+	exw_uint(w, 0x10001008, 5);			/* start-nsec, uint8 */
+	exw_group_end(w, 0);
+}
+
+/* More strings than a shape has runs for. */
+static void
+put_proc_many_strings(struct exw *w)
+{
+	int i;
+
+	exw_group_begin(w, 0xf0000100);
+	for (i = 0; i <= REC_SHAPE_RUNS; i++) {
+		exw_uint(w, 0x30001000, (uint64_t)i);	/* pid */
+		exw_string(w, 0x60001006, "c");		/* command */
+	}
+	exw_group_end(w, 0);
+}
+
 /* The 4 bytes that end the last object written: its backskip. */
 static void
 zero_backskip(struct exw *w, size_t at)
@@ -340,6 +400,7 @@ test_logs(void)
 	exw_header(&w, "SunOS", "h", EXW_HEADER_KERNEL);
 	for (i = 0; i < 3; i++)
 		put_proc(&w, (uint32_t)i, 100);
+	put_proc_zero_tag(&w);
 	put_proc(&w, 3, 1000000000u);			/* bad nsec, memo hit */
 	put_proc_odd(&w);
 	put_proc(&w, 4, 1);				/* back to the usual */
@@ -360,6 +421,12 @@ test_logs(void)
 	exw_group_end(&w, 0);
 	put_wide(&w);
 	put_wide(&w);
+	put_proc_strings(&w, "a");
+	put_proc_strings(&w, "a longer one");		/* the same shape */
+	put_proc_short_time(&w);
+	put_proc_short_time(&w);
+	put_proc_many_strings(&w);
+	put_proc_many_strings(&w);
 	a = w.len;
 	put_proc(&w, 6, 3);				/* member backskip 0 */
 	zero_backskip(&w, a + 20 + 12 - 4);
@@ -386,6 +453,8 @@ test_logs(void)
 	put_task(&w, 3);
 	put_proc_odd(&w);
 	put_proc(&w, 4, 4);
+	put_proc_strings(&w, "a");
+	put_proc_strings(&w, "bc");
 	{
 		static const uint8_t vals[] = { 0x00, 0x01, 0x0f, 0x10, 0x14,
 		    0x30, 0x60, 0x70, 0x80, 0xf0, 0xff };
@@ -413,6 +482,88 @@ test_logs(void)
 		    cases > 5000);
 	}
 	exw_release(&w);
+}
+
+/*
+ * Of a log of what put() writes: the members of the shape for process
+ * records after reading it (struct rec_shape; 0: none), counting
+ * (check's) or filling (the reader's).
+ */
+static uint32_t
+shape_after(void (*put)(struct exw *), int filling)
+{
+	struct reader_opts tally = { NULL, filling ? 0 : READER_TALLY };
+	const struct reader_item *it;
+	struct ex_err err;
+	struct reader r;
+	struct exw w;
+	uint32_t n = UINT32_MAX;
+
+	exw_init(&w);
+	exw_header(&w, "SunOS", "h", EXW_HEADER_KERNEL);
+	put(&w);
+	put(&w);
+	if (reader_open_mem(&r, "t", w.buf, w.len, &tally, &err) == EXR_OK) {
+		while (reader_next(&r, &it, &err) == EXR_OK)
+			;
+		if (r.memo != NULL)
+			n = r.memo->shape[REC_PROC].shape.nobjs;
+	}
+	reader_release(&r);
+	exw_release(&w);
+	return n;
+}
+
+static void
+put_usual(struct exw *w)
+{
+	put_proc(w, 1, 2);
+}
+
+static void
+put_strings(struct exw *w)
+{
+	put_proc_strings(w, "sh");
+}
+
+static void
+put_zero_member_backskip(struct exw *w)
+{
+	size_t at = w->len;
+
+	put_proc(w, 1, 2);
+	zero_backskip(w, at + 20 + 12 - 4);
+}
+
+/*
+ * check's shape: made of a record the memo knew member by member, and
+ * not where one cannot stand for the record (what it counts is compared
+ * with the other ways in test_logs).
+ */
+static void
+test_shape(void)
+{
+	static const struct {
+		const char	*what;
+		void		(*put)(struct exw *);
+		uint32_t	 members;
+	} cases[] = {
+		{ "a shape of the usual record", put_usual, 8 },
+		{ "a shape of strings side by side and last", put_strings, 7 },
+		{ "none with a short time last", put_proc_short_time, 0 },
+		{ "none with more strings than runs", put_proc_many_strings,
+		    0 },
+		{ "none with a member's backskip 0", put_zero_member_backskip,
+		    0 },
+		{ "none with raw bytes, or a time twice", put_proc_odd, 0 },
+	};
+	size_t i;
+	int f;
+
+	for (f = 0; f < 2; f++)
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+			CHECK(cases[i].what, shape_after(cases[i].put, f) ==
+			    cases[i].members);
 }
 
 /*
@@ -500,6 +651,7 @@ void
 suite_skim(void)
 {
 	test_logs();
+	test_shape();
 	test_short_group();
 	test_pacct();
 }
