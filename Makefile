@@ -138,11 +138,14 @@ $(B)/extracct: $(LIB_OBJ) $(B)/extract/main.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # bench/ingest.sh's peer (the same rows into the same schema) and
-# bench/acctd.sh's load (processes exiting as fast as they can).
+# bench/acctd.sh's load (processes exiting as fast as they can);
+# bench/pacct.sh's floor under snap (the bare /proc reads).
 $(B)/bench-loader: bench/loader.c
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/loader.c $(LDLIBS)
 $(B)/bench-forkloop: bench/forkloop.c
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/forkloop.c
+$(B)/bench-procread: bench/procread.c
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/procread.c
 
 $(B)/extracct-test: $(LIB_OBJ) $(HELPER_SRC:%.c=$(B)/%.o)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -pthread
@@ -223,12 +226,13 @@ sample-chart: $(B)/extracct
 	@rm -rf $(B)/sample-chart
 	@echo "  SVG     docs/report-sample.svg"
 
-bench: $(B)/extracct $(B)/bench-loader $(B)/bench-forkloop
+bench: $(B)/extracct $(B)/bench-loader $(B)/bench-forkloop \
+    $(B)/bench-procread
 	@sh bench/run.sh $(B)/extracct
 	@echo
 	@sh bench/ingest.sh $(B)/extracct $(B)/bench-loader
 	@echo
-	@sh bench/pacct.sh $(B)/extracct
+	@sh bench/pacct.sh $(B)/extracct $(B)/bench-procread
 	@echo
 	@sh bench/acctd.sh $(B)/extracct $(B)/bench-forkloop
 	@echo

@@ -2,12 +2,15 @@
 # bench/pacct.sh: Linux process accounting against GNU acct on the same
 # 1M-record file, side by side: `extracct text` vs `dump-acct`, and
 # `extracct report --by command FILE` vs `sa -a FILE`; then what a snap
-# costs per process.  Medians of BENCH_REPS runs (default 3).
-# Usage: sh bench/pacct.sh PATH/TO/extracct
+# costs per process, beside ps and beside bench/procread (the bare reads
+# of the files snap reads: the kernel's floor).  Medians of BENCH_REPS
+# runs (default 3).
+# Usage: sh bench/pacct.sh PATH/TO/extracct [PATH/TO/bench-procread]
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-EXTRACCT=${1:?usage: sh bench/pacct.sh PATH/TO/extracct}
+EXTRACCT=${1:?usage: sh bench/pacct.sh PATH/TO/extracct [PATH/TO/bench-procread]}
+PROCREAD=${2:-}
 RECORDS=${BENCH_PACCT_RECORDS:-1000000}
 REPS=${BENCH_REPS:-3}
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/extracct-pacct.XXXXXX")
@@ -78,6 +81,22 @@ ps_round() {	# tag
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", (b - a) / 20 }' \
 	    >>"$DIR/pswall$1"
 }
+# The floor: stat and io of every process read bare, from C.
+procread_round() {	# tag
+	[ -n "$PROCREAD" ] || return 0
+	t0=$(now)
+	j=0
+	while [ $j -lt 20 ]; do
+		"$PROCREAD" >/dev/null || {
+			echo "bench pacct: $PROCREAD failed" >&2
+			exit 1
+		}
+		j=$((j + 1))
+	done
+	t1=$(now)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", (b - a) / 20 }' \
+	    >>"$DIR/procreadwall$1"
+}
 snap_rounds() {	# tag
 	i=0
 	while [ "$i" -lt "$REPS" ]; do
@@ -85,6 +104,7 @@ snap_rounds() {	# tag
 		snap_round runtime "$1"
 		snap_round ticks "$1"
 		ps_round "$1"
+		procread_round "$1"
 	done
 }
 nprocs() { ls -d /proc/[0-9]* | wc -l; }
@@ -157,6 +177,21 @@ awk -v w0="$(median "$DIR/pswall")" -v w1="$(median "$DIR/pswall.1000")" \
     -v n5="$n5000" 'BEGIN {
 	printf "\n  ps -eo (10 fields)     marginal per process: %.1f us wall at %d processes, %.1f us at %d",
 	    (w1 - w0) / (n1 - n0) * 1e6, n1, (w5 - w0) / (n5 - n0) * 1e6, n5 }'
+if [ -s "$DIR/procreadwall.5000" ]; then
+	awk -v w0="$(median "$DIR/procreadwall")" \
+	    -v w1="$(median "$DIR/procreadwall.1000")" \
+	    -v w5="$(median "$DIR/procreadwall.5000")" -v n0="$n" \
+	    -v n1="$n1000" -v n5="$n5000" \
+	    -v s1="$(median "$DIR/snapwall.ticks.1000" 2>/dev/null)" \
+	    -v s5="$(median "$DIR/snapwall.ticks.5000" 2>/dev/null)" \
+	    -v s0="$(median "$DIR/snapwall.ticks" 2>/dev/null)" 'BEGIN {
+		f1 = (w1 - w0) / (n1 - n0); f5 = (w5 - w0) / (n5 - n0)
+		printf "\n  bare stat+io reads (C)  marginal per process: %.1f us wall at %d processes, %.1f us at %d (the floor of any /proc reader)",
+		    f1 * 1e6, n1, f5 * 1e6, n5
+		if (s5 != "" && f5 > 0)
+			printf "\n  snap --cpu ticks at %d processes: %.2fx the bare reads", n5,
+			    (s5 - s0) / (n5 - n0) / f5 }'
+fi
 if [ -s "$DIR/snapwall.ticks" ] && [ -s "$DIR/snapwall.runtime" ]; then
 	awk -v t="$(median "$DIR/snapwall.ticks")" \
 	    -v r="$(median "$DIR/snapwall.runtime")" \

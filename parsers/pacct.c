@@ -105,6 +105,12 @@ pacct_exit_slack(int f, uint64_t v)
 	return step == 1 ? 0 : step * 10000000u;
 }
 
+uint64_t
+pacct_finish_slack(uint64_t elapsed_ns)
+{
+	return 2 * 10000000u + elapsed_ns / 1024;
+}
+
 /* A version byte we read: 0, 2 or 3, either byte order. */
 static int
 known_version(uint8_t vb)

@@ -98,6 +98,15 @@ uint32_t pacct_encode_comp2_t(uint64_t v);
  */
 uint64_t pacct_exit_slack(int f, uint64_t v);
 
+/*
+ * How far before the truth a pacct record's finish may read, once it is
+ * placed on the start the process is known by (a tick of /proc's, 10 ms)
+ * and elapsed_ns added: the elapsed ticks are cut to 10 ms, and encoded
+ * with at least 10 bits of precision in every version (comp_t, v0's).
+ * So 20 ms and elapsed_ns / 1024.
+ */
+uint64_t pacct_finish_slack(uint64_t elapsed_ns);
+
 /* Does this look like a pacct file (a plausible first record)? */
 int	pacct_sniff(const uint8_t *p, size_t n);
 

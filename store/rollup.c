@@ -85,7 +85,7 @@ static const char *const q_sql[Q_N] = {
 	    ADD_ALL,
 	[Q_HOST] = RU_INSERT_HOST(PENDING) " ON CONFLICT DO UPDATE SET "
 	    ADD_ALL,
-	[Q_CLEAR] = "DELETE FROM " PENDING,
+	[Q_CLEAR] = ("DELETE FROM " PENDING),	/* () for -Wstring-concatenation */
 };
 
 /*

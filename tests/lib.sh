@@ -140,11 +140,15 @@ short_processes() {
 	done
 }
 
-# snap every 2 s for $1 seconds into $2 (run it in the background), with
-# the configuration file SNAP_CONFIG if it is set.
+# snap every 2 s into $2 (run it in the background) for at least $1
+# seconds and, if a file $3 is named, until it exists (10 minutes at
+# most), then once more; with the configuration file SNAP_CONFIG if it
+# is set.  A workload that makes $3 when it is done has every exit before
+# the last snapshot, however slowly a loaded machine runs it.
 snapper() {
-	end=$(($(date +%s) + $1))
-	while [ "$(date +%s)" -lt $end ]; do
+	snap_t0=$(date +%s)
+	while t=$(($(date +%s) - snap_t0)); [ $t -lt "$1" ] ||
+	    { [ -n "${3:-}" ] && [ ! -e "$3" ] && [ $t -lt 600 ]; }; do
 		"$EXTRACCT" ${SNAP_CONFIG:+-c "$SNAP_CONFIG"} snap -o "$TRASH/$2" ||
 		    return 1
 		sleep 2

@@ -214,16 +214,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct reader_opts tally = { NULL, READER_TALLY };
 		const struct reader_item *ia, *it;
 		struct ex_err ea, et;
-		struct reader a, t;
+		struct reader rfull, rtally;
 		int rt;
 
-		rc = reader_open_mem(&a, "fuzz", data, size, &full, &ea);
-		rt = reader_open_mem(&t, "fuzz", data, size, &tally, &et);
+		rc = reader_open_mem(&rfull, "fuzz", data, size, &full, &ea);
+		rt = reader_open_mem(&rtally, "fuzz", data, size, &tally, &et);
 		if (rc != rt)
 			abort();
 		while (rc == EXR_OK) {
-			rc = reader_next(&a, &ia, &ea);
-			rt = reader_next(&t, &it, &et);
+			rc = reader_next(&rfull, &ia, &ea);
+			rt = reader_next(&rtally, &it, &et);
 			if (rc != rt)
 				abort();
 			if (rc == EXR_EOF)
@@ -238,7 +238,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    ia->end != end)
 					abort();
 				for (k = 1; k < it->nrec; k++) {
-					if (reader_next(&a, &ia, &ea) != EXR_OK ||
+					if (reader_next(&rfull, &ia, &ea) != EXR_OK ||
 					    ia->what != RD_RECORD ||
 					    ia->off != end)
 						abort();
@@ -262,8 +262,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (rc != EXR_OK && rc != EXR_DAMAGED)
 				break;
 		}
-		reader_release(&a);	/* also after a failed open */
-		reader_release(&t);
+		reader_release(&rfull);	/* also after a failed open */
+		reader_release(&rtally);
 	}
 
 	/*

@@ -222,16 +222,18 @@ test_expect_success 'starts 1.01 s apart are one process, 1.03 s apart two' '
 	test "$(sqlite3 s.db "SELECT count(*) FROM procs WHERE pid = 71")" -eq 2
 '
 
-# One pacct v3 record: PID BTIME_S COMMAND (64 bytes, little-endian,
-# no CPU, no elapsed time).
+# One pacct v3 record: PID BTIME_S COMMAND [ETIME UTIME] (64 bytes,
+# little-endian; ETIME the bits of the float of elapsed ticks, UTIME the
+# user ticks, each 0 if not given).
 pacct_rec() {
 	le32() { printf "\\%03o\\%03o\\%03o\\%03o" $(($1 & 255)) \
 	    $((($1 >> 8) & 255)) $((($1 >> 16) & 255)) $((($1 >> 24) & 255)); }
 	printf "\000\003\000\000\000\000\000\000"	# flag, v3, tty, exit code
 	printf "\000\000\000\000\000\000\000\000"	# uid, gid
 	printf "$(le32 "$1")$(le32 1)$(le32 "$2")"	# pid, ppid, btime
-	printf "\000\000\000\000"			# etime
-	printf "%016d" 0 | tr 0 "\000"			# utime .. swaps
+	printf "$(le32 "${4:-0}")"			# etime
+	printf "$(le32 "${5:-0}" | cut -c1-8)"		# utime (comp_t)
+	printf "%014d" 0 | tr 0 "\000"			# stime .. swaps
 	printf "%-16s" "$3" | tr " " "\000"		# comm
 }
 
@@ -254,6 +256,39 @@ test_expect_success 'acctd and pacct starts 1.06 s apart: one process, the pacct
 	test "$(sqlite3 alt.db "SELECT p.exit_source, x.source FROM proc_alt_exits x
 	    JOIN procs p USING (proc_id) WHERE p.pid = 4242")" = "acctd|pacct" &&
 	test "$(sqlite3 alt.db "SELECT count(*) FROM procs WHERE pid = 4343")" -eq 2
+'
+
+# A snapshot that caught a process in its last milliseconds: the pacct
+# exit, placed on the start the snapshot knows plus its elapsed ticks
+# (3.08 s), reads 8 ms before that snapshot, within the ticks its times
+# are cut to.  It closes the process a nanosecond after the snapshot.
+# Elapsed 3.00 s, 88 ms before, is more than pacct's imprecision: late,
+# and that process stays open.
+test_expect_success 'a pacct exit 8 ms before the last snapshot closes the process; 88 ms is late' '
+	{ echo "header library extracct lasthost" &&
+	  for pid in 5151 5252; do
+		echo "group 0xf0000106"
+		echo "  uint 0x30001000 $pid"
+		echo "  uint 0x40001007 1700000039"
+		echo "  uint 0x40001008 485083038"
+		echo "  uint 0x40001009 1700000042"
+		echo "  uint 0x4000100a 572731544"
+		echo "  uint 0x4000100b 3"
+		echo "  uint 0x4000100c 40000000"
+		echo "end"
+	  done; } >last.spec &&
+	extracct_test encode last.spec last.exacct &&
+	{ pacct_rec 5151 1700000039 burn 0x439A0000 304 &&
+	  pacct_rec 5252 1700000039 burn 0x43960000 304; } >last.pacct &&
+	extracct text -H last.pacct | grep " 3.0800 5151 .* 3.040 " &&
+	extracct ingest --db last.db last.exacct >/dev/null &&
+	extracct ingest --db last.db --host lasthost last.pacct >out &&
+	cat out &&
+	grep ": 2 records, 1 rows, 0 duplicates, 1 late," out &&
+	test "$(sqlite3 last.db "SELECT finish_ns FROM procs
+	    WHERE pid = 5151")" = 1700000042572731545 &&
+	test "$(sqlite3 last.db "SELECT count(*) FROM procs
+	    WHERE pid = 5252 AND finish_ns IS NULL")" -eq 1
 '
 
 test_done

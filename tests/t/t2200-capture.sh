@@ -1,5 +1,5 @@
 #!/bin/sh
-# The capture ratio, measured: snapshots every 2 s for 20 s while busy
+# The capture ratio, measured: snapshots every 2 s while busy
 # processes start, run and exit, with kernel process accounting as the
 # exit source.  Snapshots and pacct count CPU alike (the kernel's tick
 # samples, in 10 ms units), so the intervals of every process that exited
@@ -47,16 +47,24 @@ busy_run() {
 	rm -rf spool c.db* && mkdir -m 700 spool &&
 	: >"spool/pacct-$HOST-20000101-0000" &&
 	accton "$TRASH/spool/pacct-$HOST-20000101-0000" >/dev/null || return 1
-	snapper 20 "spool/snap-$HOST-20000101-0000" &
+	rm -f busy.done
+	snapper 20 "spool/snap-$HOST-20000101-0000" busy.done &
+	snaps=$!
 	sleep 3
-	burn & burn &
+	burn & b1=$!
+	burn & b2=$!
 	sleep 4
 	"$EXTRACCT_TEST" threads 2 1000 >/dev/null &
 	echo $! >threads.pid
-	burn &
+	burn & b3=$!
 	sleep 4
 	burn
-	wait
+	# The last snapshot after every exit, however long a loaded
+	# machine takes (a fixed 20 s of snapshots once ended first, and
+	# only 4 of the 6 busy processes were compared).
+	wait $b1 $b2 $b3 "$(cat threads.pid)"
+	: >busy.done
+	wait $snaps
 	extracct run --spool "$TRASH/spool" --db c.db --no-snap \
 	    --pacct /nonexistent >run.out &&
 	cp "spool/pacct-$HOST-20000101-0000" busy.pacct &&
@@ -112,10 +120,11 @@ wait
 accton "$TRASH/short.pacct" >/dev/null 2>&1
 
 # Workload 2: many short processes, about 2 ms of CPU each.
-snapper 10 short.exacct &
+snapper 10 short.exacct short.done &
 spid=$!
 sleep 1
 short_processes 1500
+: >short.done
 wait $spid
 acct_restore
 trap 'rm -rf "$TRASH"' EXIT

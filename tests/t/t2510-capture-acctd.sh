@@ -2,12 +2,13 @@
 # Perfect capture, measured: acctd and kernel process accounting both
 # record the exits of one workload (1,200 short processes of about 2 ms
 # of CPU each, a multi-threaded busy process, and a process alive
-# throughout) while snap runs every 2 s for 22 s; then run rotates and
-# ingests it all.  acctd's exits close the processes (its CPU is the
-# kernel's tick samples in microseconds for short threads, the samples
-# /proc/stat's busy time is made of, and the scheduler's runtime for
-# threads of 100 ms or more); pacct's become alternates, and the report shows what
-# the ratio would have been with them (its 10 ms units, truncated per
+# throughout) while snap runs every 2 s, 22 s at least and until the
+# workload is done; then run rotates and ingests it all.  acctd's
+# exits close the processes (its CPU is the kernel's tick samples in
+# microseconds for short threads, the samples /proc/stat's busy time is
+# made of, and the scheduler's runtime for threads of 100 ms or more);
+# pacct's become alternates, and the report shows what the ratio would
+# have been with them (its 10 ms units, truncated per
 # process, lose the short processes).  The one process pacct alone may
 # close is the rotating extracct itself: acct(2) writes a record for the
 # caller into the file it switches away from.  Needs root, a
@@ -46,13 +47,18 @@ printf 'acctd_pidfile: "%s"\n' "$TRASH/c.pid" >c.yml
 
 # snap reads the configuration to know that acctd runs, and records the
 # CPU time acctd's records hold (snapcpu.h).
-SNAP_CONFIG=c.yml snapper 22 "spool/snap-$HOST-$stamp" &
+# The last snapshot comes after the workload's last exit, however slow a
+# loaded machine runs it.
+SNAP_CONFIG=c.yml snapper 22 "spool/snap-$HOST-$stamp" work.done &
 spid=$!
 extracct_test spin 40 >spin.out &
 long=$!
 sleep 3
 extracct_test threads 3 1000 >threads.out &
+tpid=$!
 short_processes 1200
+wait $tpid
+: >work.done
 wait $spid
 ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
     faketime -f +3m "$EXTRACCT" -c c.yml run --spool "$TRASH/spool" \
