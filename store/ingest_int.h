@@ -52,6 +52,15 @@
  */
 #define ALT_SLACK_NS	(2 * NS)
 
+/*
+ * How long /proc may still show a process after its exit record is
+ * made: taskstats (acctd) and pacct make it in do_exit, before
+ * exit_notify makes the process a zombie, which snap skips.  So a
+ * snapshot begun after acctd read the exit can still read the process
+ * (seen: 1 ms after; a loaded machine stretches the exit path).
+ */
+#define EXIT_PATH_NS	(100 * 1000000ull)
+
 /* Column lists from the field table (parsers/catalog.h), in enum order. */
 #define COUNTERS \
 	COUNTER_ROWS(FIELD_COL, FIELD_NEXT_COL, FIELD_PROC_ID)

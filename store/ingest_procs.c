@@ -634,6 +634,30 @@ exit_cpu_source(const struct run *r, struct ex_proc *p)
 }
 
 /*
+ * Whether the exit p of a Linux source reads before the last snapshot
+ * that saw its process alive by no more than the snapshot reading it in
+ * its exit path (EXIT_PATH_NS) and, for pacct, its times cut to ticks
+ * once placed on the known start (proc_correct).  It exited after it was
+ * seen, so it is put a nanosecond after; taken for a late record, it was
+ * dropped and the process left open (CI: an acctd exit 1 ms before such
+ * a snapshot, a pacct exit 8 ms).  Further before, it is late
+ * (proc_diff).
+ */
+static int
+exit_read_in_exit_path(const struct run *r, const struct proc_state *st,
+    const struct ex_proc *p)
+{
+	uint64_t finish = p->v[PROC_FINISH_NS], slack = EXIT_PATH_NS;
+
+	if (!REC_HAS(p, PROC_FINISH_NS) || finish >= st->t_ns ||
+	    finish < p->v[PROC_START_NS])
+		return 0;
+	if (r->source == EXIT_PACCT)
+		slack += pacct_finish_slack(finish - p->v[PROC_START_NS]);
+	return st->t_ns - finish <= slack;
+}
+
+/*
  * Match: the live process a record of key (host|pid) belongs to, or
  * NULL.  Identity is (host, pid, start).  The kernel derives start from
  * the current time minus the elapsed time, so it may move by a little
@@ -682,8 +706,9 @@ proc_correct(const struct run *r, const struct proc_state *st,
 	 * whole seconds.  Place its record on the start the process is
 	 * known by, so its finish is not up to a second early (and older
 	 * than the last snapshot).  Other records carry their finish as
-	 * measured: never move it (a snapshot's is the snapshot's time,
-	 * to the nanosecond).
+	 * measured (a snapshot's is the snapshot's time, to the
+	 * nanosecond): an exit is moved only to after the last sighting
+	 * of its process (exit_read_in_exit_path).
 	 */
 	if (r->source == EXIT_PACCT && st->start_ns != start &&
 	    REC_HAS(p, PROC_FINISH_NS) && p->v[PROC_FINISH_NS] >= start) {
@@ -693,26 +718,6 @@ proc_correct(const struct run *r, const struct proc_state *st,
 		    (p->v[PROC_FINISH_NS] - start);
 		p = shifted;
 	}
-	/*
-	 * Placed so, its finish may still read before the last snapshot
-	 * that saw the process alive, by the ticks its times are cut to:
-	 * CI saw an exit 8 ms before the snapshot that caught the process
-	 * in its last milliseconds, taken for a late record and dropped,
-	 * which left the process open.  It exited after it was seen:
-	 * a nanosecond after.  Further before than the imprecision, it
-	 * is late (proc_diff).
-	 */
-	if (r->source == EXIT_PACCT && final && REC_HAS(p, PROC_FINISH_NS) &&
-	    p->v[PROC_FINISH_NS] < st->t_ns &&
-	    p->v[PROC_FINISH_NS] >= p->v[PROC_START_NS] &&
-	    st->t_ns - p->v[PROC_FINISH_NS] <=
-	    pacct_finish_slack(p->v[PROC_FINISH_NS] - p->v[PROC_START_NS])) {
-		if (p != shifted) {
-			*shifted = *p;
-			p = shifted;
-		}
-		shifted->v[PROC_FINISH_NS] = st->t_ns + 1;
-	}
 	/* Each exit source's imprecision against the snapshot. */
 	if (final && (r->source == EXIT_ACCTD ||
 	    r->source == EXIT_PACCT)) {
@@ -720,6 +725,8 @@ proc_correct(const struct run *r, const struct proc_state *st,
 			*shifted = *p;
 			p = shifted;
 		}
+		if (exit_read_in_exit_path(r, st, shifted))
+			shifted->v[PROC_FINISH_NS] = st->t_ns + 1;
 		exit_floor(st, shifted, r->source == EXIT_ACCTD ?
 		    ts_exit_slack : pacct_exit_slack);
 		exit_cpu_source(r, shifted);

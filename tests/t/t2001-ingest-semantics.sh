@@ -258,37 +258,52 @@ test_expect_success 'acctd and pacct starts 1.06 s apart: one process, the pacct
 	test "$(sqlite3 alt.db "SELECT count(*) FROM procs WHERE pid = 4343")" -eq 2
 '
 
-# A snapshot that caught a process in its last milliseconds: the pacct
-# exit, placed on the start the snapshot knows plus its elapsed ticks
-# (3.08 s), reads 8 ms before that snapshot, within the ticks its times
-# are cut to.  It closes the process a nanosecond after the snapshot.
-# Elapsed 3.00 s, 88 ms before, is more than pacct's imprecision: late,
-# and that process stays open.
-test_expect_success 'a pacct exit 8 ms before the last snapshot closes the process; 88 ms is late' '
+# A snapshot that read a process in its exit path: pid 5151's pacct exit,
+# placed on the start the snapshot knows plus its elapsed ticks (3.08 s),
+# reads 8 ms before that snapshot, pid 6161's acctd exit 1 ms before (its
+# finish is when acctd read it, before the snapshot began).  Each closes
+# its process a nanosecond after the snapshot.  Pid 5252's pacct exit
+# (elapsed 2.90 s) reads 188 ms before, pid 6262's acctd exit 200 ms:
+# more than the exit path and pacct's ticks, late, the process open.
+# KIND PID NSEC: started at 1700000039.485083038, seen or ended at
+# 1700000042.NSEC with 3.04 s of CPU.
+rec_42() {
+	if [ "$1" = final ]; then echo "group 0xf0000100"; else echo "group 0xf0000106"; fi
+	echo "  uint 0x30001000 $2"
+	echo "  uint 0x40001007 1700000039"
+	echo "  uint 0x40001008 485083038"
+	echo "  uint 0x40001009 1700000042"
+	echo "  uint 0x4000100a $3"
+	echo "  uint 0x4000100b 3"
+	echo "  uint 0x4000100c 40000000"
+	echo "end"
+}
+test_expect_success 'an exit a little before the snapshot that read its process in the exit path closes it' '
 	{ echo "header library extracct lasthost" &&
-	  for pid in 5151 5252; do
-		echo "group 0xf0000106"
-		echo "  uint 0x30001000 $pid"
-		echo "  uint 0x40001007 1700000039"
-		echo "  uint 0x40001008 485083038"
-		echo "  uint 0x40001009 1700000042"
-		echo "  uint 0x4000100a 572731544"
-		echo "  uint 0x4000100b 3"
-		echo "  uint 0x4000100c 40000000"
-		echo "end"
+	  for pid in 5151 5252 6161 6262; do
+		rec_42 partial $pid 572731544 || return 1
 	  done; } >last.spec &&
 	extracct_test encode last.spec last.exacct &&
+	{ echo "header library extracct lasthost" &&
+	  rec_42 final 6161 571731544 && rec_42 final 6262 372731544
+	} >exits.spec &&
+	extracct_test encode exits.spec last.acctd &&
 	{ pacct_rec 5151 1700000039 burn 0x439A0000 304 &&
-	  pacct_rec 5252 1700000039 burn 0x43960000 304; } >last.pacct &&
+	  pacct_rec 5252 1700000039 burn 0x43910000 304; } >last.pacct &&
 	extracct text -H last.pacct | grep " 3.0800 5151 .* 3.040 " &&
 	extracct ingest --db last.db last.exacct >/dev/null &&
+	extracct ingest --db last.db last.acctd >out.acctd &&
 	extracct ingest --db last.db --host lasthost last.pacct >out &&
-	cat out &&
+	cat out.acctd out &&
+	grep ": 2 records, 1 rows, 0 duplicates, 1 late," out.acctd &&
 	grep ": 2 records, 1 rows, 0 duplicates, 1 late," out &&
-	test "$(sqlite3 last.db "SELECT finish_ns FROM procs
-	    WHERE pid = 5151")" = 1700000042572731545 &&
-	test "$(sqlite3 last.db "SELECT count(*) FROM procs
-	    WHERE pid = 5252 AND finish_ns IS NULL")" -eq 1
+	sqlite3 last.db "SELECT pid, finish_ns, exit_source FROM procs
+	    WHERE finish_ns IS NOT NULL ORDER BY pid" >closed &&
+	printf "%s\n" "5151|1700000042572731545|pacct" \
+	    "6161|1700000042572731545|acctd" >want &&
+	test_cmp want closed &&
+	test "$(sqlite3 last.db "SELECT group_concat(pid) FROM procs
+	    WHERE finish_ns IS NULL")" = "5252,6262"
 '
 
 test_done
