@@ -182,7 +182,6 @@ if [ -s "$DIR/procreadwall.5000" ]; then
 	    -v w1="$(median "$DIR/procreadwall.1000")" \
 	    -v w5="$(median "$DIR/procreadwall.5000")" -v n0="$n" \
 	    -v n1="$n1000" -v n5="$n5000" \
-	    -v s1="$(median "$DIR/snapwall.ticks.1000" 2>/dev/null)" \
 	    -v s5="$(median "$DIR/snapwall.ticks.5000" 2>/dev/null)" \
 	    -v s0="$(median "$DIR/snapwall.ticks" 2>/dev/null)" 'BEGIN {
 		f1 = (w1 - w0) / (n1 - n0); f5 = (w5 - w0) / (n5 - n0)

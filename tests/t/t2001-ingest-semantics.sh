@@ -226,13 +226,13 @@ test_expect_success 'starts 1.01 s apart are one process, 1.03 s apart two' '
 # little-endian; ETIME the bits of the float of elapsed ticks, UTIME the
 # user ticks, each 0 if not given).
 pacct_rec() {
-	le32() { printf "\\%03o\\%03o\\%03o\\%03o" $(($1 & 255)) \
-	    $((($1 >> 8) & 255)) $((($1 >> 16) & 255)) $((($1 >> 24) & 255)); }
+	le16() { printf "\\%03o\\%03o" $(($1 & 255)) $((($1 >> 8) & 255)); }
+	le32() { le16 $(($1 & 65535)); le16 $((($1 >> 16) & 65535)); }
 	printf "\000\003\000\000\000\000\000\000"	# flag, v3, tty, exit code
 	printf "\000\000\000\000\000\000\000\000"	# uid, gid
 	printf "$(le32 "$1")$(le32 1)$(le32 "$2")"	# pid, ppid, btime
 	printf "$(le32 "${4:-0}")"			# etime
-	printf "$(le32 "${5:-0}" | cut -c1-8)"		# utime (comp_t)
+	printf "$(le16 "${5:-0}")"			# utime (comp_t)
 	printf "%014d" 0 | tr 0 "\000"			# stime .. swaps
 	printf "%-16s" "$3" | tr " " "\000"		# comm
 }
@@ -265,8 +265,9 @@ test_expect_success 'acctd and pacct starts 1.06 s apart: one process, the pacct
 # its process a nanosecond after the snapshot.  Pid 5252's pacct exit
 # (elapsed 2.90 s) reads 188 ms before, pid 6262's acctd exit 200 ms:
 # more than the exit path and pacct's ticks, late, the process open.
-# KIND PID NSEC: started at 1700000039.485083038, seen or ended at
-# 1700000042.NSEC with 3.04 s of CPU.
+#
+# rec_42 KIND PID NSEC: started at 1700000039.485083038, seen (partial)
+# or ended (final) at 1700000042.NSEC with 3.04 s of CPU.
 rec_42() {
 	if [ "$1" = final ]; then echo "group 0xf0000100"; else echo "group 0xf0000106"; fi
 	echo "  uint 0x30001000 $2"

@@ -60,8 +60,7 @@ busy_run() {
 	sleep 4
 	burn
 	# The last snapshot after every exit, however long a loaded
-	# machine takes (a fixed 20 s of snapshots once ended first, and
-	# only 4 of the 6 busy processes were compared).
+	# machine takes to run the workload.
 	wait $b1 $b2 $b3 "$(cat threads.pid)"
 	: >busy.done
 	wait $snaps
