@@ -289,7 +289,7 @@ F = build/fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(filter-out -Werror,$(WARN)) \
 	$(PKG_CFLAGS) $(PQ_CFLAGS) -g -O2 \
-	-Wno-sign-compare $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+	$(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 	-fsanitize-coverage-ignorelist=tests/fuzz/nocoverage.txt
 FUZZ_OBJ = $(LIB_SRC:%.c=$(F)/%.o)
 # No comparison tracing (which steers mutations towards the constants

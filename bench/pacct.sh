@@ -81,7 +81,7 @@ ps_round() {	# tag
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", (b - a) / 20 }' \
 	    >>"$DIR/pswall$1"
 }
-# The floor: stat and io of every process read bare, from C.
+# The floor: stat and task/PID/io of every process read bare, from C.
 procread_round() {	# tag
 	[ -n "$PROCREAD" ] || return 0
 	t0=$(now)

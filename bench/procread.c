@@ -4,8 +4,9 @@
  *   usage: procread
  *
  * Lists /proc and, for every process, reads /proc/PID/stat and
- * /proc/PID/io with one open, one read and one close each: the two
- * files `snap --cpu ticks` reads of a process, and no parsing, no
+ * /proc/PID/task/PID/io (its main thread's own I/O) with one open, one
+ * read and one close each: the two files `snap --cpu ticks` reads of a
+ * single-threaded process, and no parsing, no
  * record, no output.  What snap costs per process above this is
  * extracct's own; what this costs is the kernel's, which no reader of
  * /proc gets under.  Prints the processes it read.  Linux only, as
@@ -35,7 +36,7 @@ int
 main(void)
 {
 	struct dirent *e;
-	char path[64];
+	char path[96];
 	long n = 0;
 	DIR *d;
 
@@ -49,7 +50,8 @@ main(void)
 		snprintf(path, sizeof(path), "/proc/%.32s/stat", e->d_name);
 		if (read_once(path) <= 0)
 			continue;	/* gone since the listing */
-		snprintf(path, sizeof(path), "/proc/%.32s/io", e->d_name);
+		snprintf(path, sizeof(path), "/proc/%.32s/task/%.32s/io",
+		    e->d_name, e->d_name);
 		read_once(path);
 		n++;
 	}

@@ -249,6 +249,60 @@ procfs_thread_switches(const struct procfs *pf, const char *pid,
 		set(p, PROC_CTXT_INV, inv);
 }
 
+/*
+ * The I/O of the process's live threads, each thread's own
+ * (/proc/PID/task/TID/io), and not /proc/PID/io: that adds the group's
+ * signal->ioac, where the kernel puts an exited thread's I/O and, as a
+ * child is reaped, the child's whole I/O with its own reaped
+ * descendants' (wait_task_zombie).  A shell's io holds every command it
+ * ran (here 900 MB against its own 167 KB), which each command's own
+ * record counts again.  The CPU time (stat, taskstats) and the exit
+ * record (acctd: the sum of its threads') leave children out; so must a
+ * snapshot, or its process's last interval goes below zero.  An exited
+ * thread's I/O leaves the live sum (a reading below the last, whose
+ * higher baseline proc_diff keeps) and is back in the exit record.
+ */
+static void
+own_io(const struct procfs *pf, const char *pid, struct ex_proc *p)
+{
+	char dir[256], rel[160], buf[4096];
+	struct ex_proc sum, one;
+	struct dirent *de;
+	uint64_t io = 0;	/* the io fields every thread read had */
+	int f, reads = 0;
+	DIR *d;
+
+	if (!REC_HAS(p, PROC_THREADS) || p->v[PROC_THREADS] <= 1) {
+		snprintf(rel, sizeof(rel), "%.64s/task/%.64s/io", pid, pid);
+		if (slurp(pf->root, rel, buf, sizeof(buf)) > 0)
+			procfs_parse_io(buf, p);
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s/%.64s/task", pf->root, pid);
+	if ((d = opendir(dir)) == NULL)
+		return;
+	memset(&sum, 0, sizeof(sum));
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(rel, sizeof(rel), "%.64s/task/%.32s/io", pid,
+		    de->d_name);
+		if (slurp(pf->root, rel, buf, sizeof(buf)) <= 0)
+			continue;	/* that thread just exited */
+		one.present = 0;
+		procfs_parse_io(buf, &one);
+		io = reads++ == 0 ? one.present : io & one.present;
+		for (f = 0; f < PROC_NFIELDS; f++)
+			if (REC_HAS(&one, f) && __builtin_add_overflow(
+			    sum.v[f], one.v[f], &sum.v[f]))
+				io &= ~(1ULL << f);
+	}
+	closedir(d);
+	for (f = 0; f < PROC_NFIELDS; f++)
+		if ((io >> f) & 1)
+			set(p, f, sum.v[f]);
+}
+
 /* What proc_read reads besides stat. */
 enum { READ_STATUS = 1, READ_THREADS = 2, READ_IO = 4 };
 
@@ -276,11 +330,8 @@ proc_read(const struct procfs *pf, const char *pid, uint64_t now_ns,
 	}
 	if (what & READ_THREADS)
 		procfs_thread_switches(pf, pid, p);
-	if (what & READ_IO) {
-		memcpy(path + n, "io", sizeof("io"));
-		if (slurp_path(path, buf, sizeof(buf)) > 0)
-			procfs_parse_io(buf, p);
-	}
+	if (what & READ_IO)
+		own_io(pf, pid, p);
 	return 0;
 }
 

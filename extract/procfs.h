@@ -31,6 +31,7 @@ int	procfs_sysload(const struct procfs *pf, uint64_t now_ns,
  * the process vanished, is a zombie, or its stat file cannot be read
  * (skip it quietly: a process that exits writes its own exit record).  Fields that cannot
  * be read (io of another user's process without privilege) are absent.
+ * The I/O is the live threads' own, never a reaped child's (procfs.c).
  */
 int	procfs_proc(const struct procfs *pf, const char *pid, uint64_t now_ns,
 	    struct ex_proc *p);

@@ -27,6 +27,15 @@
 #define NLA_DATA(a)	((const uint8_t *)(a) + NLA_HDRLEN)
 #define NLA_LEN(a)	((size_t)(a)->nla_len - NLA_HDRLEN)
 
+/* NLMSG_OK, its unsigned length held against the signed rest with a
+ * cast the kernel's macro lacks (clang -Wsign-compare warns in it). */
+static int
+msg_ok(const struct nlmsghdr *n, int left)
+{
+	return left >= (int)sizeof(*n) && n->nlmsg_len >= sizeof(*n) &&
+	    n->nlmsg_len <= (unsigned)left;
+}
+
 /*
  * One AGGR_PID or AGGR_TGID nest: its id and its stats.  Returns 1
  * with *stats set if it has both.
@@ -108,7 +117,7 @@ ts_parse(const uint8_t *buf, size_t len, uint16_t family, uint32_t seq,
 	int rc;
 	int left = len > (size_t)INT32_MAX ? INT32_MAX : (int)len;
 
-	for (; NLMSG_OK(n, left); n = NLMSG_NEXT(n, left)) {
+	for (; msg_ok(n, left); n = NLMSG_NEXT(n, left)) {
 		if (n->nlmsg_type == NLMSG_ERROR) {
 			const struct nlmsgerr *me = NLMSG_DATA(n);
 
@@ -422,7 +431,7 @@ ts_query_tgids(struct ts_conn *c, const uint32_t *tgid, size_t n,
 		if ((len = receive(c, 0)) == -1)
 			goto unanswered;	/* EAGAIN: past the timeout */
 		m = (const struct nlmsghdr *)rxbuf;
-		for (rest = (int)len; NLMSG_OK(m, rest);
+		for (rest = (int)len; msg_ok(m, rest);
 		    m = NLMSG_NEXT(m, rest)) {
 			/* An old answer (one that came too late), or one
 			 * had twice. */

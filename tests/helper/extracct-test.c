@@ -580,6 +580,6 @@ main(int argc, char *argv[])
 	    "       extracct-test run KERNEL CONFIG|- [RUN-OPTION...]\n"
 	    "       extracct-test schema DB N\n"
 	    "       extracct-test fields FILE | threads N MS [MS] | spin S\n"
-	    "       extracct-test switches N K S\n");
+	    "       extracct-test switches N K S | io FILE N S\n");
 	return 2;
 }

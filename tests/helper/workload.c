@@ -1,9 +1,10 @@
 /*
  * Workloads with known figures, for the acctd and capture tests
- * (extracct-test fields|threads|spin|switches).  Each prints what it
+ * (extracct-test fields|threads|spin|switches|io).  Each prints what it
  * measured of itself so the test can hold the exit record against it.
  */
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -51,21 +52,30 @@ print_rusage(void)
 	fflush(stdout);
 }
 
+/* Read file whole; -1 if it cannot be opened. */
+static int
+read_whole(const char *file)
+{
+	static _Thread_local char buf[65536];
+	ssize_t n;
+	int fd = open(file, O_RDONLY);
+
+	if (fd == -1)
+		return -1;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		;
+	close(fd);
+	return 0;
+}
+
 /* Read file whole, sleep 300 ms, burn 300 ms, report, exit 3. */
 static int
 fields(const char *file)
 {
-	static char buf[65536];
-	ssize_t n;
-	int fd = open(file, O_RDONLY);
-
-	if (fd == -1) {
+	if (read_whole(file) != 0) {
 		perror(file);
 		return 1;
 	}
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		;
-	close(fd);
 	usleep(300000);
 	burn_ms(300);
 	print_rusage();
@@ -166,9 +176,73 @@ switches(int n, int k, unsigned s)
 	return 0;
 }
 
+static pthread_mutex_t io_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t io_done = PTHREAD_COND_INITIALIZER;
+static int io_read, io_end;
+
+static void *
+thread_reads(void *arg)
+{
+	int rc = read_whole(arg);
+
+	pthread_mutex_lock(&io_lock);
+	io_read += rc == 0;
+	pthread_cond_broadcast(&io_done);
+	while (!io_end)		/* alive until the main thread ends */
+		pthread_cond_wait(&io_done, &io_lock);
+	pthread_mutex_unlock(&io_lock);
+	return NULL;
+}
+
+/*
+ * A child that reads file whole and is reaped, then n threads (0 to 64)
+ * that read it once each and stay alive, and the main thread reads it
+ * too; then "ready" and s seconds of sleep, for a snapshot.  The
+ * process's own I/O is n + 1 readings of file; the kernel's
+ * /proc/PID/io adds the reaped child's.
+ */
+static int
+io(const char *file, int n, unsigned s)
+{
+	pthread_t t[64];
+	pid_t child;
+	int i, status;
+
+	if (n < 0 || n > 64)
+		return 2;
+	if ((child = fork()) == -1)
+		return 1;
+	if (child == 0)
+		_exit(read_whole(file) == 0 ? 0 : 1);
+	if (waitpid(child, &status, 0) != child || status != 0)
+		return 1;
+	for (i = 0; i < n; i++)
+		if (pthread_create(&t[i], NULL, thread_reads, (void *)file) !=
+		    0)
+			return 1;
+	if (read_whole(file) != 0)
+		return 1;
+	pthread_mutex_lock(&io_lock);
+	while (io_read < n)
+		pthread_cond_wait(&io_done, &io_lock);
+	pthread_mutex_unlock(&io_lock);
+	printf("ready\n");
+	fflush(stdout);
+	sleep(s);
+	pthread_mutex_lock(&io_lock);
+	io_end = 1;
+	pthread_cond_broadcast(&io_done);
+	pthread_mutex_unlock(&io_lock);
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
+
 int
 workload_main(int argc, char **argv)
 {
+	if (argc == 5 && strcmp(argv[1], "io") == 0)
+		return io(argv[2], atoi(argv[3]), (unsigned)atoi(argv[4]));
 	if (argc == 5 && strcmp(argv[1], "switches") == 0)
 		return switches(atoi(argv[2]), atoi(argv[3]),
 		    (unsigned)atoi(argv[4]));

@@ -171,4 +171,35 @@ test_expect_success 'context switches: every thread, exited ones too' '
 	test "$a" -ge "$live" && test "$r" -ge "$live"
 '
 
+# /proc/PID/io adds what the kernel keeps for the whole thread group:
+# exited threads' I/O and every reaped child's.  A snapshot holds the
+# live threads' own, as the CPU time and the exit record do: a process
+# that reaped a child which read a file, then read it itself in each of
+# its n + 1 threads, read it n + 1 times (the old reading: n + 2, and
+# the child's writes).
+chars_of() {
+	extracct dump "$1" | awk -v pid="$2" "/^ *1000\t/ { p = \$3 }
+	    /^ *1017\t/ && p == pid { print \$3 }"
+}
+dd if=/dev/zero of=f4m bs=1000 count=4000 2>/dev/null
+for n in 0 3; do
+	test_expect_success "I/O: the own of $n threads and the main, not the reaped child's" '
+		"$EXTRACCT_TEST" io f4m '$n' 30 >io.out &
+		iopid=$! &&
+		i=0 &&
+		while ! grep -q ready io.out && [ $i -lt 300 ]; do
+			sleep 0.1; i=$((i + 1))
+		done &&
+		extracct snap -o io'$n'.exacct &&
+		whole=$(awk "/^rchar:|^wchar:/ { n += \$2 } END { print n }" /proc/$iopid/io) &&
+		c=$(chars_of io'$n'.exacct $iopid) &&
+		kill $iopid &&
+		want=$(('$n' + 1)) &&
+		echo "snapshot $c, /proc/PID/io $whole, own $want x 4000000" &&
+		test "$c" -ge $((want * 4000000)) &&
+		test "$c" -lt $((want * 4000000 + 2000000)) &&
+		test "$whole" -ge $((c + 4000000))
+	'
+done
+
 test_done

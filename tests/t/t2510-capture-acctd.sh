@@ -56,8 +56,15 @@ long=$!
 sleep 3
 extracct_test threads 3 1000 >threads.out &
 tpid=$!
+# A shell that reaps a reader of 8 MB and sleeps through snapshots: the
+# kernel's /proc/PID/io would give it the reader's 16 MB read and written.
+dd if=/dev/zero of=f8m bs=1000 count=8000 2>/dev/null
+cp "$(command -v sh)" iodriver
+./iodriver -c 'cat f8m >/dev/null; sleep 6' &
+iopid=$!
 short_processes 1200
 wait $tpid
+wait $iopid
 : >work.done
 wait $spid
 ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
@@ -144,6 +151,17 @@ test_expect_success 'acctd exits and snapshots: no final CPU went backwards' '
 	    JOIN procs p USING (proc_id) WHERE i.final = 1
 	    AND p.exit_source = '\''acctd'\'' AND i.anomalies & 768" >bad &&
 	test "$(cat bad)" -eq 0
+'
+
+test_expect_success 'a shell that reaped a reader: its own I/O, its last interval not below zero' '
+	sqlite3 cap.db "SELECT count(*), coalesce(sum(i.chars_rdwr), -1),
+	    sum(i.anomalies != 0), max(i.final)
+	    FROM proc_intervals i JOIN procs p USING (proc_id)
+	    WHERE p.command = '\''iodriver'\'' AND p.exit_source = '\''acctd'\''" >io &&
+	echo "rows|chars_rdwr|rows with anomalies|final: $(cat io)" &&
+	IFS="|" read -r rows chars anom fin <io &&
+	test "$rows" -ge 2 && test "$anom" -eq 0 && test "$fin" -eq 1 &&
+	test "$chars" -ge 0 && test "$chars" -lt 8000000
 '
 
 echo "# measured capture ratio, acctd exits: $(cat acctd.ratio 2>/dev/null); the same exits from pacct: $(cat pacct.ratio 2>/dev/null)"

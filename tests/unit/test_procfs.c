@@ -1,7 +1,8 @@
 /*
  * The /proc readers: on a made-up tree, a process's context switches
  * are those of all its live threads, not its main thread's (issue
- * 12.11); the parsers on text (procfs_parse_*), as snap reads it: what
+ * 12.11), and its I/O their own, not the group's io with its reaped
+ * children's; the parsers on text (procfs_parse_*), as snap reads it: what
  * the fuzzer found, and the fields a 32-bit or 64-bit log field cannot
  * hold.
  */
@@ -68,6 +69,14 @@ test_thread_switches(void)
 	status(root, "1/status", 425, 9);
 	status(root, "1/task/1/status", 425, 9);
 	status(root, "1/task/7/status", 25607, 11);
+	/* The group's io holds what its reaped children did: not the
+	 * process's own, which its threads' files hold. */
+	put(root, "1/io", "rchar: 9000000\nwchar: 9000000\nsyscr: 900\n"
+	    "syscw: 900\nread_bytes: 90000\nwrite_bytes: 90000\n");
+	put(root, "1/task/1/io", "rchar: 10\nwchar: 5\nsyscr: 2\nsyscw: 1\n"
+	    "read_bytes: 4096\nwrite_bytes: 0\ncancelled_write_bytes: 0\n");
+	put(root, "1/task/7/io", "rchar: 20\nwchar: 7\nsyscr: 3\nsyscw: 4\n"
+	    "read_bytes: 0\nwrite_bytes: 8192\ncancelled_write_bytes: 0\n");
 	CHECK("procfs_init", procfs_init(&pf, root, &err) == EXR_OK);
 	CHECK("procfs_proc", procfs_proc(&pf, "1", 0, &p) == 0);
 	CHECK("voluntary: every thread", REC_HAS(&p, PROC_CTXT_VOL) &&
@@ -75,6 +84,17 @@ test_thread_switches(void)
 	CHECK("involuntary: every thread", REC_HAS(&p, PROC_CTXT_INV) &&
 	    p.v[PROC_CTXT_INV] == 20);
 	CHECK("threads", p.v[PROC_THREADS] == 3);
+	CHECK("io: the live threads' own", REC_HAS(&p, PROC_CHARS_RDWR) &&
+	    p.v[PROC_CHARS_RDWR] == 42 && p.v[PROC_SYSCALLS_R] == 5 &&
+	    p.v[PROC_SYSCALLS_W] == 5 && p.v[PROC_READ_BYTES] == 4096 &&
+	    p.v[PROC_WRITE_BYTES] == 8192);
+	/* A single thread: its one file, not the group's. */
+	put(root, "1/stat", "1 (init) S 0 1 1 0 -1 0 10 0 0 0 5 6 0 0 20 0 "
+	    "1 0 100 0 0\n");
+	CHECK("procfs_proc, one thread", procfs_proc(&pf, "1", 0, &p) == 0);
+	CHECK("io: one thread's own", REC_HAS(&p, PROC_CHARS_RDWR) &&
+	    p.v[PROC_CHARS_RDWR] == 15 && p.v[PROC_SYSCALLS_R] == 2 &&
+	    p.v[PROC_READ_BYTES] == 4096 && p.v[PROC_WRITE_BYTES] == 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
 		CHECK("cleanup", 0);
