@@ -205,6 +205,46 @@ set32(struct ex_proc *p, int f, uint64_t v)
 }
 
 /*
+ * Each live thread's file name of process pid, read whole, to fn; a
+ * thread that exits meanwhile is skipped.  A read a thread.
+ */
+static void
+each_thread(const struct procfs *pf, const char *pid, const char *name,
+    void (*fn)(const char *buf, void *arg), void *arg)
+{
+	char dir[256], rel[160], buf[4096];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/%.64s/task", pf->root, pid);
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(rel, sizeof(rel), "%.64s/task/%.32s/%s", pid,
+		    de->d_name, name);
+		if (slurp(pf->root, rel, buf, sizeof(buf)) > 0)
+			fn(buf, arg);
+	}
+	closedir(d);
+}
+
+static void
+add_switches(const char *buf, void *arg)
+{
+	uint64_t *sum = arg;
+	struct key k[] = { KEY("voluntary_ctxt_switches:"),
+	    KEY("nonvoluntary_ctxt_switches:") };
+
+	fields(buf, k, 2);
+	if (k[0].found)
+		sum[0] += k[0].v;
+	if (k[1].found)
+		sum[1] += k[1].v;
+}
+
+/*
  * A process's status counts the context switches of its main thread
  * only (pid 1 with 13 threads: 425 against 26,032 over its threads):
  * sum the live threads.  Those of exited threads are not in /proc;
@@ -215,38 +255,16 @@ void
 procfs_thread_switches(const struct procfs *pf, const char *pid,
     struct ex_proc *p)
 {
-	char dir[256], rel[128], buf[4096];
-	uint64_t vol = 0, inv = 0;
-	struct dirent *de;
-	DIR *d;
+	uint64_t sum[2] = { 0, 0 };	/* voluntary, involuntary */
 
 	if (!REC_HAS(p, PROC_THREADS) || p->v[PROC_THREADS] <= 1)
 		return;
-	snprintf(dir, sizeof(dir), "%s/%s/task", pf->root, pid);
-	if ((d = opendir(dir)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		struct key k[] = { KEY("voluntary_ctxt_switches:"),
-		    KEY("nonvoluntary_ctxt_switches:") };
-
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		snprintf(rel, sizeof(rel), "%s/task/%.32s/status", pid,
-		    de->d_name);
-		if (slurp(pf->root, rel, buf, sizeof(buf)) <= 0)
-			continue;	/* that thread just exited */
-		fields(buf, k, 2);
-		if (k[0].found)
-			vol += k[0].v;
-		if (k[1].found)
-			inv += k[1].v;
-	}
-	closedir(d);
+	each_thread(pf, pid, "status", add_switches, sum);
 	/* Never less than the main thread's own count. */
-	if (!REC_HAS(p, PROC_CTXT_VOL) || vol >= p->v[PROC_CTXT_VOL])
-		set(p, PROC_CTXT_VOL, vol);
-	if (!REC_HAS(p, PROC_CTXT_INV) || inv >= p->v[PROC_CTXT_INV])
-		set(p, PROC_CTXT_INV, inv);
+	if (!REC_HAS(p, PROC_CTXT_VOL) || sum[0] >= p->v[PROC_CTXT_VOL])
+		set(p, PROC_CTXT_VOL, sum[0]);
+	if (!REC_HAS(p, PROC_CTXT_INV) || sum[1] >= p->v[PROC_CTXT_INV])
+		set(p, PROC_CTXT_INV, sum[1]);
 }
 
 /*
@@ -262,15 +280,35 @@ procfs_thread_switches(const struct procfs *pf, const char *pid,
  * thread's I/O leaves the live sum (a reading below the last, whose
  * higher baseline proc_diff keeps) and is back in the exit record.
  */
+/* The io fields every thread's file had, and their sums. */
+struct io_sum {
+	struct ex_proc	 sum;
+	uint64_t	 io;
+	int		 reads;
+};
+
+static void
+add_io(const char *buf, void *arg)
+{
+	struct io_sum *t = arg;
+	struct ex_proc one;
+	int f;
+
+	one.present = 0;
+	procfs_parse_io(buf, &one);
+	t->io = t->reads++ == 0 ? one.present : t->io & one.present;
+	for (f = 0; f < PROC_NFIELDS; f++)
+		if (REC_HAS(&one, f) && __builtin_add_overflow(t->sum.v[f],
+		    one.v[f], &t->sum.v[f]))
+			t->io &= ~(1ULL << f);
+}
+
 static void
 own_io(const struct procfs *pf, const char *pid, struct ex_proc *p)
 {
-	char dir[256], rel[160], buf[4096];
-	struct ex_proc sum, one;
-	struct dirent *de;
-	uint64_t io = 0;	/* the io fields every thread read had */
-	int f, reads = 0;
-	DIR *d;
+	char rel[160], buf[4096];
+	struct io_sum t;
+	int f;
 
 	if (!REC_HAS(p, PROC_THREADS) || p->v[PROC_THREADS] <= 1) {
 		snprintf(rel, sizeof(rel), "%.64s/task/%.64s/io", pid, pid);
@@ -278,29 +316,11 @@ own_io(const struct procfs *pf, const char *pid, struct ex_proc *p)
 			procfs_parse_io(buf, p);
 		return;
 	}
-	snprintf(dir, sizeof(dir), "%s/%.64s/task", pf->root, pid);
-	if ((d = opendir(dir)) == NULL)
-		return;
-	memset(&sum, 0, sizeof(sum));
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		snprintf(rel, sizeof(rel), "%.64s/task/%.32s/io", pid,
-		    de->d_name);
-		if (slurp(pf->root, rel, buf, sizeof(buf)) <= 0)
-			continue;	/* that thread just exited */
-		one.present = 0;
-		procfs_parse_io(buf, &one);
-		io = reads++ == 0 ? one.present : io & one.present;
-		for (f = 0; f < PROC_NFIELDS; f++)
-			if (REC_HAS(&one, f) && __builtin_add_overflow(
-			    sum.v[f], one.v[f], &sum.v[f]))
-				io &= ~(1ULL << f);
-	}
-	closedir(d);
+	memset(&t, 0, sizeof(t));
+	each_thread(pf, pid, "io", add_io, &t);
 	for (f = 0; f < PROC_NFIELDS; f++)
-		if ((io >> f) & 1)
-			set(p, f, sum.v[f]);
+		if ((t.io >> f) & 1)
+			set(p, f, t.sum.v[f]);
 }
 
 /* What proc_read reads besides stat. */
