@@ -223,6 +223,7 @@ struct push {
 	struct bmap	 maps[NPTABS];
 	struct buf	 copy;		/* COPY data not yet sent */
 	char		 origin[32];	/* this database, for central */
+	char		 origin_min[32];	/* the earliest first ingest */
 	uint64_t	 rows, buckets;	/* of the host being pushed */
 	int		 one_host;	/* the database holds one host */
 	int64_t		 cut_iv, cut_ru;	/* v_expiry, ns (INT64_MIN: none) */
@@ -304,23 +305,31 @@ put64(char *p, uint64_t v)
 	put32(p + 4, (uint32_t)v);
 }
 
+static int
+is_hex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F');
+}
+
 /*
- * A text field of binary COPY: its length, then its bytes.  The server
- * takes only UTF-8 (and no NUL): a byte that is not (a command name is
- * whatever bytes the process had) is sent as the four characters \xNN,
- * as extracct text shows it.
+ * Text for the server, appended to b: it takes only UTF-8 (and no
+ * NUL), so a byte that is not (a command or host name is whatever
+ * bytes it had) is sent as the four characters \xNN, as extracct text
+ * shows it; and so is a backslash that would read as such an escape,
+ * so that central's reports (reports/rdb_pg.c) read back the bytes
+ * exactly.
  */
 static int
-add_text(struct push *pp, struct buf *b, const unsigned char *s, size_t n)
+add_escaped(struct push *pp, struct buf *b, const unsigned char *s,
+    size_t n)
 {
-	size_t i = 0, k, at;
+	size_t i = 0, k;
 
-	if (buf_grow(pp, b, 4 + n) != EXR_OK)
-		return EXR_NOMEM;
-	at = b->len;
-	b->len += 4;
 	while (i < n) {
-		if ((k = utf8_len(s + i, n - i)) != 0 && s[i] != '\0') {
+		if ((k = utf8_len(s + i, n - i)) != 0 && s[i] != '\0' &&
+		    !(s[i] == '\\' && n - i >= 4 && s[i + 1] == 'x' &&
+		    is_hex(s[i + 2]) && is_hex(s[i + 3]))) {
 			if (buf_add(pp, b, (const char *)s + i, k) != EXR_OK)
 				return EXR_NOMEM;
 			i += k;
@@ -332,6 +341,21 @@ add_text(struct push *pp, struct buf *b, const unsigned char *s, size_t n)
 		b->len += 4;
 		i++;
 	}
+	return EXR_OK;
+}
+
+/* A text field of binary COPY: its length, then its bytes, escaped. */
+static int
+add_text(struct push *pp, struct buf *b, const unsigned char *s, size_t n)
+{
+	size_t at;
+
+	if (buf_grow(pp, b, 4 + n) != EXR_OK)
+		return EXR_NOMEM;
+	at = b->len;
+	b->len += 4;
+	if (add_escaped(pp, b, s, n) != EXR_OK)
+		return EXR_NOMEM;
 	put32(b->p + at, (uint32_t)(b->len - at - 4));
 	return EXR_OK;
 }
@@ -903,12 +927,17 @@ send_table(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 	if (!all) {
 		if ((rc = delete_ids(pp, t, lhost, hid, m, list, n)) != EXR_OK)
 			goto out;
+		/* Runs of adjacent buckets central holds whole, each a
+		 * run of its own from a bucket that is one: a bucket new
+		 * to central (a late log's) breaks a run, never ends it
+		 * unseen. */
 		for (i = 0; i < n; i = j) {
-			for (j = i + 1; j < n && list[j].have_c &&
-			    !list[j].ids && list[j].b == list[j - 1].b + 1; j++)
-				;
+			j = i + 1;
 			if (!list[i].have_c || list[i].ids)
 				continue;
+			while (j < n && list[j].have_c && !list[j].ids &&
+			    list[j].b == list[j - 1].b + 1)
+				j++;
 			snprintf(lo, sizeof(lo), "%" PRId64,
 			    list[i].b * t->width);
 			snprintf(hi, sizeof(hi), "%" PRId64,
@@ -1160,32 +1189,97 @@ make_partitions(struct push *pp)
 static int
 central_host(struct push *pp, sqlite3_stmt *hs, char *hid, size_t n)
 {
-	const char *v[6];
-	PGresult *res;
-	int i;
+	const char *v[7];
+	const unsigned char *t;
+	struct buf text[5] = { { 0 } };
+	PGresult *res = NULL;
+	int i, rc = EXR_OK;
 
-	for (i = 0; i < 5; i++)
-		v[i] = (const char *)sqlite3_column_text(hs, i + 1);
+	/* The row's text escaped as COPY's is: a parameter is not. */
+	for (i = 0; i < 5 && rc == EXR_OK; i++) {
+		v[i] = NULL;
+		if ((t = sqlite3_column_text(hs, i + 1)) == NULL)
+			continue;
+		if ((rc = add_escaped(pp, &text[i], t, (size_t)
+		    sqlite3_column_bytes(hs, i + 1))) == EXR_OK)
+			rc = buf_add(pp, &text[i], "", 1);
+		v[i] = text[i].p;
+	}
 	v[5] = pp->origin;
-	if ((res = pq(pp, "INSERT INTO hosts (name, ident, exit_sources, "
-	    "carbon_g_per_kwh, carbon_source, origin) VALUES ($1, $2, $3, $4, "
-	    "$5, $6) ON CONFLICT (ident) DO UPDATE SET name = excluded.name, "
-	    "exit_sources = excluded.exit_sources, carbon_g_per_kwh = "
-	    "excluded.carbon_g_per_kwh, carbon_source = excluded.carbon_source, "
-	    "origin = excluded.origin WHERE hosts.origin = excluded.origin OR "
-	    "hosts.origin = '0' RETURNING host_id", 6, v,
-	    PGRES_TUPLES_OK, "hosts")) == NULL)
-		return EXR_CENTRAL;
-	if (PQntuples(res) != 1) {
-		PQclear(res);
-		return ex_fail(pp->err, EXR_USAGE, 0, "host '%s' (%s) is "
+	v[6] = pp->origin_min;
+	if (rc == EXR_OK && (res = pq(pp, "INSERT INTO hosts (name, ident, "
+	    "exit_sources, carbon_g_per_kwh, carbon_source, origin) VALUES "
+	    "($1, $2, $3, $4, $5, $6) ON CONFLICT (ident) DO UPDATE SET name = "
+	    "excluded.name, exit_sources = excluded.exit_sources, "
+	    "carbon_g_per_kwh = excluded.carbon_g_per_kwh, carbon_source = "
+	    "excluded.carbon_source, origin = excluded.origin WHERE "
+	    "hosts.origin IN (excluded.origin, $7, '0') RETURNING host_id", 7,
+	    v, PGRES_TUPLES_OK, "hosts")) == NULL)
+		rc = EXR_CENTRAL;
+	if (rc == EXR_OK && PQntuples(res) != 1)
+		rc = ex_fail(pp->err, EXR_USAGE, 0, "host '%s' (%s) is "
 		    "pushed to the central server from another database: a "
 		    "host is pushed from one database only (merge them "
 		    "first)", v[0], v[1]);
-	}
-	snprintf(hid, n, "%s", PQgetvalue(res, 0, 0));
+	if (rc == EXR_OK)
+		snprintf(hid, n, "%s", PQgetvalue(res, 0, 0));
 	PQclear(res);
-	return EXR_OK;
+	for (i = 0; i < 5; i++)
+		free(text[i].p);
+	return rc;
+}
+
+/*
+ * Central's newest file of the host must be here, as the same file
+ * (ledger ids only grow, and each file keeps the time it was first
+ * ingested): else this database is older than the one that pushed
+ * last, a backup or a snapshot restored, and replacing central's
+ * buckets by its own would delete the facts it lacks.  A database goes
+ * back in time only by such a copy; central keeps the fleet's history,
+ * so the push is refused, not merged.
+ */
+static int
+central_ahead(struct push *pp, sqlite3_stmt *hs, const char *hid)
+{
+	const char *v[1] = { hid };
+	sqlite3_stmt *st;
+	PGresult *res;
+	struct tm tm;
+	time_t secs;
+	char when[40];
+	int64_t id, first;
+	int rc;
+
+	if ((res = pq(pp, "SELECT file_id, first_ingest_ns FROM files WHERE "
+	    "host_id = $1 ORDER BY file_id DESC LIMIT 1", 1, v,
+	    PGRES_TUPLES_OK, "files")) == NULL)
+		return EXR_CENTRAL;
+	if (PQntuples(res) == 0) {
+		PQclear(res);
+		return EXR_OK;
+	}
+	id = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+	first = strtoll(PQgetvalue(res, 0, 1), NULL, 10);
+	PQclear(res);
+	if (db_prepare(pp->db, "SELECT 1 FROM files WHERE file_id = ? AND "
+	    "first_ingest_ns = ?", &st, pp->err) != EXR_OK)
+		return EXR_DB;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, first);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return EXR_OK;
+	if (rc != SQLITE_DONE)
+		return db_fail(pp->db, pp->err, "files");
+	secs = (time_t)(first / SECOND_NS);
+	if (gmtime_r(&secs, &tm) == NULL ||
+	    strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+		snprintf(when, sizeof(when), "%" PRId64 " ns", first);
+	return ex_fail(pp->err, EXR_USAGE, 0, "host '%s': older than central "
+	    "(its log %" PRId64 ", first ingested %s, is not here): a restored "
+	    "copy? refused, to keep central's facts; push the newest copy",
+	    (const char *)sqlite3_column_text(hs, 1), id, when);
 }
 
 static int
@@ -1223,6 +1317,7 @@ push_host(struct push *pp, sqlite3_stmt *hs)
 	if ((rc = pg_exec(pp->conn, "BEGIN", "push", pp->err)) != EXR_OK)
 		return rc;
 	if ((rc = central_host(pp, hs, hid, sizeof(hid))) != EXR_OK ||
+	    (rc = central_ahead(pp, hs, hid)) != EXR_OK ||
 	    (rc = central_buckets(pp, hid, nc)) != EXR_OK)
 		goto fail;
 	chost = strtoll(hid, NULL, 10);
@@ -1246,10 +1341,15 @@ fail:
 }
 
 /*
- * This database to central: the time of its first ingest, which no
- * other database has (a copy of the file is the same database).  "0"
- * while it has read no file: a database that has pushed nothing but
- * its host, which the first database with a file may take over.
+ * This database to central: the time its first file was first
+ * ingested, which no other database has (a copy of the file is the
+ * same database).  The first file by ledger id, not the earliest
+ * ingest: a merge adds files ingested earlier elsewhere, and must not
+ * change who the database is.  Central may still hold the earliest
+ * ingest (origin_min, what pushes sent before): it is taken as this
+ * database too, and replaced.  "0" while it has read no file: a
+ * database that has pushed nothing but its host, which the first
+ * database with a file may take over.
  */
 static int
 local_origin(struct push *pp)
@@ -1257,12 +1357,16 @@ local_origin(struct push *pp)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (db_prepare(pp->db, "SELECT coalesce(min(first_ingest_ns), 0) "
-	    "FROM files", &st, pp->err) != EXR_OK)
+	if (db_prepare(pp->db, "SELECT coalesce((SELECT first_ingest_ns FROM "
+	    "files ORDER BY file_id LIMIT 1), 0), coalesce(min("
+	    "first_ingest_ns), 0) FROM files", &st, pp->err) != EXR_OK)
 		return EXR_DB;
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		snprintf(pp->origin, sizeof(pp->origin), "%lld",
 		    (long long)sqlite3_column_int64(st, 0));
+		snprintf(pp->origin_min, sizeof(pp->origin_min), "%lld",
+		    (long long)sqlite3_column_int64(st, 1));
+	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? EXR_OK : db_fail(pp->db, pp->err, "files");
 }

@@ -40,6 +40,7 @@ struct rdb_pg_q {
 	char		*vals[PG_MAXPARAM];
 	PGresult	*res;		/* NULL before the first step */
 	int		 row;		/* the current row, -1 before */
+	char		**bytes;	/* cells of res unescaped, or NULL */
 };
 
 #define DB(d)	((struct rdb_pg *)(d))
@@ -170,6 +171,79 @@ p_bind_text(struct rdb_q *q, int i, const char *v)
 	bind(Q(q), i, OID_TEXT, v);
 }
 
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Text as push stored it: a byte the server cannot hold (not UTF-8, or
+ * NUL) is the four characters \xNN there, and a backslash that would
+ * read as one is \x5c (fleet/push.c); the same bytes as the host's own
+ * database, so that a report reads the same names from either.
+ */
+static char *
+unescape(const char *s)
+{
+	char *d, *out = malloc(strlen(s) + 1);
+	int hi, lo;
+
+	if (out == NULL)
+		return NULL;
+	for (d = out; *s != '\0'; s++) {
+		if (s[0] == '\\' && s[1] == 'x' && (hi = hexval(s[2])) >= 0 &&
+		    (lo = hexval(s[3])) >= 0) {
+			*d++ = (char)(hi << 4 | lo);
+			s += 3;
+		} else
+			*d++ = *s;
+	}
+	*d = '\0';	/* a NUL byte ends the name, as SQLite's text does */
+	return out;
+}
+
+static void
+free_bytes(struct rdb_pg_q *q)
+{
+	int i, n;
+
+	if (q->bytes == NULL)
+		return;
+	n = PQntuples(q->res) * PQnfields(q->res);
+	for (i = 0; i < n; i++)
+		free(q->bytes[i]);
+	free(q->bytes);
+	q->bytes = NULL;
+}
+
+/* The cells of a new result with an escape in them, unescaped. */
+static int
+unescape_result(struct rdb_pg_q *q)
+{
+	int r, c, nf = PQnfields(q->res), nt = PQntuples(q->res);
+	const char *v;
+
+	for (r = 0; r < nt; r++)
+		for (c = 0; c < nf; c++) {
+			v = PQgetvalue(q->res, r, c);
+			if (strstr(v, "\\x") == NULL)
+				continue;
+			if (q->bytes == NULL && (q->bytes = calloc((size_t)nt *
+			    (size_t)nf, sizeof(*q->bytes))) == NULL)
+				return -1;
+			if ((q->bytes[r * nf + c] = unescape(v)) == NULL)
+				return -1;
+		}
+	return 0;
+}
+
 static enum rdb_step
 p_step(struct rdb_q *rq)
 {
@@ -188,6 +262,13 @@ p_step(struct rdb_q *rq)
 			q->res = NULL;
 			return RDB_ERROR;
 		}
+		if (unescape_result(q) != 0) {
+			set_msg(q->db, "out of memory");
+			free_bytes(q);
+			PQclear(q->res);
+			q->res = NULL;
+			return RDB_ERROR;
+		}
 		q->row = -1;
 	}
 	if (q->row + 1 >= PQntuples(q->res)) {
@@ -201,6 +282,7 @@ p_step(struct rdb_q *rq)
 static void
 p_reset(struct rdb_q *q)
 {
+	free_bytes(Q(q));
 	PQclear(Q(q)->res);
 	Q(q)->res = NULL;
 	Q(q)->row = -1;
@@ -211,6 +293,7 @@ p_finalize(struct rdb_q *q)
 {
 	int i;
 
+	free_bytes(Q(q));
 	PQclear(Q(q)->res);
 	for (i = 0; i < PG_MAXPARAM; i++)
 		free(Q(q)->vals[i]);
@@ -226,6 +309,9 @@ cell(struct rdb_pg_q *q, int col)
 	    col < 0 || col >= PQnfields(q->res) ||
 	    PQgetisnull(q->res, q->row, col))
 		return NULL;
+	if (q->bytes != NULL && q->bytes[q->row * PQnfields(q->res) + col] !=
+	    NULL)
+		return q->bytes[q->row * PQnfields(q->res) + col];
 	return PQgetvalue(q->res, q->row, col);
 }
 
