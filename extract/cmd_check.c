@@ -113,7 +113,7 @@ cmd_check(int argc, char **argv, struct ctx *ctx)
 		s = (struct check_state){ 0 };
 		c = (struct ex_counts){ 0 };
 		rc = walk_file(argv[i], &ops, &s, &c);
-		status = worst(status, rc);
+		status = ex_worst(status, rc);
 		if (ex_exit_status(rc) == 3)
 			continue;
 		say(stdout, "%s: %s: %" PRIu64 " records, %" PRIu64 " other "

@@ -93,7 +93,7 @@ cmd_dump(int argc, char **argv, struct ctx *ctx)
 		}
 	}
 	for (i = 0; i < argc; i++) {
-		status = worst(status, walk_file(argv[i], &ops, &o, NULL));
+		status = ex_worst(status, walk_file(argv[i], &ops, &o, NULL));
 		if (ferror(stdout))	/* output failed: stop; others go on */
 			break;
 	}

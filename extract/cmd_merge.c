@@ -76,13 +76,13 @@ cmd_merge(int argc, char **argv, struct ctx *ctx)
 	for (i = 0; i < argc; i++) {
 		memset(&err, 0, sizeof(err));
 		if (same_file(argv[i], out)) {
-			status = worst(status, complain(EXR_USAGE, "%s: is the "
+			status = ex_worst(status, complain(EXR_USAGE, "%s: is the "
 			    "output: a database is not merged into itself",
 			    argv[i]));
 			continue;
 		}
 		if ((rc = store_merge(s, argv[i], &ms, &err)) != EXR_OK) {
-			status = worst(status, complain(rc, "%s: %s; nothing "
+			status = ex_worst(status, complain(rc, "%s: %s; nothing "
 			    "of it merged", argv[i], err.reason));
 			continue;
 		}

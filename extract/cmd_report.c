@@ -156,7 +156,7 @@ report_files(int argc, char **argv, const struct report_opts *o)
 			snprintf(f.host, sizeof(f.host), "unknown");
 		f.host[sizeof(f.host) - 1] = '\0';
 		rc = walk_file(argv[i], &ops, &f, NULL);
-		status = worst(status, rc);
+		status = ex_worst(status, rc);
 		if (rc == EXR_NOMEM)
 			break;
 	}
@@ -165,7 +165,7 @@ report_files(int argc, char **argv, const struct report_opts *o)
 	if (rc != EXR_OK)
 		complain(rc, "%s", err.reason);
 	summary_release(&f.sum);
-	return worst(status, rc);
+	return ex_worst(status, rc);
 }
 
 /*

@@ -119,7 +119,7 @@ cmd_text(int argc, char **argv, struct ctx *ctx)
 	if (argc == 0)
 		return cmdopt_bad(&cmd_text_doc);
 	for (i = 0; i < argc; i++) {
-		status = worst(status, walk_file(argv[i], &ops, &s, NULL));
+		status = ex_worst(status, walk_file(argv[i], &ops, &s, NULL));
 		if (ferror(stdout))	/* output failed: stop; others go on */
 			break;
 	}

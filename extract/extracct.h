@@ -94,9 +94,6 @@ int	append_record(int fd, const struct exw *w, uint64_t *end);
  */
 int	db_locate(const char *db);
 
-/* Worse of two EXR_* codes for the exit status (EXR_EOF counts as OK). */
-int	worst(int a, int b);
-
 /* "extracct: <path>: offset <n>: <reason>" on stderr. */
 void	report_err(const struct ex_err *err);
 

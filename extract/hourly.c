@@ -89,9 +89,9 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 
 	/* 1. snap; 2. rotate. */
 	if (h->snap)
-		status = worst(status, step_snap(&sp, ctx));
+		status = ex_worst(status, step_snap(&sp, ctx));
 	if (h->rotate)
-		status = worst(status, rotate_spool(&sp, h->pacct,
+		status = ex_worst(status, rotate_spool(&sp, h->pacct,
 		    PATH_ACCTADM_CONF, ctx->cfg->acctd_pidfile, time(NULL),
 		    run_kernel, ctx->cfg->pacct_manage ? ROTATE_MANAGE : 0));
 
@@ -101,7 +101,7 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 		say(stderr, "extracct: %s/%s: %s, not a log; skipped",
 		    h->spool, sp.odd[j].name, sp.odd[j].what);
 	if (sp.nodd > 0)
-		status = worst(status, EXR_DAMAGED);
+		status = ex_worst(status, EXR_DAMAGED);
 	find_live(&sp, ctx->cfg->acctd_pidfile);
 	if ((paths = closed_logs(&sp, h->files, h->nfiles, &npaths,
 	    &nclosed)) == NULL) {
@@ -116,7 +116,7 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 		if ((rc = ingest_open(&s, h->db, h->wait_s, ctx)) == EXR_OK)
 			rc = ingest_logs(s, h->db, h->outdir, &io, paths,
 			    npaths, nclosed);
-		status = worst(status, rc);
+		status = ex_worst(status, rc);
 	}
 	for (i = 0; i < nclosed; i++)
 		free(paths[i]);
@@ -136,28 +136,28 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 		printf("retention: logs kept: the database is busy\n");
 	else if (s == NULL && (rc = store_open(&s, h->db, h->wait_s * 1000,
 	    &err)) != EXR_OK)
-		status = worst(status, complain(rc, "%s: %s", h->db,
+		status = ex_worst(status, complain(rc, "%s: %s", h->db,
 		    err.reason));
 	else {
 		ingest_self(s, ctx);
-		status = worst(status, store_gaps(s, h->spool, host));
-		status = worst(status, retention_logs(s, &sp, (int)h->keep_days,
+		status = ex_worst(status, store_gaps(s, h->spool, host));
+		status = ex_worst(status, retention_logs(s, &sp, (int)h->keep_days,
 		    now));
 		expire = h->keep_intervals_days > 0 || h->keep_rollups_months > 0;
 	}
-	status = worst(status, retention_text(h->outdir,
+	status = ex_worst(status, retention_text(h->outdir,
 	    (int)h->keep_text_days, now));
 	/* 5. push, still under the spool's lock: one run's at a time. */
 	rc = EXR_OK;
 	if (ctx->cfg->central[0] != '\0')
-		status = worst(status, rc = push_run(h->db, ctx->cfg->central,
+		status = ex_worst(status, rc = push_run(h->db, ctx->cfg->central,
 		    ctx->cfg->private_file));
 	/* 6. expiry: only what central has (the comment at the top). */
 	if (expire && rc != EXR_OK)
 		printf("retention: %s: nothing expired: the push failed, and "
 		    "only what the central server has may expire\n", h->db);
 	else if (expire)
-		status = worst(status, retention_db(s, h->db,
+		status = ex_worst(status, retention_db(s, h->db,
 		    h->keep_intervals_days, h->keep_rollups_months, now));
 	store_close(s);
 	spool_close(&sp);
@@ -210,7 +210,7 @@ step_snap(struct spool *sp, const struct ctx *ctx)
 	    ctx->cfg->snap_cpu, ctx->cfg->acctd_pidfile, &n);
 	/* The log snap_write created, if it did: rotate may close it. */
 	if (spool_add(sp, sp->live[SPOOL_SNAP]) != EXR_OK)
-		rc = worst(rc, complain(EXR_NOMEM, "no memory"));
+		rc = ex_worst(rc, complain(EXR_NOMEM, "no memory"));
 	if (rc == EXR_OK)
 		printf("snap: %" PRIu64 " processes into %s\n", n, snaplog);
 	return rc;

@@ -257,7 +257,7 @@ ingest_names(struct store *s, const char *db, const struct ingest_opts *io)
 		idnames_init(&m);
 		if ((rc = idnames_load(&m, ik[k], path, &err)) != EXR_OK) {
 			idnames_release(&m);
-			status = worst(status, complain(rc, "%s: %s", path,
+			status = ex_worst(status, complain(rc, "%s: %s", path,
 			    err.reason));
 			continue;
 		}
@@ -275,7 +275,7 @@ ingest_names(struct store *s, const char *db, const struct ingest_opts *io)
 		free(v);
 		idnames_release(&m);
 		if (rc != EXR_OK)
-			status = worst(status, complain(rc, "%s: %s", db,
+			status = ex_worst(status, complain(rc, "%s: %s", db,
 			    err.reason));
 	}
 	return status;
@@ -323,7 +323,7 @@ ingest_logs(struct store *s, const char *db, const char *outdir,
 			    paths[i]);
 		else if ((rc != EXR_OK && rc != EXR_DAMAGED) || st.empty)
 			report_err(&err);
-		status = worst(status, rc);
+		status = ex_worst(status, rc);
 		if (st.empty)
 			continue;
 		if (st.already) {
@@ -363,6 +363,6 @@ ingest_logs(struct store *s, const char *db, const char *outdir,
 		putchar('\n');
 	}
 	if (io->host != NULL)
-		status = worst(status, ingest_names(s, db, io));
+		status = ex_worst(status, ingest_names(s, db, io));
 	return status;
 }

@@ -4,8 +4,7 @@
  * main() is the dispatcher: it finds the command in commands[], runs it,
  * then flushes stdout and checks for write errors (a full disk must not
  * give a silently short report), and maps the command's EXR_* code to
- * the exit status of design.md §8: 0 ok, 1 damaged input, 2 usage,
- * 3 runtime failure.  Only this file exits.
+ * its exit status (parsers/exerr.h, EX_RESULTS).  Only this file exits.
  */
 #include <getopt.h>
 #include <signal.h>
@@ -31,7 +30,7 @@ finish(int rc)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		perror("extracct: standard output");
-		rc = worst(rc, EXR_IO);
+		rc = ex_worst(rc, EXR_IO);
 	}
 	return rc;
 }

@@ -248,7 +248,7 @@ add_switches(const char *buf, void *arg)
  * A process's status counts the context switches of its main thread
  * only (pid 1 with 13 threads: 425 against 26,032 over its threads):
  * sum the live threads.  Those of exited threads are not in /proc;
- * snapcpu_apply takes the kernel's all-thread figures from taskstats
+ * snapcpu_apply_batch takes the kernel's all-thread figures from taskstats
  * where it can be asked, and snap then needs no walk (snapshot.c).
  */
 void

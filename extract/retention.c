@@ -53,7 +53,7 @@ retention_logs(struct store *s, const struct spool *sp, int days,
 
 	for (i = 0; i < sp->nlogs; i++)
 		if (!spool_is_live(sp, &sp->logs[i]))
-			status = worst(status, retire(s, sp->dir,
+			status = ex_worst(status, retire(s, sp->dir,
 			    sp->logs[i].name, days, 1, now));
 	return status;
 }
@@ -72,7 +72,7 @@ retention_text(const char *outdir, int days, time_t now)
 
 		if (n > 4 && (strcmp(de->d_name + n - 4, ".txt") == 0 ||
 		    strcmp(de->d_name + n - 4, ".csv") == 0))
-			status = worst(status, retire(NULL, outdir,
+			status = ex_worst(status, retire(NULL, outdir,
 			    de->d_name, days, 0, now));
 	}
 	closedir(d);

@@ -322,5 +322,5 @@ rotate_spool(struct spool *sp, const char *pacct, const char *acctadm_conf,
 			return complain(rc, "%s", err.reason);
 		printf("rotate: snapshots now go to %s/%s\n", spool, name);
 	}
-	return worst(status, rotate_acctd(sp, acctd_pidfile, now));
+	return ex_worst(status, rotate_acctd(sp, acctd_pidfile, now));
 }

@@ -138,7 +138,7 @@ take_leader(struct ex_proc *p, const struct ts_exit *leader)
 }
 
 /* What taskstats's answer t (or e, the errno of asking) makes of p:
- * snapcpu_apply's result. */
+ * snapcpu_apply_batch's res for it. */
 static int
 take(struct snapcpu *sc, struct ex_proc *p, const struct ts_tgid *t, int e)
 {
@@ -235,15 +235,6 @@ int
 snapcpu_answers(const struct snapcpu *sc)
 {
 	return sc->asked && !sc->stalled;
-}
-
-int
-snapcpu_apply(struct snapcpu *sc, struct ex_proc *p)
-{
-	int res;
-
-	snapcpu_apply_batch(sc, p, 1, &res);
-	return res;
 }
 
 void

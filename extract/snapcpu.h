@@ -63,16 +63,13 @@ int	snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
  * and, where taskstats answers for its main thread, that thread's uid,
  * gid, peak RSS and own context switches: what /proc/PID/status says,
  * a third of what reading /proc cost a process.
- * Returns 1 when p's context switches are now the kernel's all-thread
- * figures (both at least the main thread's own), 0
- * when they may still want /proc's threads, or -1 to skip the process
- * (it is gone, or with ticks taskstats did not answer for it: counted
- * in unanswered; after a timeout, no more are asked).
+ * For n processes (1 to SNAPCPU_BATCH), asked at once; res[i] says of
+ * p[i]: 1 when its context switches are now the kernel's all-thread
+ * figures (both at least the main thread's own), 0 when they may still
+ * want /proc's threads, or -1 to skip the process (it is gone, or with
+ * ticks taskstats did not answer for it: counted in unanswered; after a
+ * timeout, no more are asked).
  */
-int	snapcpu_apply(struct snapcpu *sc, struct ex_proc *p);
-
-/* snapcpu_apply for n processes (1 to SNAPCPU_BATCH) asked at once:
- * res[i] is what it returns for p[i]. */
 #define SNAPCPU_BATCH	TS_QUERY_MAX
 void	snapcpu_apply_batch(struct snapcpu *sc, struct ex_proc *p, int n,
 	    int *res);

@@ -38,17 +38,6 @@ config_hostname(const struct ctx *ctx, char *buf, size_t n)
 		local_hostname(buf, n);
 }
 
-int
-worst(int a, int b)
-{
-	int ra = a == EXR_EOF ? EXR_OK : a, rb = b == EXR_EOF ? EXR_OK : b;
-
-	/* Runtime failures outrank usage, which outranks damage. */
-	if (ex_exit_status(ra) != ex_exit_status(rb))
-		return ex_exit_status(ra) > ex_exit_status(rb) ? ra : rb;
-	return ra != EXR_OK ? ra : rb;
-}
-
 void
 report_err(const struct ex_err *err)
 {

@@ -85,18 +85,18 @@ walk_file(const char *path, const struct walk_ops *ops, void *arg,
 		}
 		if (rc == EXR_OK) {
 			if ((rc = ops->item(arg, &r, it)) != EXR_OK) {
-				status = worst(status, rc);
+				status = ex_worst(status, rc);
 				break;
 			}
 			continue;
 		}
 		if (rc != EXR_DAMAGED) {
 			report_err(&err);
-			status = worst(status, rc);
+			status = ex_worst(status, rc);
 			break;
 		}
 		damage(ops, arg, path, it->damage.from, it->damage.to, &err);
-		status = worst(status, EXR_DAMAGED);
+		status = ex_worst(status, EXR_DAMAGED);
 	}
 	if (counts != NULL)
 		*counts = reader_counts(&r);

@@ -1,5 +1,6 @@
 /*
- * The error record: formatting and the code-to-exit-status map.
+ * The error record: formatting, and the table of result codes
+ * (EX_RESULTS) read three ways: meaning, exit status, rank.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,41 +25,41 @@ ex_fail_at(struct ex_err *err, int code, uint64_t off, int line,
 	return code;
 }
 
+static const struct {
+	int		 status, rank;
+	const char	*meaning;
+} results[] = {
+#define EX_RESULT_ROW(code, status, rank, meaning) \
+	[code] = { status, rank, meaning },
+	EX_RESULTS(EX_RESULT_ROW)
+#undef EX_RESULT_ROW
+};
+
 const char *
 ex_strcode(int code)
 {
-	switch (code) {
-	case EXR_OK:		return "ok";
-	case EXR_DAMAGED:	return "damaged input";
-	case EXR_USAGE:		return "usage error";
-	case EXR_IO:		return "i/o error";
-	case EXR_DB:		return "database error";
-	case EXR_NOMEM:		return "out of memory";
-	case EXR_LOCKED:	return "locked by another run";
-	case EXR_BUSY:		return "database busy with another writer";
-	case EXR_EOF:		return "end of input";
-	}
-	return "unknown error";
+	if (code < 0 || code >= EXR_NCODES)
+		return "unknown error";
+	return results[code].meaning;
 }
 
 int
 ex_exit_status(int code)
 {
-	switch (code) {
-	case EXR_OK:
-	case EXR_EOF:
-		return 0;
-	case EXR_DAMAGED:
-		return 1;
-	case EXR_USAGE:
-		return 2;
-	case EXR_BUSY:
-		return 4;
-	case EXR_CENTRAL:
-		return 5;
-	case EXR_NOPG:
-		return 6;
-	default:
+	if (code < 0 || code >= EXR_NCODES)
 		return 3;
-	}
+	return results[code].status;
+}
+
+int
+ex_worst(int a, int b)
+{
+	int ra = a == EXR_EOF ? EXR_OK : a, rb = b == EXR_EOF ? EXR_OK : b;
+	/* A code not in the table counts as a runtime failure. */
+	int ka = results[ra >= 0 && ra < EXR_NCODES ? ra : EXR_IO].rank;
+	int kb = results[rb >= 0 && rb < EXR_NCODES ? rb : EXR_IO].rank;
+
+	if (ka != kb)
+		return ka > kb ? ra : rb;
+	return ra != EXR_OK ? ra : rb;
 }

@@ -233,11 +233,16 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		return rc;
 	}
 	r.fd = reader_fd(&rd);
-	if (fstat(r.fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
+	if (fstat(r.fd, &sb) == -1) {
+		int saved = errno;
+
 		reader_release(&rd);
-		return ex_fail(err, EXR_IO, 0, "%s", S_ISREG(sb.st_mode) ?
-		    strerror(errno) : "not a regular file (the ledger needs "
-		    "one to know what was read)");
+		return ex_fail(err, EXR_IO, 0, "%s", strerror(saved));
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		reader_release(&rd);
+		return ex_fail(err, EXR_IO, 0, "not a regular file (the ledger "
+		    "needs one to know what was read)");
 	}
 	/* Read to this size and no further: the ledger records it, and a
 	 * log still growing (a live pacct, a provider's stream) is read on

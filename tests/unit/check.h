@@ -21,6 +21,7 @@ extern int check_passed, check_failed;
 } while (0)
 
 void	suite_bytes(void);
+void	suite_exerr(void);
 void	suite_exacct(void);
 void	suite_records(void);
 void	suite_fmt(void);

@@ -9,6 +9,7 @@ int
 main(void)
 {
 	suite_bytes();
+	suite_exerr();
 	suite_exacct();
 	suite_records();
 	suite_fmt();
