@@ -32,6 +32,7 @@ endif
 ifeq ($(HAVE_LIBPQ),yes)
 # reports/rdb_pg.c: the report layer's engine on the central server.
 FLEET = fleet/pgconn.c fleet/central_schema.c fleet/central_views.c \
+	fleet/pgcopy.c fleet/bucket.c \
 	fleet/push.c reports/rdb_pg.c
 PQ_CFLAGS := -DHAVE_LIBPQ $(shell pkg-config --cflags libpq)
 LDLIBS += $(shell pkg-config --libs libpq)

@@ -2,10 +2,8 @@
  * push (see push.h): the local database, read in one read transaction,
  * into the central one, one transaction per host.
  *
- * A row's signature is a 64-bit hash of its values (every column but
- * the host, with their types); a bucket's is the sum of its rows' (so
- * the order rows are read in does not matter) with their count.  In
- * the host's transaction, after central's signatures are read, a table
+ * Buckets and their signatures are bucket.h's; the rows go by COPY
+ * (pgcopy.h).  In the host's transaction, after central's signatures are read, a table
  * central has nothing of (the host's first push) is sent in one pass,
  * each bucket signed on the way; any other table is read twice: once to
  * sign its buckets (pass 1), once for the rows of the buckets that
@@ -55,20 +53,13 @@
 #include <sqlite3.h>
 
 #include "../store/db.h"
+#include "bucket.h"
 #include "central_schema.h"
 #include "pgconn.h"
+#include "pgcopy.h"
 #include "push.h"
 
 #define HOUR_NS		INT64_C(3600000000000)
-/*
- * Bytes of COPY data per write.  Well under what a socket holds (some
- * 200 KiB on Linux): in blocking mode libpq returns only once a write
- * is all in the socket, so a chunk larger than that makes push wait
- * for the server to drain it, and the server then waits for push to
- * make the next: the two took turns (0.64x of psql's \copy at 256 KiB,
- * 1.0x at 32 KiB; bench/push.sh).
- */
-#define COPY_CHUNK	(32 * 1024)
 
 /*
  * One local fact table.  Its rows of host ?1 are "SELECT cols FROM "
@@ -194,344 +185,18 @@ pexp_of(const struct ptab *t)
 	return NULL;
 }
 
-/* A bucket: what the local database holds in it, what central does. */
-struct bucket {
-	int64_t		 b;
-	uint64_t	 n, sig;	/* local; n 0: none here */
-	uint64_t	 cn, csig;	/* central; have_c 0: none there */
-	int		 have_c;
-	int		 send;		/* differs: replace it centrally */
-	int		 ids;		/* by the ids it holds here only */
-};
-
-/* A table's buckets: an open-addressing map on b, then sorted. */
-struct bmap {
-	struct bucket	*a;
-	size_t		 n, cap;	/* used, slots (a power of two) */
-};
-
-/* A growing byte buffer (COPY lines). */
-struct buf {
-	char		*p;
-	size_t		 len, cap;
-};
-
 struct push {
 	sqlite3		*db;
 	PGconn		*conn;
 	struct ex_err	*err;
 	struct bmap	 maps[NPTABS];
-	struct buf	 copy;		/* COPY data not yet sent */
+	struct pgcopy	 copy;		/* the COPY in progress */
 	char		 origin[32];	/* this database, for central */
 	char		 origin_min[32];	/* the earliest first ingest */
 	uint64_t	 rows, buckets;	/* of the host being pushed */
 	int		 one_host;	/* the database holds one host */
 	int64_t		 cut_iv, cut_ru;	/* v_expiry, ns (INT64_MIN: none) */
 };
-
-static int
-buf_grow(struct push *pp, struct buf *b, size_t more)
-{
-	size_t cap = b->cap != 0 ? b->cap : 4096;
-	char *p;
-
-	if (b->len + more <= b->cap)
-		return EXR_OK;
-	while (cap < b->len + more)
-		cap *= 2;
-	if ((p = realloc(b->p, cap)) == NULL)
-		return ex_fail(pp->err, EXR_NOMEM, 0, "out of memory");
-	b->p = p;
-	b->cap = cap;
-	return EXR_OK;
-}
-
-static int
-buf_add(struct push *pp, struct buf *b, const char *s, size_t n)
-{
-	if (buf_grow(pp, b, n) != EXR_OK)
-		return EXR_NOMEM;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	return EXR_OK;
-}
-
-/* The length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t
-utf8_len(const unsigned char *s, size_t n)
-{
-	size_t k, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		k = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		k = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		k = 4;
-	else
-		return 0;
-	if (n < k)
-		return 0;
-	for (i = 1; i < k; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	/* Overlong, surrogates, past U+10FFFF. */
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
-		return 0;
-	return k;
-}
-
-static void
-put16(char *p, uint16_t v)
-{
-	p[0] = (char)(v >> 8);
-	p[1] = (char)v;
-}
-
-static void
-put32(char *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
-static void
-put64(char *p, uint64_t v)
-{
-	put32(p, (uint32_t)(v >> 32));
-	put32(p + 4, (uint32_t)v);
-}
-
-static int
-is_hex(unsigned char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-	    (c >= 'A' && c <= 'F');
-}
-
-/*
- * Text for the server, appended to b: it takes only UTF-8 (and no
- * NUL), so a byte that is not (a command or host name is whatever
- * bytes it had) is sent as the four characters \xNN, as extracct text
- * shows it; and so is a backslash that would read as such an escape,
- * so that central's reports (reports/rdb_pg.c) read back the bytes
- * exactly.
- */
-static int
-add_escaped(struct push *pp, struct buf *b, const unsigned char *s,
-    size_t n)
-{
-	size_t i = 0, k;
-
-	while (i < n) {
-		if ((k = utf8_len(s + i, n - i)) != 0 && s[i] != '\0' &&
-		    !(s[i] == '\\' && n - i >= 4 && s[i + 1] == 'x' &&
-		    is_hex(s[i + 2]) && is_hex(s[i + 3]))) {
-			if (buf_add(pp, b, (const char *)s + i, k) != EXR_OK)
-				return EXR_NOMEM;
-			i += k;
-			continue;
-		}
-		if (buf_grow(pp, b, 5) != EXR_OK)
-			return EXR_NOMEM;
-		snprintf(b->p + b->len, 5, "\\x%02x", s[i]);
-		b->len += 4;
-		i++;
-	}
-	return EXR_OK;
-}
-
-/* A text field of binary COPY: its length, then its bytes, escaped. */
-static int
-add_text(struct push *pp, struct buf *b, const unsigned char *s, size_t n)
-{
-	size_t at;
-
-	if (buf_grow(pp, b, 4 + n) != EXR_OK)
-		return EXR_NOMEM;
-	at = b->len;
-	b->len += 4;
-	if (add_escaped(pp, b, s, n) != EXR_OK)
-		return EXR_NOMEM;
-	put32(b->p + at, (uint32_t)(b->len - at - 4));
-	return EXR_OK;
-}
-
-/*
- * A row's signature: a 64-bit hash of its values, column by column, with
- * their types (5 and '5' differ), but the column skip.  Not of its COPY
- * line: formatting every row twice cost more than the COPY itself.
- */
-static uint64_t
-mix(uint64_t h, uint64_t v)
-{
-	h = (h ^ v) * 0x9e3779b97f4a7c15ull;
-	return h ^ (h >> 31);
-}
-
-static uint64_t
-row_sig(sqlite3_stmt *st, int skip)
-{
-	uint64_t h = 0xcbf29ce484222325ull, f;
-	const unsigned char *p;
-	double d;
-	int i, n = sqlite3_column_count(st), len;
-
-	for (i = 0; i < n; i++) {
-		if (i == skip)
-			continue;
-		switch (sqlite3_column_type(st, i)) {
-		case SQLITE_NULL:
-			h = mix(h, 0x6e756c6c);
-			break;
-		case SQLITE_INTEGER:
-			h = mix(mix(h, 1), (uint64_t)sqlite3_column_int64(st, i));
-			break;
-		case SQLITE_FLOAT:
-			d = sqlite3_column_double(st, i);
-			memcpy(&f, &d, sizeof(f));
-			h = mix(mix(h, 2), f);
-			break;
-		default:
-			p = sqlite3_column_text(st, i);
-			len = sqlite3_column_bytes(st, i);
-			f = 0xcbf29ce484222325ull;
-			while (len-- > 0)
-				f = (f ^ *p++) * 0x100000001b3ull;
-			h = mix(mix(h, 3), f);
-			break;
-		}
-	}
-	return h;
-}
-
-/*
- * The current row of st as a tuple of binary COPY, appended to b: the
- * central host id, then every column but skip (the local host_id; -1:
- * none).  An integer is a bigint, a real a double precision, text
- * text: the central columns' types.
- */
-static int
-format_row(struct push *pp, sqlite3_stmt *st, int skip, int64_t host,
-    struct buf *b)
-{
-	double d;
-	uint64_t f;
-	int i, n = sqlite3_column_count(st);
-
-	if (buf_grow(pp, b, 2 + 12 * ((size_t)n + 1)) != EXR_OK)
-		return EXR_NOMEM;
-	put16(b->p + b->len, (uint16_t)(n + 1 - (skip >= 0)));
-	put32(b->p + b->len + 2, 8);
-	put64(b->p + b->len + 6, (uint64_t)host);
-	b->len += 14;
-	for (i = 0; i < n; i++) {
-		if (i == skip)
-			continue;
-		switch (sqlite3_column_type(st, i)) {
-		case SQLITE_NULL:
-			put32(b->p + b->len, UINT32_MAX);	/* -1 */
-			b->len += 4;
-			break;
-		case SQLITE_INTEGER:
-			put32(b->p + b->len, 8);
-			put64(b->p + b->len + 4,
-			    (uint64_t)sqlite3_column_int64(st, i));
-			b->len += 12;
-			break;
-		case SQLITE_FLOAT:
-			d = sqlite3_column_double(st, i);
-			memcpy(&f, &d, sizeof(f));
-			put32(b->p + b->len, 8);
-			put64(b->p + b->len + 4, f);
-			b->len += 12;
-			break;
-		default:
-			if (add_text(pp, b, sqlite3_column_text(st, i),
-			    (size_t)sqlite3_column_bytes(st, i)) != EXR_OK)
-				return EXR_NOMEM;
-			/* What is left of the 12 bytes a column was given. */
-			if (buf_grow(pp, b, 12 * ((size_t)(n - i))) != EXR_OK)
-				return EXR_NOMEM;
-			break;
-		}
-	}
-	return EXR_OK;
-}
-
-static int64_t
-floor_div(int64_t v, int64_t w)
-{
-	return v >= 0 ? v / w : (v + 1) / w - 1;
-}
-
-static size_t
-slot(int64_t b, size_t mask)
-{
-	return (size_t)((uint64_t)b * 0x9e3779b97f4a7c15ull >> 17) & mask;
-}
-
-#define IN_USE(e)	((e)->n != 0 || (e)->have_c)
-
-/* The bucket b of m, added (zeroed) if new; NULL: out of memory. */
-static struct bucket *
-bmap_get(struct push *pp, struct bmap *m, int64_t b)
-{
-	size_t i, k, mask;
-
-	if (m->n * 2 >= m->cap) {
-		struct bmap g = { 0 };
-
-		g.cap = m->cap != 0 ? m->cap * 2 : 64;
-		if ((g.a = calloc(g.cap, sizeof(*g.a))) == NULL) {
-			ex_fail(pp->err, EXR_NOMEM, 0, "out of memory");
-			return NULL;
-		}
-		for (k = 0; k < m->cap; k++) {
-			if (!IN_USE(&m->a[k]))
-				continue;
-			for (i = slot(m->a[k].b, g.cap - 1); IN_USE(&g.a[i]);
-			    i = (i + 1) & (g.cap - 1))
-				;
-			g.a[i] = m->a[k];
-			g.n++;
-		}
-		free(m->a);
-		*m = g;
-	}
-	mask = m->cap - 1;
-	for (i = slot(b, mask); IN_USE(&m->a[i]); i = (i + 1) & mask)
-		if (m->a[i].b == b)
-			return &m->a[i];
-	memset(&m->a[i], 0, sizeof(m->a[i]));
-	m->a[i].b = b;
-	m->n++;
-	return &m->a[i];
-}
-
-static struct bucket *
-bmap_find(const struct bmap *m, int64_t b)
-{
-	size_t i, mask;
-
-	if (m->cap == 0)
-		return NULL;
-	mask = m->cap - 1;
-	for (i = slot(b, mask); IN_USE(&m->a[i]); i = (i + 1) & mask)
-		if (m->a[i].b == b)
-			return &m->a[i];
-	return NULL;
-}
-
-static void
-bmap_reset(struct bmap *m)
-{
-	free(m->a);
-	memset(m, 0, sizeof(*m));
-}
 
 /* The local statement of t's rows for host, with optional range. */
 static int
@@ -593,8 +258,8 @@ sign_table(struct push *pp, const struct ptab *t, sqlite3_int64 host,
 		int64_t b = floor_div(sqlite3_column_int64(st, bcol),
 		    t->width);
 
-		if ((e = bmap_get(pp, m, b)) == NULL) {
-			rc = EXR_NOMEM;
+		if ((e = bmap_get(m, b)) == NULL) {
+			rc = ex_fail(pp->err, EXR_NOMEM, 0, "out of memory");
 			break;
 		}
 		e->n++;
@@ -635,89 +300,6 @@ pq_cmd(struct push *pp, const char *sql, int n, const char *const *v,
 	return EXR_OK;
 }
 
-/* Send pp->copy's bytes to the COPY in progress. */
-static int
-copy_flush(struct push *pp, const char *what)
-{
-	char msg[160];
-
-	if (pp->copy.len == 0)
-		return EXR_OK;
-	if (PQputCopyData(pp->conn, pp->copy.p, (int)pp->copy.len) != 1)
-		return ex_fail(pp->err, EXR_CENTRAL, 0, "central server: %s: "
-		    "%s", what, pg_msg(pp->conn, NULL, msg, sizeof(msg)));
-	pp->copy.len = 0;
-	return EXR_OK;
-}
-
-/* End the COPY in progress (rc: how it went so far). */
-static int
-copy_end(struct push *pp, int rc, const char *what, int binary)
-{
-	PGresult *res;
-	char msg[160];
-	int end;
-
-	if (rc == EXR_OK && binary)
-		rc = buf_add(pp, &pp->copy, "\377\377", 2);	/* trailer */
-	if (rc == EXR_OK)
-		rc = copy_flush(pp, what);
-	end = PQputCopyEnd(pp->conn, rc == EXR_OK ? NULL : "push failed");
-	while ((res = PQgetResult(pp->conn)) != NULL) {
-		if (rc == EXR_OK && (end != 1 ||
-		    PQresultStatus(res) != PGRES_COMMAND_OK))
-			rc = ex_fail(pp->err, EXR_CENTRAL, 0, "central server: "
-			    "%s: %s", what, pg_msg(pp->conn, res, msg,
-			    sizeof(msg)));
-		PQclear(res);
-	}
-	return rc;
-}
-
-/* The signature and header of binary COPY (no flags, no extension). */
-static const char copy_header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
-
-static int
-copy_begin(struct push *pp, const char *sql, const char *what, int binary)
-{
-	PGresult *res = PQexec(pp->conn, sql);
-	char msg[160];
-	int rc = EXR_OK;
-
-	if (PQresultStatus(res) != PGRES_COPY_IN)
-		rc = ex_fail(pp->err, EXR_CENTRAL, 0, "central server: %s: %s",
-		    what, pg_msg(pp->conn, res, msg, sizeof(msg)));
-	PQclear(res);
-	pp->copy.len = 0;
-	if (rc == EXR_OK && binary)
-		rc = buf_add(pp, &pp->copy, copy_header, sizeof(copy_header));
-	return rc;
-}
-
-/* "COPY t (host_id, c1, ...) FROM STDIN" from st's columns. */
-static int
-copy_sql(struct push *pp, const char *table, sqlite3_stmt *st, int skip,
-    struct buf *sql)
-{
-	int i, n = sqlite3_column_count(st);
-	const char *c;
-
-	sql->len = 0;
-	if (buf_add(pp, sql, "COPY ", 5) != EXR_OK ||
-	    buf_add(pp, sql, table, strlen(table)) != EXR_OK ||
-	    buf_add(pp, sql, " (host_id", 9) != EXR_OK)
-		return EXR_NOMEM;
-	for (i = 0; i < n; i++) {
-		if (i == skip)
-			continue;
-		c = sqlite3_column_name(st, i);
-		if (buf_add(pp, sql, ", \"", 3) != EXR_OK ||
-		    buf_add(pp, sql, c, strlen(c)) != EXR_OK ||
-		    buf_add(pp, sql, "\"", 1) != EXR_OK)
-			return EXR_NOMEM;
-	}
-	return buf_add(pp, sql, ") FROM STDIN (FORMAT binary)\0", 29);
-}
 
 static int
 cmp_bucket(const void *a, const void *b)
@@ -737,7 +319,7 @@ static int
 copy_rows(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
     int64_t chost, struct bmap *m, const int64_t *range, int all)
 {
-	struct buf sql = { 0 };
+	struct pgbuf sql = { 0 };
 	sqlite3_stmt *st = NULL;
 	struct bucket *e;
 	int rc, step, bcol, skip;
@@ -745,16 +327,17 @@ copy_rows(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 	if ((rc = local_rows(pp, t, lhost, all ? NULL : range, &st, &bcol,
 	    &skip)) != EXR_OK)
 		goto out;
-	if ((rc = copy_sql(pp, t->name, st, skip, &sql)) != EXR_OK ||
-	    (rc = copy_begin(pp, sql.p, t->name, 1)) != EXR_OK)
+	if ((rc = pgcopy_sql(&sql, t->name, st, skip, pp->err)) != EXR_OK ||
+	    (rc = pgcopy_begin(&pp->copy, sql.p, t->name, 1)) != EXR_OK)
 		goto out;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t b = floor_div(sqlite3_column_int64(st, bcol),
 		    t->width);
 
 		if (all) {
-			if ((e = bmap_get(pp, m, b)) == NULL) {
-				rc = EXR_NOMEM;
+			if ((e = bmap_get(m, b)) == NULL) {
+				rc = ex_fail(pp->err, EXR_NOMEM, 0,
+				    "out of memory");
 				break;
 			}
 			e->n++;
@@ -762,17 +345,14 @@ copy_rows(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 			e->send = 1;
 		} else if ((e = bmap_find(m, b)) == NULL || !e->send)
 			continue;
-		if ((rc = format_row(pp, st, skip, chost, &pp->copy)) !=
+		if ((rc = pgcopy_row(&pp->copy, st, skip, chost, t->name)) !=
 		    EXR_OK)
 			break;
 		pp->rows++;
-		if (pp->copy.len >= COPY_CHUNK &&
-		    (rc = copy_flush(pp, t->name)) != EXR_OK)
-			break;
 	}
 	if (rc == EXR_OK && step != SQLITE_DONE)
 		rc = db_fail(pp->db, pp->err, t->name);
-	rc = copy_end(pp, rc, t->name, 1);
+	rc = pgcopy_end(&pp->copy, rc, t->name, 1);
 out:
 	sqlite3_finalize(st);
 	free(sql.p);
@@ -803,15 +383,15 @@ send_list(struct push *pp, const struct bmap *m, struct bucket **list,
 
 /* One (id, bcol) pair more into the arrays k, c (text). */
 static int
-add_pair(struct push *pp, struct buf *k, struct buf *c, int64_t id,
+add_pair(struct push *pp, struct pgbuf *k, struct pgbuf *c, int64_t id,
     int64_t bv)
 {
 	char v[2][24];
 
 	snprintf(v[0], sizeof(v[0]), "%s%" PRId64, k->len == 0 ? "{" : ",", id);
 	snprintf(v[1], sizeof(v[1]), "%s%" PRId64, c->len == 0 ? "{" : ",", bv);
-	if (buf_add(pp, k, v[0], strlen(v[0])) != EXR_OK ||
-	    buf_add(pp, c, v[1], strlen(v[1])) != EXR_OK)
+	if (pgbuf_add(k, v[0], strlen(v[0]), pp->err) != EXR_OK ||
+	    pgbuf_add(c, v[1], strlen(v[1]), pp->err) != EXR_OK)
 		return EXR_NOMEM;
 	return EXR_OK;
 }
@@ -819,15 +399,15 @@ add_pair(struct push *pp, struct buf *k, struct buf *c, int64_t id,
 /* Central's rows of host of the pairs in k, c, within range; reset. */
 static int
 delete_pairs(struct push *pp, const struct ptab *t, const char *key,
-    const char *hid, const int64_t *range, struct buf *k, struct buf *c)
+    const char *hid, const int64_t *range, struct pgbuf *k, struct pgbuf *c)
 {
 	char q[320], lo[24], hi[24];
 	const char *v[5] = { hid, NULL, NULL, lo, hi };
 
 	if (k->len == 0)
 		return EXR_OK;
-	if (buf_add(pp, k, "}", 2) != EXR_OK || buf_add(pp, c, "}", 2) !=
-	    EXR_OK)
+	if (pgbuf_add(k, "}", 2, pp->err) != EXR_OK ||
+	    pgbuf_add(c, "}", 2, pp->err) != EXR_OK)
 		return EXR_NOMEM;
 	snprintf(lo, sizeof(lo), "%" PRId64, range[0]);
 	snprintf(hi, sizeof(hi), "%" PRId64, range[1]);
@@ -852,7 +432,7 @@ delete_ids(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 {
 	const struct pexp *x = pexp_of(t);
 	const char *kname;
-	struct buf k = { 0 }, c = { 0 };
+	struct pgbuf k = { 0 }, c = { 0 };
 	sqlite3_stmt *st = NULL;
 	const struct bucket *e;
 	int64_t range[2];
@@ -973,7 +553,7 @@ send_table(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 	    "host_id = $1 AND tab = $2 AND bucket = ANY ($3::bigint[])", 3, v,
 	    "push_buckets")) != EXR_OK)
 		goto out;
-	if ((rc = copy_begin(pp, "COPY push_buckets (host_id, tab, bucket, "
+	if ((rc = pgcopy_begin(&pp->copy, "COPY push_buckets (host_id, tab, bucket, "
 	    "n, sig) FROM STDIN", "push_buckets", 0)) != EXR_OK)
 		goto out;
 	for (i = 0; rc == EXR_OK && i < n; i++) {
@@ -986,9 +566,9 @@ send_table(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 		len = snprintf(row, sizeof(row), "%s\t%s\t%" PRId64 "\t%"
 		    PRIu64 "\t%" PRId64 "\n", hid, t->name, list[i].b,
 		    list[i].n, (int64_t)list[i].sig);
-		rc = buf_add(pp, &pp->copy, row, (size_t)len);
+		rc = pgbuf_add(&pp->copy.buf, row, (size_t)len, pp->err);
 	}
-	rc = copy_end(pp, rc, "push_buckets", 0);
+	rc = pgcopy_end(&pp->copy, rc, "push_buckets", 0);
 out:
 	free(list);
 	free(arr);
@@ -1021,10 +601,10 @@ central_buckets(struct push *pp, const char *hid, size_t *nc)
 			;
 		if (k == NPTABS)
 			continue;	/* a table this extracct lacks */
-		if ((e = bmap_get(pp, &pp->maps[k], strtoll(PQgetvalue(res,
+		if ((e = bmap_get(&pp->maps[k], strtoll(PQgetvalue(res,
 		    i, 1), NULL, 10))) == NULL) {
 			PQclear(res);
-			return EXR_NOMEM;
+			return ex_fail(pp->err, EXR_NOMEM, 0, "out of memory");
 		}
 		e->have_c = 1;
 		e->cn = strtoull(PQgetvalue(res, i, 2), NULL, 10);
@@ -1191,7 +771,7 @@ central_host(struct push *pp, sqlite3_stmt *hs, char *hid, size_t n)
 {
 	const char *v[7];
 	const unsigned char *t;
-	struct buf text[5] = { { 0 } };
+	struct pgbuf text[5] = { { 0 } };
 	PGresult *res = NULL;
 	int i, rc = EXR_OK;
 
@@ -1200,9 +780,9 @@ central_host(struct push *pp, sqlite3_stmt *hs, char *hid, size_t n)
 		v[i] = NULL;
 		if ((t = sqlite3_column_text(hs, i + 1)) == NULL)
 			continue;
-		if ((rc = add_escaped(pp, &text[i], t, (size_t)
-		    sqlite3_column_bytes(hs, i + 1))) == EXR_OK)
-			rc = buf_add(pp, &text[i], "", 1);
+		if ((rc = pgbuf_text(&text[i], t, (size_t)
+		    sqlite3_column_bytes(hs, i + 1), pp->err)) == EXR_OK)
+			rc = pgbuf_add(&text[i], "", 1, pp->err);
 		v[i] = text[i].p;
 	}
 	v[5] = pp->origin;
@@ -1423,8 +1003,11 @@ push_db(const char *db, const char *conninfo, int allow_password,
 	    (rc = local_origin(&pp)) != EXR_OK ||
 	    (rc = local_cuts(&pp)) != EXR_OK)
 		goto out;
-	if ((rc = pg_open(conninfo, allow_password, &pp.conn, err)) != EXR_OK ||
-	    (rc = central_migrate(pp.conn, err)) != EXR_OK ||
+	if ((rc = pg_open(conninfo, allow_password, &pp.conn, err)) != EXR_OK)
+		goto out;
+	pp.copy.conn = pp.conn;
+	pp.copy.err = err;
+	if ((rc = central_migrate(pp.conn, err)) != EXR_OK ||
 	    (rc = make_partitions(&pp)) != EXR_OK)
 		goto out;
 	if (db_prepare(pp.db, "SELECT count(*) FROM hosts", &hs, err) !=
@@ -1464,6 +1047,6 @@ out:
 	db_close(pp.db);
 	for (k = 0; k < NPTABS; k++)
 		bmap_reset(&pp.maps[k]);
-	free(pp.copy.p);
+	free(pp.copy.buf.p);
 	return rc;
 }
