@@ -49,7 +49,7 @@ while [ "$i" -lt "$REPS" ]; do
 done
 
 # snap: wall and CPU time per snapshot, 20 snaps a round, the two CPU
-# measures (extract/snapcpu.h) taking turns, REPS rounds; medians.  With
+# measures (extract/linux/snapcpu.h) taking turns, REPS rounds; medians.  With
 # the machine's own processes, then with 1,000 and 5,000 more (sleepers):
 # the difference over the processes added is the marginal cost of one,
 # which the fixed cost (starting, /proc/stat, powercap) does not blur.

@@ -8,10 +8,11 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "acctd.h"
+#include "linux/acctd.h"
 #include "cmdopt.h"
 #include "config.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 #include "paths.h"
 
 static const struct cmdopt acctd_options[] = {
@@ -66,7 +67,7 @@ cmd_acctd(int argc, char **argv, struct ctx *ctx)
 		return cmdopt_bad(&cmd_acctd_doc);
 	/* In log names, the configured host; in log headers, as snap
 	 * writes them, this machine's. */
-	config_hostname(ctx, host, sizeof(host));
+	config_hostname(ctx->cfg, host, sizeof(host));
 	local_hostname(log_host, sizeof(log_host));
 	return acctd_run(spool, host, log_host, pidfile, rcvbuf);
 }

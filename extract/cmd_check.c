@@ -10,7 +10,8 @@
 
 #include "../parsers/records.h"
 #include "cmdopt.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 #include "walk.h"
 
 static const struct cmdopt check_options[] = {

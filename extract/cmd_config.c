@@ -9,7 +9,7 @@
 
 #include "cmdopt.h"
 #include "config.h"
-#include "extracct.h"
+#include "cmd.h"
 #include "paths.h"
 
 static const struct cmdopt config_options[] = {

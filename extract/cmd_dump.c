@@ -7,7 +7,8 @@
 
 #include "../reports/dump.h"
 #include "cmdopt.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 #include "walk.h"
 
 static const struct cmdopt dump_options[] = {

@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "cmdopt.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 #include "gen.h"
 
 static const struct cmdopt gen_options[] = {

@@ -17,7 +17,8 @@
 #include "../store/outfile.h"
 #include "cmdopt.h"
 #include "config.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 #include "ingest_logs.h"
 #include "paths.h"
 
@@ -131,7 +132,7 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 	if (argc == 0)
 		return cmdopt_bad(&cmd_ingest_doc);
 	if (io.host == NULL) {
-		config_hostname(ctx, hostname, sizeof(hostname));
+		config_hostname(ctx->cfg, hostname, sizeof(hostname));
 		io.host = hostname;
 		io.own_host = 1;	/* the logs are this machine's */
 	}

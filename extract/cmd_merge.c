@@ -16,7 +16,8 @@
 #include "../store/merge.h"
 #include "cmdopt.h"
 #include "config.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 #include "ingest_logs.h"
 #include "paths.h"
 

@@ -14,7 +14,8 @@
 
 #include "cmdopt.h"
 #include "config.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 #include "paths.h"
 #ifdef HAVE_LIBPQ
 #include "../fleet/push.h"

@@ -37,7 +37,8 @@
 #include "../reports/summary.h"
 #include "cmdopt.h"
 #include "config.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 #include "paths.h"
 #include "walk.h"
 

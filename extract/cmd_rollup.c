@@ -17,10 +17,11 @@
 #include "../store/rollup.h"
 #include "cmdopt.h"
 #include "config.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 #include "ingest_logs.h"
 #include "paths.h"
-#include "retention.h"
+#include "spool/retention.h"
 
 static const struct cmdopt rollup_options[] = {
 	{ 'r', "rebuild", NULL, 0,

@@ -12,9 +12,9 @@
 
 #include "cmdopt.h"
 #include "config.h"
-#include "extracct.h"
+#include "cmd.h"
 #include "paths.h"
-#include "rotate.h"
+#include "spool/rotate.h"
 
 static const struct cmdopt rotate_options[] = {
 	CMDOPT_SPOOL,
@@ -73,7 +73,7 @@ cmd_rotate(int argc, char **argv, struct ctx *ctx)
 	}
 	if (optind != argc)
 		return cmdopt_bad(&cmd_rotate_doc);
-	config_hostname(ctx, host, sizeof(host));
+	config_hostname(ctx->cfg, host, sizeof(host));
 	return rotate_logs(spool, pacct, host, conf, acctd_pid, time(NULL),
 	    NULL, manage);
 }

@@ -18,7 +18,8 @@
 
 #include "cmdopt.h"
 #include "config.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 #include "hourly.h"
 #include "paths.h"
 

@@ -11,11 +11,12 @@
 
 #include "cmdopt.h"
 #include "config.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 #include "paths.h"
-#include "snapcpu.h"
-#include "snapshot.h"
-#include "spool.h"
+#include "linux/snapcpu.h"
+#include "linux/snapshot.h"
+#include "spool/spool.h"
 
 static const struct cmdopt snap_options[] = {
 	{ 'o', "output", "FILE", CO_SHORT | CO_SHOW_SHORT,
@@ -78,7 +79,7 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 		/* The spool's live snapshot log, or a new one (spool.h). */
 		if ((rc = spool_check(spool, &err)) != EXR_OK)
 			return complain(rc, "%s", err.reason);
-		config_hostname(ctx, host, sizeof(host));
+		config_hostname(ctx->cfg, host, sizeof(host));
 		/* Its states only: snap lists no logs. */
 		if ((rc = spool_open(&sp, spool, host, 0, &err)) != EXR_OK ||
 		    (rc = spool_snap_live(&sp, time(NULL), path, sizeof(path),

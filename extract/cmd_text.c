@@ -12,7 +12,8 @@
 #include "../parsers/records.h"
 #include "../reports/text.h"
 #include "cmdopt.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 #include "walk.h"
 
 static const struct cmdopt text_options[] = {

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "cmdopt.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 
 #define WIDTH		79	/* of the --help text */
 #define HELP_COL	24	/* where an option's help starts */

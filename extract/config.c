@@ -26,7 +26,8 @@
 #include "../store/hostid.h"
 #include "config.h"
 #include "paths.h"
-#include "snapcpu.h"
+#include "util.h"
+#include "linux/snapcpu.h"
 
 static const char *const snapcpu_names[] = { "auto", "ticks", "runtime" };
 
@@ -585,4 +586,13 @@ config_print(FILE *fp, const struct config *c)
 	else
 		yaml_double(fp, "carbon_intensity", c->carbon_intensity);
 	yaml_kv(fp, "carbon_source", c->carbon_source);
+}
+
+void
+config_hostname(const struct config *cfg, char *buf, size_t n)
+{
+	if (cfg->host[0] != '\0')
+		snprintf(buf, n, "%s", cfg->host);
+	else
+		local_hostname(buf, n);
 }

@@ -71,6 +71,15 @@ int	config_read(struct config *c, FILE *fp, const char *path,
  */
 int	config_zone_check(const char *zone, char *why, size_t n);
 
+/* snap_cpu's words, "auto", "ticks", "runtime": the measure of
+ * linux/snapcpu.h, or -1; and back.  A configured value, so here,
+ * built on every system. */
+int	snapcpu_parse(const char *s);
+const char *snapcpu_name(int measure);
+
+/* The configured host name, else this machine's. */
+void	config_hostname(const struct config *cfg, char *buf, size_t n);
+
 /* Print the effective configuration as YAML. */
 void	config_print(FILE *fp, const struct config *c);
 

@@ -41,17 +41,18 @@
 
 #include "../store/ingest.h"
 #include "../store/outfile.h"
-#include "acctd_pidfile.h"
+#include "spool/acctd_pidfile.h"
 #include "config.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 #include "hourly.h"
 #include "ingest_logs.h"
 #include "paths.h"
-#include "retention.h"
-#include "rotate.h"
-#include "snapshot.h"
-#include "solaris.h"
-#include "spool.h"
+#include "spool/retention.h"
+#include "spool/rotate.h"
+#include "linux/snapshot.h"
+#include "spool/solaris.h"
+#include "spool/spool.h"
 
 static int	take_lock(const char *spool);
 static int	step_snap(struct spool *sp, const struct ctx *ctx);
@@ -74,7 +75,7 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 	size_t j;
 	time_t now;
 
-	config_hostname(ctx, host, sizeof(host));
+	config_hostname(ctx->cfg, host, sizeof(host));
 	if ((rc = spool_check(h->spool, &err)) != EXR_OK ||
 	    (h->outdir != NULL && (rc = outfile_dir_check("output directory",
 	    h->outdir, &err)) != EXR_OK))

@@ -22,7 +22,8 @@
 #include "../store/ingest.h"
 #include "../store/outfile.h"
 #include "config.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 #include "ingest_logs.h"
 #include "paths.h"
 #include "walk.h"
@@ -205,7 +206,7 @@ ingest_self(struct store *s, const struct ctx *ctx)
 {
 	char name[512], ident[HOSTID_MAX];
 
-	config_hostname(ctx, name, sizeof(name));
+	config_hostname(ctx->cfg, name, sizeof(name));
 	store_self(s, name, hostid_self(ctx->cfg->host_id, PATH_MACHINE_ID,
 	    name, ident, sizeof(ident)));
 }

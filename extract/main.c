@@ -16,7 +16,8 @@
 #include "../store/db.h"
 #include "cmdopt.h"
 #include "config.h"
-#include "extracct.h"
+#include "cmd.h"
+#include "util.h"
 #include "paths.h"
 
 /* The Makefile derives it (git describe, or the VERSION file). */

@@ -1,5 +1,6 @@
 /*
- * Helpers for commands: messages in the house format, strict numbers.
+ * Helpers of every part of extract/ (util.h): messages in the house
+ * format, strict numbers, this machine's name, where a database goes.
  *
  * Every message line goes out through vsay(), which escapes the whole
  * line as text output escapes a command name (fmt.h): file names,
@@ -16,10 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../parsers/exacct.h"
 #include "../reports/fmt.h"
-#include "config.h"
-#include "extracct.h"
+#include "util.h"
 
 void
 local_hostname(char *buf, size_t n)
@@ -27,15 +26,6 @@ local_hostname(char *buf, size_t n)
 	if (gethostname(buf, n) != 0)
 		snprintf(buf, n, "unknown");
 	buf[n - 1] = '\0';
-}
-
-void
-config_hostname(const struct ctx *ctx, char *buf, size_t n)
-{
-	if (ctx->cfg->host[0] != '\0')
-		snprintf(buf, n, "%s", ctx->cfg->host);
-	else
-		local_hostname(buf, n);
 }
 
 void
@@ -122,45 +112,6 @@ parse_u64(const char *flag, const char *s, uint64_t min, uint64_t max,
 		    flag, s, (unsigned long long)min);
 	*out = v;
 	return EXR_OK;
-}
-
-int
-append_record(int fd, const struct exw *w, uint64_t *end)
-{
-	size_t done = 0;
-	ssize_t n;
-	int e;
-
-	while (done < w->len) {
-		n = write(fd, w->buf + done, w->len - done);
-		if (n > 0) {
-			done += (size_t)n;
-			continue;
-		}
-		if (n == -1 && errno == EINTR)
-			continue;
-		/* A short write's rest gets the reason (ENOSPC, EFBIG). */
-		e = n == 0 ? ENOSPC : errno;
-		if (done > 0 && ftruncate(fd, (off_t)*end) == -1)
-			e = errno;	/* half a record is left: say why */
-		errno = e;
-		return EXR_IO;
-	}
-	*end += done;
-	return EXR_OK;
-}
-
-int
-write_record(int fd, const struct exw *w)
-{
-	ssize_t n;
-
-	do
-		n = write(fd, w->buf, w->len);
-	while (n == -1 && errno == EINTR);
-	if (n >= 0 && n < (ssize_t)w->len)
-		errno = ENOSPC;	/* short: the disk, or the size limit, is full */
-	return n == (ssize_t)w->len ? EXR_OK : EXR_IO;
 }
 
 int

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "extracct.h"
+#include "util.h"
 #include "walk.h"
 
 void

@@ -224,6 +224,23 @@ void	exw_release(struct exw *w);
 void	exw_reset(struct exw *w);	/* empty the buffer, keep memory */
 int	exw_error(const struct exw *w);
 
+/*
+ * Append w's record to the log open on fd with one write(2) (retried
+ * only for EINTR), so a reader of the O_APPEND log never sees half of
+ * it.  EXR_OK or EXR_IO (errno set).
+ */
+int	write_record(int fd, const struct exw *w);
+
+/*
+ * Append w's record whole or not at all: the rest of a short write is
+ * written, and if that fails (a full disk, the file size limit) what
+ * was written is cut off again (ftruncate to *end), so the log still
+ * ends at a record boundary.  *end is the file's size before, and after
+ * on success; the caller must be the only one appending (snap holds the
+ * log's lock).  EXR_OK or EXR_IO (errno set).
+ */
+int	append_record(int fd, const struct exw *w, uint64_t *end);
+
 /* A header group with its trailing backskip forced to 0 (§1.2). */
 void	exw_header(struct exw *w, const char *creator, const char *hostname,
 	    enum exw_header_order order);

@@ -8,8 +8,10 @@
  * appends the trailing backskip.  The caller decides when the buffer goes
  * to a file, so one record can be one write(2).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bytes.h"
 #include "exacct.h"
@@ -267,4 +269,43 @@ backskip(struct exw *w, uint64_t total)
 	if ((p = reserve(w, 4)) == NULL)
 		return;
 	put_be32(p, total > 0xFFFFFFFFu ? 0 : (uint32_t)total);
+}
+
+int
+append_record(int fd, const struct exw *w, uint64_t *end)
+{
+	size_t done = 0;
+	ssize_t n;
+	int e;
+
+	while (done < w->len) {
+		n = write(fd, w->buf + done, w->len - done);
+		if (n > 0) {
+			done += (size_t)n;
+			continue;
+		}
+		if (n == -1 && errno == EINTR)
+			continue;
+		/* A short write's rest gets the reason (ENOSPC, EFBIG). */
+		e = n == 0 ? ENOSPC : errno;
+		if (done > 0 && ftruncate(fd, (off_t)*end) == -1)
+			e = errno;	/* half a record is left: say why */
+		errno = e;
+		return EXR_IO;
+	}
+	*end += done;
+	return EXR_OK;
+}
+
+int
+write_record(int fd, const struct exw *w)
+{
+	ssize_t n;
+
+	do
+		n = write(fd, w->buf, w->len);
+	while (n == -1 && errno == EINTR);
+	if (n >= 0 && n < (ssize_t)w->len)
+		errno = ENOSPC;	/* short: the disk, or the size limit, is full */
+	return n == (ssize_t)w->len ? EXR_OK : EXR_IO;
 }

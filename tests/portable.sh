@@ -48,8 +48,11 @@ for by in user command host; do
 done
 same "report --capture" report --db "$tmp/p.db" --capture
 same "config" config
+# The commands are the same everywhere, so are their options.
+same "snap --help" snap --help
+same "acctd --help" acctd --help
 
-for cmd in snap acctd; do
+for cmd in "snap -o $tmp/snap.log" "acctd -o $tmp"; do
 	if "$port" $cmd >/dev/null 2>"$tmp/err"; then
 		echo "portable: $cmd ran in a build without Linux"
 		fails=$((fails + 1))

@@ -36,7 +36,7 @@
 #include "../../parsers/stream.h"
 #include "../../reports/dump.h"
 #include "../../reports/idnames.h"
-#include "../../extract/taskstats.h"
+#include "../../extract/linux/taskstats.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../extract/powercap.h"
+#include "../../extract/linux/powercap.h"
 #include "../../parsers/exacct.h"
 #include "../../parsers/recwrite.h"
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../extract/procfs.h"
+#include "../../extract/linux/procfs.h"
 #include "../../parsers/exacct.h"
 #include "../../parsers/recwrite.h"
 

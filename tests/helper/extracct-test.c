@@ -48,9 +48,11 @@
 
 #include "../../parsers/exacct.h"
 #include "../../parsers/records.h"
+#include "../../extract/cmd.h"
 #include "../../extract/config.h"
-#include "../../extract/extracct.h"
-#include "../../extract/spool.h"
+#include "../../extract/spool/rotate.h"
+#include "../../extract/spool/spool.h"
+#include "../../extract/util.h"
 #include "../../store/db.h"
 #include "../../store/dblock.h"
 #include "workload.h"

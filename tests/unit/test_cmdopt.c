@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../../extract/cmdopt.h"
-#include "../../extract/extracct.h"
+#include "../../extract/cmd.h"
 #include "check.h"
 
 static const struct cmddoc *const docs[] = {

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../extract/procfs.h"
+#include "../../extract/linux/procfs.h"
 #include "check.h"
 
 static void

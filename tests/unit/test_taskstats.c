@@ -8,9 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../extract/snapcpu.h"
-#include "../../extract/taskstats.h"
-#include "../../extract/tgroups.h"
+#include "../../extract/config.h"
+#include "../../extract/linux/snapcpu.h"
+#include "../../extract/linux/taskstats.h"
+#include "../../extract/linux/tgroups.h"
 #include "check.h"
 
 static uint8_t buf[1024];

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "acctd_pidfile.h"
-#include "extracct.h"
+#include "../util.h"
 
 /* A pidfile's first line (the pid) into pid, its second (the log) into
  * log, each cut at its size; what follows is never read. */

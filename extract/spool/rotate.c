@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "acctd_pidfile.h"
-#include "extracct.h"
+#include "../util.h"
 #include "rotate.h"
 #include "solaris.h"
 #include "spool.h"

@@ -27,8 +27,8 @@
 
 #include <stdint.h>
 
-#include "../parsers/exerr.h"
-#include "../parsers/records.h"
+#include "../../parsers/exerr.h"
+#include "../../parsers/records.h"
 #include "taskstats.h"
 
 enum snapcpu_measure { SNAPCPU_AUTO, SNAPCPU_TICKS, SNAPCPU_RUNTIME };
@@ -41,11 +41,6 @@ struct snapcpu {
 	int		 asked;		/* taskstats answers: its context
 					   switches are taken, either measure */
 };
-
-/* "auto", "ticks", "runtime": the measure, or -1.  Words of the
- * configuration (snap_cpu), so in config.c, built on every system. */
-int	snapcpu_parse(const char *s);
-const char *snapcpu_name(int measure);
 
 /*
  * Settle the measure, once for the whole snapshot: want, or for

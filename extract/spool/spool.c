@@ -16,8 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../store/outfile.h"
-#include "extracct.h"
+#include "../../store/outfile.h"
 #include "spool.h"
 
 const char *const spool_kind_names[SPOOL_NKINDS] = { "snap", "acctd",

@@ -26,7 +26,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "extracct.h"
+#include "../util.h"
 #include "solaris.h"
 #include "spool.h"
 

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "../parsers/records.h"
+#include "../../parsers/records.h"
 
 #define POWERCAP_MAX_ZONES	64
 

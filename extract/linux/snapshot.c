@@ -26,10 +26,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../parsers/recwrite.h"
-#include "../store/outfile.h"
-#include "extracct.h"
-#include "paths.h"
+#include "../../parsers/recwrite.h"
+#include "../../store/outfile.h"
+#include "../util.h"
+#include "../paths.h"
 #include "powercap.h"
 #include "procfs.h"
 #include "snapcpu.h"

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../store/expire.h"
-#include "../store/ingest.h"
-#include "extracct.h"
+#include "../../store/expire.h"
+#include "../../store/ingest.h"
+#include "../util.h"
 #include "retention.h"
 #include "spool.h"
 

@@ -15,9 +15,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "../parsers/exerr.h"
-#include "../parsers/records.h"
-#include "../parsers/taskstats_decode.h"
+#include "../../parsers/exerr.h"
+#include "../../parsers/records.h"
+#include "../../parsers/taskstats_decode.h"
 
 /* Called for each exit a message carries. */
 typedef int (*ts_exit_fn)(void *arg, const struct ts_exit *e);

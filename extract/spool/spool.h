@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "../parsers/exerr.h"
+#include "../../parsers/exerr.h"
 
 /* The kinds of log, in the order a minute's logs are read (spool.c). */
 enum spool_kind { SPOOL_SNAP, SPOOL_ACCTD, SPOOL_PACCT, SPOOL_PROC,

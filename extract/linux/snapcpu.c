@@ -7,8 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "acctd_pidfile.h"
-#include "extracct.h"
+#include "../spool/acctd_pidfile.h"
 #include "snapcpu.h"
 
 /*

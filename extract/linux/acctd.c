@@ -34,11 +34,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../parsers/recwrite.h"
+#include "../../parsers/recwrite.h"
 #include "acctd.h"
-#include "acctd_pidfile.h"
-#include "extracct.h"
-#include "spool.h"
+#include "../spool/acctd_pidfile.h"
+#include "../util.h"
+#include "../spool/spool.h"
 #include "taskstats.h"
 #include "tgroups.h"
 

@@ -7,8 +7,8 @@
 
 #include <stdint.h>
 
-#include "../parsers/exerr.h"
-#include "../parsers/records.h"
+#include "../../parsers/exerr.h"
+#include "../../parsers/records.h"
 
 struct procfs {
 	const char	*root;		/* "/proc", or a test tree */
