@@ -3,7 +3,7 @@
 # year (2025) of BENCH_FLEET_HOSTS hosts (default 3) each running
 # BENCH_FLEET_PROCS processes an hour (default 400; each lives a day,
 # one interval an hour): 10.5M proc_intervals rows, made server-side
-# with generate_series in a throw-away cluster (tests/pg.sh) whose
+# with generate_series in a throw-away cluster (tests/lib-pg.sh) whose
 # schema push made, in its monthly partitions.  The same rows go into
 # an SQLite database by a recursive CTE.  Each side gets its rollups
 # (server-side by INSERT ... SELECT, in SQLite by rollup --rebuild).
@@ -27,7 +27,7 @@ export TZ=UTC
 
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/extracct-fleet.XXXXXX")
 test_name=fleet-bench
-. "$SRC/tests/pg.sh"
+. "$SRC/tests/lib-pg.sh"
 cd "$TRASH"
 
 if ! "$EXTRACCT" report --db postgresql:///x 2>&1 | grep -q "central server"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/push.sh: push throughput (rows/s) against psql's \copy of the
 # same rows, as CSV, into the same central tables, on a throw-away
-# PostgreSQL server (tests/pg.sh).  Both start from the same empty
+# PostgreSQL server (tests/lib-pg.sh).  Both start from the same empty
 # schema, partitions made (a template database); push reads, signs and
 # sends the local database, \copy only loads files.  Side by side in one
 # run; medians.  The goal: push at 0.8x of \copy or better.
@@ -24,7 +24,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/extracct-push.XXXXXX")
 TRASH=$DIR test_name=bench-push
-. "$SRC/tests/pg.sh"
+. "$SRC/tests/lib-pg.sh"
 cd "$DIR"
 if ! pg_have; then
 	echo "bench push: PostgreSQL is not installed (apt-get install postgresql); skipped"

@@ -14,7 +14,7 @@
 # run: how much of the input each left committed is checked too.
 . "$(dirname "$0")/../lib.sh"
 
-. "$SRC/tests/handlogs.sh"
+. "$SRC/tests/lib-handlogs.sh"
 
 now_ms() {
 	echo $(($(date +%s%N) / 1000000))

@@ -48,7 +48,7 @@ counts() {
 	done
 }
 
-. "$SRC/tests/handlogs.sh"
+. "$SRC/tests/lib-handlogs.sh"
 
 # Host $1's logs into database $2, each as its host's hourly run would.
 ingest_host() {

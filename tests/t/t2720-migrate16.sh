@@ -12,7 +12,7 @@
 
 M=$SRC/tests/fixtures/migrate12
 
-. "$SRC/tests/handlogs.sh"
+. "$SRC/tests/lib-handlogs.sh"
 
 # The logs v12.sql was made from (gen gives the same bytes).
 make_logs() {

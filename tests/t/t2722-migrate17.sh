@@ -7,7 +7,7 @@
 # labels"), and the migrated database then reports what the same hosts
 # merged at schema 17 report, byte for byte.
 . "$(dirname "$0")/../lib.sh"
-. "$SRC/tests/handlogs.sh"
+. "$SRC/tests/lib-handlogs.sh"
 
 reports() {
 	for r in "--by host" "--by host --format csv" "--by host,command" \

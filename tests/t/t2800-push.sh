@@ -8,12 +8,12 @@
 # a push killed at random moments and run again is one clean push, the
 # server stopped during run loses nothing, 20 hosts push at once, and
 # passwords are refused where they must be.  A throw-away server
-# (tests/pg.sh).
+# (tests/lib-pg.sh).
 . "$(dirname "$0")/../lib.sh"
-. "$SRC/tests/pg.sh"
+. "$SRC/tests/lib-pg.sh"
 
 CANON_REF=$TRASH/alpha.db
-. "$SRC/tests/canon.sh"
+. "$SRC/tests/lib-canon.sh"
 
 counts_pg() {
 	for t in $TABLES; do
@@ -24,7 +24,7 @@ counts_pg() {
 
 pg_start_or_skip
 
-. "$SRC/tests/handlogs.sh"
+. "$SRC/tests/lib-handlogs.sh"
 
 # Host $1's logs into database $2, each as its host's hourly run would.
 ingest_host() {

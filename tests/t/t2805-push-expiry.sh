@@ -6,13 +6,13 @@
 # processes live at the cut exit later and are updated centrally, and
 # new facts arrive; acctd exits with pacct alternates (t2800's) expire
 # here and stay there.  run with the server down expires nothing; with it
-# back, pushes and then expires.  A throw-away server (tests/pg.sh).
+# back, pushes and then expires.  A throw-away server (tests/lib-pg.sh).
 . "$(dirname "$0")/../lib.sh"
-. "$SRC/tests/pg.sh"
+. "$SRC/tests/lib-pg.sh"
 
 # The canonical dump, as t2800 makes it.
 CANON_REF=$TRASH/ref.db
-. "$SRC/tests/canon.sh"
+. "$SRC/tests/lib-canon.sh"
 
 # Both databases (x.db, expired; ref.db, never) ingest the same.
 ingest_both() {
@@ -22,7 +22,7 @@ ingest_both() {
 	done
 }
 
-. "$SRC/tests/handlogs.sh"
+. "$SRC/tests/lib-handlogs.sh"
 
 live_pg() {
 	pg_psql ex -c "SELECT pid, start_ns FROM procs WHERE finish_ns IS NULL

@@ -3,13 +3,13 @@
 # ingested late or out of order, a database restored from an older
 # copy, merges into and out of a database that pushes, a host name
 # that is not UTF-8.  After each, central must equal a fresh push of
-# the final database (the canonical dump, tests/canon.sh), or, where
-# the push is refused, be as it was.  A throw-away server (tests/pg.sh).
+# the final database (the canonical dump, tests/lib-canon.sh), or, where
+# the push is refused, be as it was.  A throw-away server (tests/lib-pg.sh).
 . "$(dirname "$0")/../lib.sh"
-. "$SRC/tests/pg.sh"
+. "$SRC/tests/lib-pg.sh"
 
 CANON_REF=$TRASH/ref.db
-. "$SRC/tests/canon.sh"
+. "$SRC/tests/lib-canon.sh"
 
 pg_start_or_skip
 

@@ -9,11 +9,11 @@
 # start at 1 again, as each host's do: the views must still count and
 # join the right processes.
 . "$(dirname "$0")/../lib.sh"
-. "$SRC/tests/pg.sh"
+. "$SRC/tests/lib-pg.sh"
 
 pg_start_or_skip
 
-. "$SRC/tests/handlogs.sh"
+. "$SRC/tests/lib-handlogs.sh"
 
 # The server's URI: its socket's directory, escaped.
 uri() {

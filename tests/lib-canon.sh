@@ -1,5 +1,5 @@
 # The canonical dump of fact tables, local (SQLite) or central
-# (PostgreSQL), for the push tests: sourced after tests/pg.sh.  Set
+# (PostgreSQL), for the push tests: sourced after tests/lib-pg.sh.  Set
 # CANON_REF to a local database of the current schema first.
 # The fact tables (not the working state of live processes: *_last).
 TABLES="hosts files damage procs proc_intervals proc_alt_exits tasks
