@@ -87,6 +87,9 @@ struct key {
 
 #define KEY(s)	{ s, sizeof(s) - 1, 0, 0 }
 
+/* A task inside do_exit (the kernel's include/linux/sched.h). */
+#define PF_EXITING	0x00000004
+
 /*
  * field() for several keys in one pass: each takes the number of the
  * first line it starts, as field() would.  status has some 55 lines and
@@ -268,17 +271,21 @@ procfs_thread_switches(const struct procfs *pf, const char *pid,
 }
 
 /*
- * The I/O of the process's live threads, each thread's own
- * (/proc/PID/task/TID/io), and not /proc/PID/io: that adds the group's
- * signal->ioac, where the kernel puts an exited thread's I/O and, as a
- * child is reaped, the child's whole I/O with its own reaped
- * descendants' (wait_task_zombie).  A shell's io holds every command it
- * ran (here 900 MB against its own 167 KB), which each command's own
- * record counts again.  The CPU time (stat, taskstats) and the exit
- * record (acctd: the sum of its threads') leave children out; so must a
- * snapshot, or its process's last interval goes below zero.  An exited
- * thread's I/O leaves the live sum (a reading below the last, whose
- * higher baseline proc_diff keeps) and is back in the exit record.
+ * The process's own I/O.  /proc/PID/io holds the group's: its live
+ * threads', the exited threads' (the kernel adds a thread's to the
+ * group's signal->ioac as it exits), and, as a child is reaped, the
+ * child's whole I/O with its own reaped descendants' (wait_task_zombie).
+ * A process that has reaped no child (its stat's child counters are 0:
+ * a reaped child adds at least its page faults) owns all of it: its
+ * io is read, exited threads included.  One that has reaped children
+ * (a shell: 900 MB in its io against its own 167 KB) would be charged
+ * with what each child's own record counts again, so there its live
+ * threads' own files are summed (/proc/PID/task/TID/io): the CPU time
+ * (stat, taskstats) and the exit record (acctd: the sum of its
+ * threads') leave children out; so must a snapshot, or its process's
+ * last interval goes below zero.  There an exited thread's I/O leaves
+ * the live sum (a reading below the last, whose higher baseline
+ * proc_diff keeps) and is back in the exit record.
  */
 /* The io fields every thread's file had, and their sums. */
 struct io_sum {
@@ -304,12 +311,19 @@ add_io(const char *buf, void *arg)
 }
 
 static void
-own_io(const struct procfs *pf, const char *pid, struct ex_proc *p)
+own_io(const struct procfs *pf, const char *pid, int reaped,
+    struct ex_proc *p)
 {
 	char rel[160], buf[4096];
 	struct io_sum t;
 	int f;
 
+	if (!reaped) {
+		snprintf(rel, sizeof(rel), "%.64s/io", pid);
+		if (slurp(pf->root, rel, buf, sizeof(buf)) > 0)
+			procfs_parse_io(buf, p);
+		return;
+	}
 	if (!REC_HAS(p, PROC_THREADS) || p->v[PROC_THREADS] <= 1) {
 		snprintf(rel, sizeof(rel), "%.64s/task/%.64s/io", pid, pid);
 		if (slurp(pf->root, rel, buf, sizeof(buf)) > 0)
@@ -334,7 +348,7 @@ proc_read(const struct procfs *pf, const char *pid, uint64_t now_ns,
     struct ex_proc *p, int what)
 {
 	char path[256], buf[4096];
-	int n;
+	int n, reaped;
 
 	n = snprintf(path, sizeof(path), "%s/%s/", pf->root, pid);
 	if (n < 0 || (size_t)n + sizeof("status") > sizeof(path))
@@ -343,6 +357,7 @@ proc_read(const struct procfs *pf, const char *pid, uint64_t now_ns,
 	if (slurp_path(path, buf, sizeof(buf)) <= 0 ||
 	    procfs_parse_stat(pf, pid, buf, now_ns, p) != 0)
 		return -1;
+	reaped = procfs_stat_reaped(buf);
 	if (what & READ_STATUS) {
 		memcpy(path + n, "status", sizeof("status"));
 		if (slurp_path(path, buf, sizeof(buf)) > 0)
@@ -351,7 +366,7 @@ proc_read(const struct procfs *pf, const char *pid, uint64_t now_ns,
 	if (what & READ_THREADS)
 		procfs_thread_switches(pf, pid, p);
 	if (what & READ_IO)
-		own_io(pf, pid, p);
+		own_io(pf, pid, reaped, p);
 	return 0;
 }
 
@@ -437,6 +452,14 @@ procfs_parse_stat(const struct procfs *pf, const char *pid, const char *buf,
 	}
 	if (nf < 19)
 		return -1;
+	/*
+	 * Inside do_exit (PF_EXITING in field 9, the flags): its exit
+	 * record may be written already, and what it frees now (memory,
+	 * files) counts in no record.  Skipped as a zombie is: read now,
+	 * its counters could be above the exit record's.
+	 */
+	if (f[5] & PF_EXITING)
+		return -1;
 	ppid = f[0];
 	tty = f[3];
 	minflt = f[6];
@@ -478,6 +501,28 @@ procfs_parse_stat(const struct procfs *pf, const char *pid, const char *buf,
 	set(p, PROC_TTY_MAJOR, tty == 0 ? 0xffffffffu : (tty >> 8) & 0xfff);
 	set(p, PROC_TTY_MINOR, tty == 0 ? 0xffffffffu :
 	    (tty & 0xff) | ((tty >> 12) & 0xfff00));
+	return 0;
+}
+
+int
+procfs_stat_reaped(const char *buf)
+{
+	const char *s = strrchr(buf, ')');
+	unsigned long long v;
+	char *end;
+	int field;
+
+	if (s == NULL || s[1] != ' ' || s[2] == '\0')
+		return 1;	/* not a stat line: take no chance */
+	/* From field 4 on: 11 cminflt, 13 cmajflt, 16 cutime, 17 cstime. */
+	for (s += 3, field = 4; field <= 17; field++, s = end) {
+		v = strtoull(s, &end, 10);
+		if (end == s)
+			return 1;
+		if (v != 0 && (field == 11 || field == 13 || field == 16 ||
+		    field == 17))
+			return 1;
+	}
 	return 0;
 }
 

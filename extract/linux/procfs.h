@@ -62,7 +62,10 @@ void	procfs_status(const struct procfs *pf, const char *pid,
 /*
  * The parsers behind them, on one file's text (NUL-terminated, as read;
  * any bytes): no file is touched.  procfs_parse_stat resets p and fills
- * it from /proc/PID/stat: 0, or -1 (a zombie, or not a stat line);
+ * it from /proc/PID/stat: 0, or -1 (a zombie or a process inside
+ * do_exit, or not a stat line); procfs_stat_reaped: whether the stat
+ * line says the process has reaped a child (its child counters; 1 when
+ * it cannot tell);
  * procfs_parse_io adds what it finds to p, procfs_parse_status what p
  * does not yet have (stat's rss, taskstats's figures stay).
  * procfs_parse_cpu: the cpu line of /proc/stat into s, 0 or -1;
@@ -70,6 +73,7 @@ void	procfs_status(const struct procfs *pf, const char *pid,
  */
 int	procfs_parse_stat(const struct procfs *pf, const char *pid,
 	    const char *buf, uint64_t now_ns, struct ex_proc *p);
+int	procfs_stat_reaped(const char *buf);
 void	procfs_parse_status(const char *buf, struct ex_proc *p);
 void	procfs_parse_io(const char *buf, struct ex_proc *p);
 int	procfs_parse_cpu(const struct procfs *pf, const char *buf,

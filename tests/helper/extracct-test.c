@@ -582,6 +582,7 @@ main(int argc, char *argv[])
 	    "       extracct-test run KERNEL CONFIG|- [RUN-OPTION...]\n"
 	    "       extracct-test schema DB N\n"
 	    "       extracct-test fields FILE | threads N MS [MS] | spin S\n"
-	    "       extracct-test switches N K S | io FILE N S\n");
+	    "       extracct-test switches N K S | io FILE N S | "
+	    "io-exits FILE N S\n");
 	return 2;
 }

@@ -238,9 +238,45 @@ io(const char *file, int n, unsigned s)
 	return 0;
 }
 
+static void *
+thread_reads_exits(void *arg)
+{
+	return (void *)(intptr_t)read_whole(arg);
+}
+
+/*
+ * n threads (1 to 64) that each read file whole and exit, joined; no
+ * child.  Then "ready" and s seconds of sleep, for a snapshot: the
+ * process's own I/O is n readings of file, all of it its exited
+ * threads'.
+ */
+static int
+io_exits(const char *file, int n, unsigned s)
+{
+	pthread_t t[64];
+	void *rc;
+	int i;
+
+	if (n < 1 || n > 64)
+		return 2;
+	for (i = 0; i < n; i++)
+		if (pthread_create(&t[i], NULL, thread_reads_exits,
+		    (void *)file) != 0)
+			return 1;
+	for (i = 0; i < n; i++)
+		if (pthread_join(t[i], &rc) != 0 || rc != NULL)
+			return 1;
+	printf("ready\n");
+	fflush(stdout);
+	sleep(s);
+	return 0;
+}
+
 int
 workload_main(int argc, char **argv)
 {
+	if (argc == 5 && strcmp(argv[1], "io-exits") == 0)
+		return io_exits(argv[2], atoi(argv[3]), (unsigned)atoi(argv[4]));
 	if (argc == 5 && strcmp(argv[1], "io") == 0)
 		return io(argv[2], atoi(argv[3]), (unsigned)atoi(argv[4]));
 	if (argc == 5 && strcmp(argv[1], "switches") == 0)

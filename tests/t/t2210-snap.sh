@@ -202,4 +202,22 @@ for n in 0 3; do
 	'
 done
 
+# Threads that read and exit leave their I/O in the group's io, which
+# is the process's own while it has reaped no child: a snapshot after
+# they exited holds it (a sum over the live threads held 0 of it).
+test_expect_success 'I/O of threads that exited, in a process that reaped no child' '
+	"$EXTRACCT_TEST" io-exits f4m 4 30 >iox.out &
+	iopid=$! &&
+	i=0 &&
+	while ! grep -q ready iox.out && [ $i -lt 300 ]; do
+		sleep 0.1; i=$((i + 1))
+	done &&
+	extracct snap -o iox.exacct &&
+	c=$(chars_of iox.exacct $iopid) &&
+	kill $iopid &&
+	echo "snapshot $c, own 4 x 4000000" &&
+	test "$c" -ge 16000000 &&
+	test "$c" -lt 18000000
+'
+
 test_done

@@ -1,7 +1,8 @@
 /*
  * The /proc readers: on a made-up tree, a process's context switches
- * are those of all its live threads, not its main thread's (issue
- * 12.11), and its I/O their own, not the group's io with its reaped
+ * are those of all its live threads, not its main thread's, and its
+ * I/O its own: the group's io where it has reaped no child (exited
+ * threads' included), else its live threads', not its reaped
  * children's; the parsers on text (procfs_parse_*), as snap reads it: what
  * the fuzzer found, and the fields a 32-bit or 64-bit log field cannot
  * hold.
@@ -63,8 +64,9 @@ test_thread_switches(void)
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/1/task/7", root);
 	mkdir(path, 0755);
-	/* Three threads (field 20), state S. */
-	put(root, "1/stat", "1 (init) S 0 1 1 0 -1 0 10 0 0 0 5 6 0 0 20 0 "
+	/* Three threads (field 20), state S, children reaped (cminflt,
+	 * field 11). */
+	put(root, "1/stat", "1 (init) S 0 1 1 0 -1 0 10 7 0 0 5 6 0 0 20 0 "
 	    "3 0 100 0 0\n");
 	status(root, "1/status", 425, 9);
 	status(root, "1/task/1/status", 425, 9);
@@ -89,12 +91,20 @@ test_thread_switches(void)
 	    p.v[PROC_SYSCALLS_W] == 5 && p.v[PROC_READ_BYTES] == 4096 &&
 	    p.v[PROC_WRITE_BYTES] == 8192);
 	/* A single thread: its one file, not the group's. */
-	put(root, "1/stat", "1 (init) S 0 1 1 0 -1 0 10 0 0 0 5 6 0 0 20 0 "
+	put(root, "1/stat", "1 (init) S 0 1 1 0 -1 0 10 0 0 0 5 6 3 0 20 0 "
 	    "1 0 100 0 0\n");
 	CHECK("procfs_proc, one thread", procfs_proc(&pf, "1", 0, &p) == 0);
 	CHECK("io: one thread's own", REC_HAS(&p, PROC_CHARS_RDWR) &&
 	    p.v[PROC_CHARS_RDWR] == 15 && p.v[PROC_SYSCALLS_R] == 2 &&
 	    p.v[PROC_READ_BYTES] == 4096 && p.v[PROC_WRITE_BYTES] == 0);
+	/* No child reaped (fields 11, 13, 16, 17 all 0): the group's io
+	 * is the process's own, its exited threads' I/O included. */
+	put(root, "1/stat", "1 (init) S 0 1 1 0 -1 0 10 0 0 0 5 6 0 0 20 0 "
+	    "3 0 100 0 0\n");
+	CHECK("procfs_proc, no child", procfs_proc(&pf, "1", 0, &p) == 0);
+	CHECK("io: with its exited threads'", REC_HAS(&p, PROC_CHARS_RDWR) &&
+	    p.v[PROC_CHARS_RDWR] == 18000000 && p.v[PROC_SYSCALLS_R] == 900 &&
+	    p.v[PROC_READ_BYTES] == 90000 && p.v[PROC_WRITE_BYTES] == 90000);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
 		CHECK("cleanup", 0);
@@ -128,6 +138,21 @@ stat_line(void)
 	    1700000010000000000ull && p.v[PROC_FINISH_NS] == 5);
 	CHECK("zombie skipped", procfs_parse_stat(&tpf, "42", "42 (x) Z 1",
 	    5, &p) == -1);
+	/* Flags 0x400004: PF_EXITING, inside do_exit. */
+	CHECK("exiting skipped", procfs_parse_stat(&tpf, "42", "42 (x) S 1 10 "
+	    "10 0 -1 4194308 55 0 2 0 300 40 0 0 20 0 3 0 1000", 5, &p) == -1);
+	CHECK("no child reaped", procfs_stat_reaped("42 (a) b) S 1 10 10 0 -1 "
+	    "0 55 0 2 0 300 40 0 0 20 0 3 0 1000") == 0);
+	CHECK("reaped: cminflt", procfs_stat_reaped("42 (x) S 1 10 10 0 -1 0 55 "
+	    "1 2 0 300 40 0 0 20 0 3 0 1000") == 1);
+	CHECK("reaped: cmajflt", procfs_stat_reaped("42 (x) S 1 10 10 0 -1 0 55 "
+	    "0 2 1 300 40 0 0 20 0 3 0 1000") == 1);
+	CHECK("reaped: cutime", procfs_stat_reaped("42 (x) S 1 10 10 0 -1 0 55 "
+	    "0 2 0 300 40 1 0 20 0 3 0 1000") == 1);
+	CHECK("reaped: cstime", procfs_stat_reaped("42 (x) S 1 10 10 0 -1 0 55 "
+	    "0 2 0 300 40 0 1 20 0 3 0 1000") == 1);
+	CHECK("not a stat line: take no chance", procfs_stat_reaped("42 (x") ==
+	    1 && procfs_stat_reaped("42 (x) S 1") == 1);
 
 	/* rss (field 24, pages) where the line has it; status's figures
 	 * then fill in only what stat left out. */
