@@ -415,9 +415,12 @@ int
 report_capacity(struct rdb *db, struct report_set *s, struct ex_err *err)
 {
 	static const char sql[] =
-	    "SELECT h.host, (SELECT max(l.ncpu) FROM v_sysload l"
-	    "   WHERE l.host_id = h.host_id)"
-	    " FROM v_hosts h ORDER BY h.host";
+	    /* One pass over sysload, not a subquery a host: on the
+	     * server each would label every host again (O(hosts^2)). */
+	    "SELECT h.host, l.ncpu FROM v_hosts h LEFT JOIN"
+	    " (SELECT host_id, max(ncpu) AS ncpu FROM v_sysload"
+	    "  GROUP BY host_id) l ON l.host_id = h.host_id"
+	    " ORDER BY h.host";
 	struct rdb_q *st;
 	int rc;
 
