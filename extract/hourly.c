@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../parsers/records.h"
 #include "../store/ingest.h"
 #include "../store/outfile.h"
 #include "spool/acctd_pidfile.h"
@@ -289,7 +290,7 @@ closed_logs(const struct spool *sp, char *const *files, int nfiles,
 static void
 utc(char *buf, size_t n, int64_t ns)
 {
-	time_t t = (time_t)(ns / 1000000000);
+	time_t t = (time_t)(ns / NS_I64);
 	struct tm tm;
 
 	if (ns < 0 || gmtime_r(&t, &tm) == NULL ||

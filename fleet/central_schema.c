@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parsers/records.h"
 #include "../store/rollup_sql.h"
 #include "central_schema.h"
 #include "central_views.h"
@@ -377,7 +378,7 @@ void
 central_month(int64_t t_ns, int64_t *from, int64_t *to, int *year,
     int *month)
 {
-	const int64_t day = 86400 * INT64_C(1000000000);
+	const int64_t day = 86400 * NS_I64;
 	int64_t d = t_ns >= 0 ? t_ns / day : (t_ns + 1) / day - 1;
 	int64_t y = 1970 + d / 366 - 1, m;
 

@@ -46,6 +46,7 @@
  * The runner runs this string again whenever it changes: every view is
  * dropped first (CASCADE: they read one another), functions replaced.
  */
+#include "../parsers/records.h"
 #include "../store/hostlabel_sql.h"
 #include "../store/rollup_sql.h"
 #include "central_views.h"
@@ -71,7 +72,7 @@ const char central_views_sql[] =
 	"CREATE OR REPLACE FUNCTION local_hour(ns bigint) RETURNS bigint"
 	"  LANGUAGE sql STABLE PARALLEL SAFE"
 	"  RETURN local_hour_first(extract(epoch FROM date_trunc('hour',"
-	"    to_timestamp(ns / 1000000000)))::bigint);"
+	"    to_timestamp(ns / " NS_SQL ")))::bigint);"
 	"CREATE OR REPLACE FUNCTION group_concat_step(acc text, v text)"
 	"  RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE"
 	"  RETURN CASE WHEN v IS NULL THEN acc WHEN acc IS NULL THEN v"
@@ -132,19 +133,19 @@ const char central_views_sql[] =
 	"CREATE VIEW v_usage_hourly AS"
 	"  SELECT host, (t1_ns / 3600000000000) * 3600 AS hour_epoch_s,"
 	"    count(DISTINCT proc_id) AS processes,"
-	"    sum(cpu_user_ns / 1000000000)::float8 +"
-	"      sum(cpu_user_ns % 1000000000)::float8 / 1e9 AS cpu_user_s,"
-	"    sum(cpu_sys_ns / 1000000000)::float8 +"
-	"      sum(cpu_sys_ns % 1000000000)::float8 / 1e9 AS cpu_sys_s,"
+	"    sum(cpu_user_ns / " NS_SQL ")::float8 +"
+	"      sum(cpu_user_ns % " NS_SQL ")::float8 / 1e9 AS cpu_user_s,"
+	"    sum(cpu_sys_ns / " NS_SQL ")::float8 +"
+	"      sum(cpu_sys_ns % " NS_SQL ")::float8 / 1e9 AS cpu_sys_s,"
 	"    sum(chars_rdwr)::bigint AS chars_rdwr"
 	"  FROM v_proc_usage GROUP BY host, hour_epoch_s;"
 
 	"CREATE VIEW v_by_user AS"
 	"  SELECT host, uid, count(DISTINCT proc_id) AS processes,"
-	"    sum(cpu_user_ns / 1000000000)::float8 +"
-	"      sum(cpu_user_ns % 1000000000)::float8 / 1e9 AS cpu_user_s,"
-	"    sum(cpu_sys_ns / 1000000000)::float8 +"
-	"      sum(cpu_sys_ns % 1000000000)::float8 / 1e9 AS cpu_sys_s"
+	"    sum(cpu_user_ns / " NS_SQL ")::float8 +"
+	"      sum(cpu_user_ns % " NS_SQL ")::float8 / 1e9 AS cpu_user_s,"
+	"    sum(cpu_sys_ns / " NS_SQL ")::float8 +"
+	"      sum(cpu_sys_ns % " NS_SQL ")::float8 / 1e9 AS cpu_sys_s"
 	"  FROM v_proc_usage GROUP BY host, uid;"
 
 	"CREATE VIEW v_alt_exits AS"
@@ -171,8 +172,8 @@ const char central_views_sql[] =
 	"      FROM proc_intervals i"
 	"      WHERE i.host_id = s.host_id AND i.t1_ns > s.prev_t"
 	"        AND i.t1_ns <= s.t_ns"
-	"        AND i.t0_ns >= s.prev_t - 1000000000) AS proc_cpu_ns,"
-	"    (s.busy - s.prev_busy) * 1000000000 / NULLIF(s.clk_tck, 0)"
+	"        AND i.t0_ns >= s.prev_t - " NS_SQL ") AS proc_cpu_ns,"
+	"    (s.busy - s.prev_busy) * " NS_SQL " / NULLIF(s.clk_tck, 0)"
 	"      AS busy_ns,"
 	/*
 	 * SQLite's group_concat(DISTINCT) lists the sources in the order

@@ -52,6 +52,7 @@
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include "../parsers/records.h"
 #include "../store/db.h"
 #include "bucket.h"
 #include "central_schema.h"
@@ -65,7 +66,7 @@
  * One local fact table.  Its rows of host ?1 are "SELECT cols FROM "
  * from (cols NULL: x.*); bcol (a column of x, never changed once
  * written) cut by width makes the buckets; part: partitioned centrally
- * by month of bcol, which is in ns (unit 1), or in s (unit SECOND_NS:
+ * by month of bcol, which is in ns (unit 1), or in s (unit NS_I64:
  * part 2 only).  Parents before children, as the central key of a
  * child names its parent's local id.
  */
@@ -79,7 +80,6 @@ struct ptab {
 	const char	*cols;
 };
 
-#define SECOND_NS	INT64_C(1000000000)
 
 /*
  * procs without the exit interval it carries locally for a process seen
@@ -138,11 +138,11 @@ static const struct ptab ptabs[] = {
 	/* Rows of an hour or day grow as ingest adds to them: the bucket
 	 * is sent again. */
 	{ "rollup_hour", OF_HOST("rollup_hour"), "hour_s", 3600, 2,
-	    SECOND_NS, NULL },
-	{ "rollup_day", OF_HOST("rollup_day"), "day_s", 86400, 2, SECOND_NS,
+	    NS_I64, NULL },
+	{ "rollup_day", OF_HOST("rollup_day"), "day_s", 86400, 2, NS_I64,
 	    NULL },
 	{ "rollup_host", OF_HOST("rollup_host"), "hour_s", 3600, 2,
-	    SECOND_NS, NULL },
+	    NS_I64, NULL },
 };
 
 #define NPTABS	(sizeof(ptabs) / sizeof(ptabs[0]))
@@ -694,7 +694,7 @@ month_partition(struct push *pp, const struct ptab *t, int64_t t_ns,
 static int
 make_partitions(struct push *pp)
 {
-	const int64_t day = 86400 * INT64_C(1000000000);
+	const int64_t day = 86400 * NS_I64;
 	char sql[256];
 	PGresult *parts;
 	sqlite3_stmt *st;
@@ -852,7 +852,7 @@ central_ahead(struct push *pp, sqlite3_stmt *hs, const char *hid)
 		return EXR_OK;
 	if (rc != SQLITE_DONE)
 		return db_fail(pp->db, pp->err, "files");
-	secs = (time_t)(first / SECOND_NS);
+	secs = (time_t)(first / NS_I64);
 	if (gmtime_r(&secs, &tm) == NULL ||
 	    strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
 		snprintf(when, sizeof(when), "%" PRId64 " ns", first);

@@ -22,8 +22,14 @@
 
 #include "exacct.h"
 
-/* Nanoseconds in a second: every time and CPU field is in ns. */
+/*
+ * Nanoseconds in a second: every time and CPU field is in ns.  NS for
+ * the unsigned counters, NS_I64 for times, which may precede 1970, and
+ * NS_SQL inside the text of a query.
+ */
 #define NS	1000000000ull
+#define NS_I64	INT64_C(1000000000)
+#define NS_SQL	"1000000000"
 
 enum rec_kind {
 	REC_OTHER = 0,		/* any other object: skipped, counted */

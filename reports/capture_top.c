@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "../parsers/records.h"
 #include "fmt.h"
 #include "report.h"
 
@@ -29,7 +30,7 @@ capture_top(struct rdb *db, FILE *fp, const char *host, int64_t t0_ns,
 	    "   sum(coalesce(cpu_user_ns, 0) + coalesce(cpu_sys_ns, 0)) AS c"
 	    " FROM v_proc_usage"
 	    " WHERE host = ?1 AND t1_ns > ?2 AND t1_ns <= ?3"
-	    "   AND t0_ns >= ?2 - 1000000000"
+	    "   AND t0_ns >= ?2 - " NS_SQL
 	    /* Grouped by all it shows, summed again: as PostgreSQL asks. */
 	    " GROUP BY proc_id, pid, command, start_ns"
 	    " HAVING sum(coalesce(cpu_user_ns, 0) + coalesce(cpu_sys_ns, 0)) > 0"
@@ -51,7 +52,7 @@ capture_top(struct rdb *db, FILE *fp, const char *host, int64_t t0_ns,
 		fmt_escape(cmd, sizeof(cmd), c != NULL ? c : "-",
 		    ESC_SPACE);
 		fmt_datetime(start, sizeof(start),
-		    rdb_int64(st, 2) / 1000000000);
+		    rdb_int64(st, 2) / NS_I64);
 		fmt_secs(cpu, sizeof(cpu), rdb_int64(st, 3));
 		fprintf(fp, "  top: pid %" PRId64 " %s, started %s: %s s\n",
 		    (int64_t)rdb_int64(st, 0), cmd, start, cpu);

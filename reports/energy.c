@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parsers/records.h"
 #include "csv.h"
 #include "fmt.h"
 #include "report_int.h"
@@ -63,8 +64,8 @@ static const char measured_sql[] =
     "CASE WHEN count(i.energy_nj) = count(i.energy_nj * "
     "i.carbon_g_per_kwh) THEN sum(i.energy_nj * i.carbon_g_per_kwh) / "
     "3.6e15 END, group_concat(DISTINCT i.carbon_source), "
-    "coalesce(sum(i.cpu_ns / 1000000000), 0), "
-    "coalesce(sum(i.cpu_ns % 1000000000), 0) "
+    "coalesce(sum(i.cpu_ns / " NS_SQL "), 0), "
+    "coalesce(sum(i.cpu_ns % " NS_SQL "), 0) "
     "FROM v_energy_usage i "
     "WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns "
     "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST";
@@ -76,8 +77,8 @@ static const char estimate_sql[] =
     "CASE WHEN count(e.energy_nj) = count(e.energy_nj * "
     "h.carbon_g_per_kwh) THEN sum(e.energy_nj * h.carbon_g_per_kwh) / "
     "3.6e15 END, group_concat(DISTINCT h.carbon_source), "
-    "coalesce(sum(e.cpu_ns / 1000000000), 0), "
-    "coalesce(sum(e.cpu_ns % 1000000000), 0) "
+    "coalesce(sum(e.cpu_ns / " NS_SQL "), 0), "
+    "coalesce(sum(e.cpu_ns % " NS_SQL "), 0) "
     "FROM v_energy_estimate e JOIN v_hosts h USING (host_id) "
     "WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2 "
     "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST";
@@ -209,7 +210,7 @@ query_rows(struct rdb *db, const char *rest, const char *key,
 		r->grams = rdb_isnull(st, 6) ? -1 :
 		    rdb_double(st, 6);
 		r->cpu_ns = (__int128)rdb_int64(st, 8) *
-		    1000000000 + rdb_int64(st, 9);
+		    NS_I64 + rdb_int64(st, 9);
 		snprintf(r->sources, sizeof(r->sources), "%s", src != NULL ?
 		    src : "");
 		if (r->energy_nj > 0)

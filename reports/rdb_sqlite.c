@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "../parsers/records.h"
 #include "rdb_int.h"
 
 struct rdb_sqlite {
@@ -32,7 +33,7 @@ local_hour(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_null(ctx);
 		return;
 	}
-	t = (time_t)(sqlite3_value_int64(argv[0]) / 1000000000);
+	t = (time_t)(sqlite3_value_int64(argv[0]) / NS_I64);
 	if (localtime_r(&t, &tm) == NULL) {
 		sqlite3_result_null(ctx);
 		return;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parsers/records.h"
 #include "csv.h"
 #include "fmt.h"
 #include "report_int.h"
@@ -141,9 +142,9 @@ capture_gaps(struct rdb *db, FILE *fp, const struct report_opts *o,
 			snprintf(t0, sizeof(t0), "an unknown time");
 		else
 			fmt_datetime(t0, sizeof(t0),
-			    rdb_int64(st, 1) / 1000000000);
+			    rdb_int64(st, 1) / NS_I64);
 		fmt_datetime(t1, sizeof(t1), rdb_int64(st, 2) /
-		    1000000000);
+		    NS_I64);
 		fprintf(fp, "# %s: accounting was off from %s to %s (%s): "
 		    "exits then were not recorded\n", host, t0, t1, why);
 	}
@@ -171,7 +172,7 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    "   coalesce(i.cpu_user_ns, 0) - coalesce(i.cpu_sys_ns, 0))"
 	    " FROM v_proc_usage i JOIN v_alt_exits x USING (proc_id)"
 	    " WHERE i.host = ?1 AND i.final = 1 AND i.t1_ns > ?2"
-	    "   AND i.t1_ns <= ?3 AND i.t0_ns >= ?2 - 1000000000"
+	    "   AND i.t1_ns <= ?3 AND i.t0_ns >= ?2 - " NS_SQL
 	    " GROUP BY x.source ORDER BY x.source";
 	char t0[40], t1[40], cpu[32], busy[32], ratio[16], alts[128];
 	struct alt alt[MAX_ALT], tot[MAX_ALT];
@@ -222,7 +223,7 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 		const char *src = rdb_text(st, 5);
 		int64_t t0n = rdb_int64(st, 1);
 		int64_t t1n = rdb_int64(st, 2);
-		int64_t a = t0n / 1000000000, b = t1n / 1000000000;
+		int64_t a = t0n / NS_I64, b = t1n / NS_I64;
 		int64_t pc = rdb_int64(st, 3);
 		int64_t bu = rdb_int64(st, 4);
 		int64_t lost = rdb_int64(st, 6);

@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include "../parsers/records.h"
 #include "db.h"
 #include "expire.h"
 #include "ingest_int.h"
@@ -92,7 +93,7 @@ rollups_expire(sqlite3 *db, int64_t before_s, uint64_t *n,
 	    "DELETE FROM rollup_hour WHERE hour_s < ?1",
 	    "DELETE FROM rollup_day WHERE day_s < ?1",
 	    "DELETE FROM rollup_host WHERE hour_s < ?1",
-	    "INSERT INTO expiry VALUES ('rollups', ?1 * 1000000000) "
+	    "INSERT INTO expiry VALUES ('rollups', ?1 * " NS_SQL ") "
 	    "ON CONFLICT (what) DO UPDATE SET before_ns = excluded.before_ns "
 	    "WHERE excluded.before_ns > before_ns",
 	};

@@ -207,7 +207,7 @@ static int64_t
 weight_unit(int64_t t0, int64_t t1)
 {
 	return t1 / 1000000 - t0 / 1000000 < 2147483648LL ? 1000000 :
-	    1000000000;
+	    NS_I64;
 }
 
 /* floor(v * c / d) without overflow: c <= d < 2^31. */
@@ -714,8 +714,8 @@ rollup_add(struct rollup *ru, int64_t proc_id,
 
 			v = (t1 < b ? t1 : b) - (t0 > a ? t0 : a);
 		}
-		g[0] = v / 1000000000;
-		r[0] = v % 1000000000;
+		g[0] = v / NS_I64;
+		r[0] = v % NS_I64;
 		for (k = 0; k < RV_N; k++) {
 			/* One hour: all of it, no division. */
 			int64_t through = h0 == h1 ? x[k] :
@@ -723,8 +723,8 @@ rollup_add(struct rollup *ru, int64_t proc_id,
 
 			v = through - before[k];
 			before[k] = through;
-			g[k + 1] = v / 1000000000;
-			r[k + 1] = v % 1000000000;
+			g[k + 1] = v / NS_I64;
+			r[k + 1] = v % NS_I64;
 		}
 		for (l = 0; l < RL_N; l++) {
 			struct ru_acc *ac = acc_get(ru, l, ki,
@@ -977,7 +977,7 @@ rollup_rebuild(sqlite3 *db, int64_t from_s, struct ex_err *err)
 	static const char *const sql[] = {
 	    "DELETE FROM rollup_hour WHERE hour_s >= ?1",
 	    RU_INSERT_HOUR("(SELECT * FROM (" RU_PARTS("proc_id, ",
-	    "v_proc_usage WHERE t1_ns >= ?1 * 1000000000") ") "
+	    "v_proc_usage WHERE t1_ns >= ?1 * " NS_SQL) ") "
 	    "WHERE hour_s >= ?1)"),
 	    "DELETE FROM rollup_day WHERE day_s >= ?2",
 	    RU_DAY_FROM_HOURS("?2"),

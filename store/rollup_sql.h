@@ -16,6 +16,8 @@
 #ifndef ROLLUP_SQL_H
 #define ROLLUP_SQL_H
 
+#include "../parsers/records.h"	/* NS_SQL */
+
 #define RU_H		"3600000000000"
 /*
  * Keeps SQLite from flattening a subquery into the one around it, where
@@ -55,7 +57,7 @@
 #define RU_H1	"(CASE WHEN " RU_SP " THEN (t1_ns - 1) / " RU_H \
 	" ELSE t1_ns / " RU_H " END)"
 #define RU_U	"(CASE WHEN t1_ns / 1000000 - t0_ns / 1000000 < 2147483648 " \
-	"THEN 1000000 ELSE 1000000000 END)"
+	"THEN 1000000 ELSE " NS_SQL " END)"
 #define RU_D	"(t1_ns / " RU_U " - t0_ns / " RU_U ")"
 
 /* Part of value x in hour h of an interval of several (pc below). */
@@ -136,7 +138,7 @@
 #define RU_TABLE_COLS	"calls, " RU_GR(RU_COL1, RU_COLN) ", rss_max_kb, threads"
 
 /* Those of parts x, from their values. */
-#define RU_AGG1(c)	"sum(x." c " / 1000000000), sum(x." c " % 1000000000)"
+#define RU_AGG1(c)	"sum(x." c " / " NS_SQL "), sum(x." c " % " NS_SQL ")"
 #define RU_AGGN(c)	", " RU_AGG1(c)
 #define RU_AGG	"sum(x.calls), " RU_GR(RU_AGG1, RU_AGGN) ", max(x.rss_max_kb), " \
 	"max(x.threads)"
@@ -148,7 +150,7 @@
 	"max(threads)"
 
 /* The parts' own values (g and r) under the rollups' names. */
-#define RU_PGR1(c)	c " / 1000000000 AS " c "_g, " c " % 1000000000 AS " \
+#define RU_PGR1(c)	c " / " NS_SQL " AS " c "_g, " c " % " NS_SQL " AS " \
 	c "_r"
 #define RU_PGRN(c)	", " RU_PGR1(c)
 #define RU_PART_GR	"calls, " RU_GR(RU_PGR1, RU_PGRN) ", rss_max_kb, " \

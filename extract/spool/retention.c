@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../parsers/records.h"
 #include "../../store/expire.h"
 #include "../../store/ingest.h"
 #include "../util.h"
@@ -112,7 +113,7 @@ retention_db(struct store *s, const char *db, uint64_t intervals_days,
 
 	if (intervals_days > 0)
 		iv = ((int64_t)now - (int64_t)intervals_days * 86400) *
-		    1000000000;
+		    NS_I64;
 	/* The first day of the month rollups_months before this one. */
 	if (rollups_months > 0 && gmtime_r(&now, &tm) != NULL)
 		ru = month_start_utc((int64_t)tm.tm_year + 1900,

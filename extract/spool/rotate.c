@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../parsers/records.h"
 #include "acctd_pidfile.h"
 #include "../util.h"
 #include "rotate.h"
@@ -200,8 +201,8 @@ pacct_lost(struct spool *sp, const char *live, const char *where,
 		snprintf(g.reason, sizeof(g.reason), "off");
 	/* The kernel's last write to the old log: its last record. */
 	g.t0_ns = stat(old, &st) == 0 && st.st_size > 0 ?
-	    (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec : -1;
-	g.t1_ns = (int64_t)now * 1000000000;
+	    (int64_t)st.st_mtim.tv_sec * NS_I64 + st.st_mtim.tv_nsec : -1;
+	g.t1_ns = (int64_t)now * NS_I64;
 	if ((rc = spool_live_clear(sp, SPOOL_PACCT, &err)) != EXR_OK)
 		return complain(rc, "%s", err.reason);
 	if (!manage)
