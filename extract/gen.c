@@ -10,7 +10,7 @@
  * flows, both one-way halves of each conversation with the owner only on
  * the outbound half, IPv6 conversations, a second owner on the same
  * 5-tuple, and later records of the same flow.  Members are written in
- * the kernel's resource order (exacct-format.md §5).
+ * the kernel's resource order (illumos <sys/exacct_catalog.h>).
  *
  * Cumulative counters only ever grow, so the records obey the invariants
  * the differencing layer checks (a process's final record is the sum of

@@ -1,8 +1,8 @@
 /*
  * Synthetic energy snapshots (gen --kind energy; see gen.h): a macOS host
  * sampled every 10 s by a per-process energy sampler, as rusage_info_v6
- * gives it (energy-sources.md §2).  A few dozen applications, some alive
- * all day, some coming and going, each with its own CPU share, P-core
+ * gives it (Apple's <sys/resource.h>).  A few dozen applications, some
+ * alive all day, some coming and going, each with its own CPU share, P-core
  * share and energy per CPU-second (0.66 to 4.87 J, the spread measured on
  * Apple silicon: CPU time times a constant is not energy).  Counters only
  * grow, so a process's intervals add up to its last counter less its

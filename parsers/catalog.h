@@ -12,7 +12,7 @@
  *     encoder's tags and types (recwrite.c);
  *   - the SQL column lists of the store (store/ingest_int.h).
  *
- * Facts: ../shared/docs/exacct-format.md §5, laid out as illumos'
+ * Facts: illumos <sys/exacct_catalog.h>, laid out as illumos'
  * sys/exacct_catalog.h names them; extracct's own catalog (EXC_LOCAL,
  * local.h) has its rows here too.  Never renumber an id: files carry
  * them.
@@ -244,7 +244,7 @@ enum exd_id { EXD_CATALOG(EXD_ENUM_ROW) };
 	/* \
 	 * An energy snapshot: one per process per snapshot, a top-level \
 	 * group, written by a per-process energy sampler (macOS \
-	 * proc_pid_rusage, rusage_info_v6; energy-sources.md §2).  CPU \
+	 * proc_pid_rusage, rusage_info_v6 of <sys/resource.h>).  CPU \
 	 * times are in the writer's Mach ticks, with the timebase needed to \
 	 * read them in every record (numer/denom and hw.tbfrequency, and \
 	 * whether the writer ran translated under Rosetta, where the \
@@ -283,7 +283,7 @@ enum exd_id { EXD_CATALOG(EXD_ENUM_ROW) };
 	X(EXL_EN_COMMAND, 0x000419, STRING, "energy-command") \
 	/* \
 	 * A RAPL reading, written by snap once per powercap zone per \
-	 * snapshot where /sys/class/powercap is readable (energy-sources.md \
+	 * snapshot where /sys/class/powercap is readable (the kernel's powercap \
 	 * §3.1): the zone's cumulative energy counter and the range it wraps \
 	 * at; the time is the snapshot's, the same as its system record's. \
 	 * The boot time (s) tells a reboot, which resets the counters; the \

@@ -1,7 +1,8 @@
 /*
  * The exacct container: Solaris/illumos extended accounting files.
  *
- * Format facts: docs/formats.md and ../shared/docs/exacct-format.md §1-§5.
+ * Format facts: docs/formats.md and illumos's libexacct (<sys/exacct.h>,
+ * <sys/exacct_impl.h>).
  * A file is a header group followed by top-level objects, all big-endian,
  * no padding; every object ends with a 4-byte backskip equal to its own
  * length (0 for the header and for objects over 4 GiB).
@@ -27,7 +28,7 @@
 #include "exerr.h"
 #include "source.h"
 
-/* Tag fields (exacct-format.md §2). */
+/* Tag fields (illumos <sys/exacct.h>). */
 #define EXT_TYPE_MASK		0xF0000000u
 #define EXC_CATALOG_MASK	0x0F000000u
 #define EXD_DATA_MASK		0x00FFFFFFu
@@ -60,8 +61,8 @@
 
 /*
  * The largest top-level object read, in bytes.  The kernel's records are
- * at most 64 KiB (EXACCT_MAX_BUFSIZE, exacct-format.md §4); a size field
- * claiming more than this is damage, so no object can make the reader
+ * at most 64 KiB (EXACCT_MAX_BUFSIZE, illumos <sys/exacct_impl.h>); a
+ * size field claiming more than this is damage, so no object can make the reader
  * buffer more (docs/formats.md).
  */
 #define EXACCT_MAX_OBJECT	(1024 * 1024)

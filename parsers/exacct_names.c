@@ -1,6 +1,6 @@
 /*
  * Names of exacct data ids, as the illumos exdump demo prints them
- * (../shared/docs/exacct-format.md §5).  Ids exdump does not know (net,
+ * (illumos <sys/exacct_catalog.h>).  Ids exdump does not know (net,
  * FMA) get names built from their macro names, lower case.
  *
  * Lookup is by the data id within the default catalog, whose names are

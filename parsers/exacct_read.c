@@ -2,7 +2,7 @@
  * The exacct reader: validate and flatten one top-level object at a time,
  * report damage, resynchronise.
  *
- * Follows ../shared/docs/exacct-format.md §3 (encodings), §1.2 (header)
+ * Follows illumos libexacct's encodings and header (docs/formats.md)
  * and §7 (walking).  Forward reading only; backskips are checked, not
  * followed.  Items point into the caller's bytes (zero copy).
  *

@@ -1,7 +1,7 @@
 /*
  * The exacct writer: packs objects into one growing buffer, big-endian,
  * with sizes and backskips exactly as the Solaris packer writes them
- * (../shared/docs/exacct-format.md §3, checklist §10).
+ * (illumos libexacct's encoding; docs/formats.md).
  *
  * Groups are written open-ended: the head goes out with a zero size, the
  * members follow, and exw_group_end() patches size and count in place and

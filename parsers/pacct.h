@@ -2,8 +2,8 @@
  * Linux process accounting files (pacct): 64-byte records written by the
  * kernel at each process exit (accton(8), acct(2)).
  *
- * Format facts: ../shared/docs/linux-sources.md §5 and the kernel's
- * include/uapi/linux/acct.h.  Versions 3 (struct acct_v3), 2 (struct
+ * Format facts: acct(5) and the kernel's include/uapi/linux/acct.h.
+ * Versions 3 (struct acct_v3), 2 (struct
  * acct) and 0 (the pre-2.6.8 layout: version 2 without ac_ahz, the 24-bit
  * elapsed time and the 32-bit ids) are read, in either byte order: the
  * version byte's 0x80 bit says the writer was big-endian, per record.

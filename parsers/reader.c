@@ -64,7 +64,7 @@ exacct_next_fn(struct reader *r, struct ex_err *err)
 	 * A plain record group is checked and tallied (validating only) or
 	 * filled straight from the window, without building its item
 	 * list: the decoder and the filler took a third of `text`'s
-	 * instructions each (issue 14).  Any other object, good or bad,
+	 * instructions each.  Any other object, good or bad,
 	 * takes the decoder.
 	 */
 	if (r->memo != NULL && (avail = exacct_peek(x, &p)) != 0 &&

@@ -8,7 +8,7 @@
  * in any order.  The process, task and flow maps, and the fields' names,
  * are made from the field rows of catalog.h; the local groups' (system,
  * loss, energy, RAPL) have their ids in field order, one map row each.
- * Ids: ../shared/docs/exacct-format.md §5.3, §5.4, §5.6.
+ * Ids: illumos <sys/exacct_catalog.h> (proc, task and flow).
  */
 #include <stddef.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * Writing fixed records back out as exacct groups: what snap (and later
  * acctd) use, so that everything extracct writes is read by the one
  * reader.  Present fields only, in the kernel's resource order
- * (exacct-format.md §5.3), then extracct's local items (local.h).
+ * (the kernel catalog order), then extracct's local items (local.h).
  */
 #ifndef RECWRITE_H
 #define RECWRITE_H

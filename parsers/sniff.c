@@ -117,7 +117,7 @@ sniff_source(struct source *s, enum input_kind *kind, struct ex_err *err)
 		return EXR_OK;
 	}
 	/* Version 1 is struct acct without ac_ahz, as m68k kernels write
-	 * it (linux-sources.md §5.2). */
+	 * it (acct(5)). */
 	if (n >= 2 && (p[0] & 0xe0) == 0 && (p[1] & 0x7f) == 1)
 		return refuse(kind, err, zr, "pacct version 1 (the layout "
 		    "m68k kernels write): not supported (versions 0, 2 and 3 "

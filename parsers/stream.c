@@ -9,7 +9,7 @@
 #include "stream.h"
 
 /*
- * What each provider writes (energy-sources.md §1.3, from the providers'
+ * What each provider writes (the providers'
  * source, which the docs contradict in places).  The procfs utilisation
  * provider stamps a line before its first /proc/stat read: the start of
  * the interval.  The others stamp after the reading: its end.  IPMI's

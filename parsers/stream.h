@@ -1,6 +1,6 @@
 /*
  * Metric-provider streams: the text logs of the Green Metrics Tool's
- * providers (energy-sources.md §1), one sample a line,
+ * providers (the Green Metrics Tool's metric providers), one sample a line,
  *
  *	TIMESTAMP READING [DETAIL]
  *

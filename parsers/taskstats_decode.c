@@ -2,8 +2,8 @@
  * The taskstats byte decoder (see taskstats_decode.h).
  *
  * The kernel's struct taskstats is read at byte offsets written down
- * here from ../shared/docs/linux-sources.md §4.1, never through
- * <linux/taskstats.h>: this file builds where there is no Linux header
+ * here from the kernel's struct taskstats (version 8 and later), never
+ * through <linux/taskstats.h>: this file builds where there is no Linux header
  * (make portable), and a struct of another version than the header's
  * is read by its own version.  Numbers are in the host's byte order,
  * as the kernel sends them.  It also says how far below the truth an

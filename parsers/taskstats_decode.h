@@ -2,7 +2,7 @@
  * The struct taskstats the kernel sends (generic netlink family
  * "TASKSTATS"), decoded into fixed-record fields: what acctd writes for
  * each exit, and the figures snap asks of a live process.  Facts:
- * ../shared/docs/linux-sources.md §4.1.
+ * <linux/taskstats.h> (struct taskstats, version 8 and later).
  *
  * The struct grows by version: ts_decode() reads the version the kernel
  * wrote and only the fields that version has, at that version's offsets

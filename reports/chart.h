@@ -1,5 +1,5 @@
 /*
- * chart: the pictures of report --format svg|html (issue 17, 8), as
+ * chart: the pictures of report --format svg|html, as
  * sadf -g draws sar's data.  Three charts, each one struct chart that a
  * query fills (chart_data.c) and the SVG writer draws (svg.c):
  *

@@ -1,5 +1,5 @@
 /*
- * CSV for spreadsheets (RFC 4180, design.md §7): a header row with units
+ * CSV for spreadsheets (RFC 4180; extracct(8)): a header row with units
  * in the column names, times as UTC ISO-8601 and epoch seconds, and a
  * guard against formula injection (a field starting with = + - @ or a
  * tab or carriage return is prefixed with ', so a spreadsheet shows it

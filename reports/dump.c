@@ -249,7 +249,7 @@ decoded_text(char *buf, size_t n, const struct ex_item *it, int partial,
 		fmt_escape(buf, n, nm, ESC_SPACE);
 }
 
-/* acctflags letters (exacct-format.md §6.5). */
+/* acctflags letters (illumos's exacct ac_flag). */
 static void
 acctflags_text(char *buf, size_t n, uint64_t flags)
 {
@@ -266,7 +266,7 @@ acctflags_text(char *buf, size_t n, uint64_t flags)
 			    o > 0 ? " " : "", f[i].name);
 }
 
-/* The wait(2) status word (exacct-format.md §6.4). */
+/* The wait(2) status word (wait(2)). */
 static void
 wait_text(char *buf, size_t n, uint64_t ws)
 {

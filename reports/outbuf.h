@@ -4,7 +4,7 @@
  * straight into it, and it goes to its FILE with one fwrite when full or
  * flushed.  printf parsed a format string and went through a string FILE
  * for every column of every record: 63-74% of `text`'s instructions
- * (issue 14, point 4).  Each function writes what the printf call it
+ *.  Each function writes what the printf call it
  * replaces wrote, byte for byte; tests/unit/test_outbuf.c compares them.
  *
  * Nothing here fails: a write error is left in ferror(fp), as fprintf

@@ -1,6 +1,6 @@
 /*
  * text: one line per record, in the column layouts of the original
- * extracct (design.md §7; real-records.md).  Absent fields print "-"
+ * extracct (extracct(8)).  Absent fields print "-"
  * (missing is not zero); partial records print duration -1.0000 as the
  * original did.  Units of each column are in docs/extracct.8.
  */

@@ -377,7 +377,7 @@ static const char *const migrations[] = {
 	"  FROM s WHERE s.prev_t IS NOT NULL;",
 
 	/*
-	 * 3 -> 4: energy snapshots (issue 6, first part).  Processes as
+	 * 3 -> 4: energy snapshots.  Processes as
 	 * the energy sampler saw them, the growth of their counters per
 	 * snapshot interval (CPU in ns after the writer's timebase,
 	 * energy in nJ: nJ per ns is watts), and the last state of each.
@@ -565,7 +565,7 @@ static const char *const migrations[] = {
 	"  FROM v_proc_usage GROUP BY host, uid;",
 
 	/*
-	 * 7 -> 8: one row per interval, made a rule (issue 12).  Two
+	 * 7 -> 8: one row per interval, made a rule.  Two
 	 * ingests that ran into one database at once could store an
 	 * interval twice; now that a writer holds the database alone
 	 * (dblock.h), these keys make a second copy an error whatever
@@ -607,7 +607,7 @@ static const char *const migrations[] = {
 	"  JOIN hosts h USING (host_id);",
 
 	/*
-	 * 9 -> 10: the pacct lifecycle (issue 15).  files.closed: a log
+	 * 9 -> 10: the pacct lifecycle.  files.closed: a log
 	 * run read to its end once nothing wrote it any more; damage at
 	 * its end was stored, not left for a next run that never comes,
 	 * so it is done and retention may delete it.  pacct_gaps: the
@@ -651,7 +651,7 @@ static const char *const migrations[] = {
 	"    WHERE s.ncpu > 0 AND r.t1_ns > r.t0_ns);",
 
 	/*
-	 * 11 -> 12: host identity across a fleet (issue 16, hostid.h).
+	 * 11 -> 12: host identity across a fleet.
 	 * hosts.ident is unique and the name no longer is: a merged
 	 * database holds two hosts of one name when their identities
 	 * differ.  SQLite drops no constraint, so the table is built
@@ -682,7 +682,7 @@ static const char *const migrations[] = {
 	"    carbon_source, ident FROM hosts;",
 
 	/*
-	 * 12 -> 13 (issue 17; renumbered at merge): the names each host
+	 * 12 -> 13: the names each host
 	 * gives its ids, from its own passwd, group and project files at
 	 * ingest, so a report read on another machine shows the host's
 	 * names and not that machine's; and sysload as a view, for the
@@ -710,7 +710,7 @@ static const char *const migrations[] = {
 	"SELECT 1;",
 
 	/*
-	 * 14 -> 15: rollups (issue 17, rollup.h): usage per host, UTC
+	 * 14 -> 15: rollups: usage per host, UTC
 	 * hour, user, project, zone and command, per UTC day likewise, and
 	 * per host and hour, each interval split over the hours it covers;
 	 * kept by ingest and merge, built here from the intervals there
@@ -739,7 +739,7 @@ static const char *const migrations[] = {
 	RU_HOST_FROM_HOURS("-9223372036854775807"),
 
 	/*
-	 * 15 -> 16 (issue 14; renumbered at merge): one row for a
+	 * 15 -> 16: one row for a
 	 * process seen only at its exit, and one B-tree for the
 	 * intervals.  Most processes are seen
 	 * once, at their exit: their procs row now carries the exit's
@@ -888,8 +888,8 @@ static const char *const migrations[] = {
 	"      WHERE s.ncpu > 0 AND r.t1_ns > r.t0_ns));",
 
 	/*
-	 * 16 -> 17: every view's host column names one host (issue 16;
-	 * renumbered at merge): the name where it is the only host of
+	 * 16 -> 17: every view's host column names one host: the name
+	 * where it is the only host of
 	 * that name, else the name and a short form of its identity
 	 * (hostlabel_sql.h).  A label depends on the other hosts, so it
 	 * is kept in hosts.label by triggers, whichever writer (ingest,
@@ -968,8 +968,8 @@ static const char *const migrations[] = {
 	"  FROM pacct_gaps g JOIN hosts h USING (host_id);",
 
 	/*
-	 * 17 -> 18: the rollup tables' calls may be NULL (issue 14; no
-	 * writer stores one).  Ingest upserts rollup rows many to a
+	 * 17 -> 18: the rollup tables' calls may be NULL (no writer
+	 * stores one).  Ingest upserts rollup rows many to a
 	 * statement, and SQLite keeps a statement journal (a copy of each
 	 * page the statement touches, to undo it alone) for a statement of
 	 * many rows whose upsert sets a NOT NULL column: 918 MB of

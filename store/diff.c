@@ -21,7 +21,7 @@ proc_state_begin(struct proc_state *st, int64_t proc_id,
 		st->present |= BIT(f);
 }
 
-/* Time-weighted interval mean of a since-start mean (design.md §4). */
+/* Time-weighted interval mean of a since-start mean (docs/schema.md). */
 static uint64_t
 interval_mean(uint64_t a_prev, uint64_t t_prev, uint64_t a_now,
     uint64_t t_now)

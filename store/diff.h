@@ -1,5 +1,5 @@
 /*
- * Differencing cumulative observations into intervals (design.md §4).
+ * Differencing cumulative observations into intervals (docs/schema.md).
  *
  * Pure logic, no SQL: the state of one live process (or task) and one new
  * observation in; the interval row and the updated state out.  The
@@ -121,7 +121,7 @@ enum diff_result task_diff(struct task_state *st, const struct ex_task *obs,
  * The growth of a counter that wraps at max (RAPL's energy_uj wraps at
  * max_energy_range_uj): cur - prev, or, when it went down, (max - prev)
  * + cur, taken as exactly one wrap; more than one between two readings
- * cannot be seen (energy-sources.md §3.1: read it several times per wrap
+ * cannot be seen (the powercap documentation: read it several times per wrap
  * period).  Returns 0 with *d set (*wrapped says whether it wrapped), or
  * -1 when it went down and cannot be a wrap (no max, or prev above it).
  */

@@ -1,6 +1,6 @@
 /*
  * Flow conversations: pairing the two one-way halves of a network flow
- * (design.md §4, real-records.md).
+ * (docs/schema.md).
  *
  * The kernel's flowacct writes one record per direction, and only the
  * outbound one carries the owner (uid, project).  Several records may

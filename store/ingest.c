@@ -326,7 +326,7 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 			goto rollback;
 	}
 	/* Read to its end with nothing left for later: done, whatever
-	 * the damage (issue 15). */
+	 * the damage. */
 	if (o->closed && upto == (uint64_t)sb.st_size &&
 	    (rc = ledger_mark_closed(&s->ledger, r.file_id, err)) != EXR_OK)
 		goto rollback;

@@ -1,6 +1,6 @@
 /*
  * Files and directories extracct writes, checked against what someone
- * else may have put in their place (issue 12, points 7-9).
+ * else may have put in their place.
  *
  * An output (the database and its -wal and -shm, a snapshot log, the
  * .txt and .csv of --outdir) is written only if it is a regular file

@@ -1,7 +1,7 @@
 /*
- * RAPL energy counters from the powercap sysfs tree (energy-sources.md
- * §3.1): one reading per zone, for snap to write beside its process
- * records.
+ * RAPL energy counters from the powercap sysfs tree (the kernel's
+ * Documentation/power/powercap): one reading per zone, for snap to
+ * write beside its process records.
  */
 #ifndef POWERCAP_H
 #define POWERCAP_H

@@ -1,6 +1,6 @@
 /*
  * Reading /proc: a partial process record per live process and one
- * system record per snapshot (linux-sources.md §6).  What snap writes.
+ * system record per snapshot (proc(5)).  What snap writes.
  */
 #ifndef PROCFS_H
 #define PROCFS_H

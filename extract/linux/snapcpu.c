@@ -55,7 +55,7 @@ snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
 	 * that has not yet been switched out or ticked has a runtime of 0
 	 * (the scheduler adds it up only then), and in about two of three
 	 * fresh snaps that read as "no totals", so the measure flipped
-	 * from one snapshot to the next (issue 18).  Init has run.
+	 * from one snapshot to the next.  Init has run.
 	 */
 	if (ts_query_tgid(&sc->ts, 1, &init) == -1) {
 		ex_fail(err, EXR_IO, 0, "taskstats: %s%s", strerror(errno),

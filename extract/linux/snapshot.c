@@ -4,9 +4,8 @@
  * record per powercap zone, appended to an exacct snapshot log (creator
  * "extracct").  Every record is written whole by one write(2) to an
  * O_APPEND file (the process records a batch at a time), so a reader
- * never sees half of one (the kernel's own rule for exacct,
- * exacct-format.md §1.1), and one the disk (or the file size limit)
- * cuts short is cut off again: the log's lock is held, so nothing else
+ * never sees half of one (the kernel's own rule for exacct files),
+ * and one the disk (or the file size limit) cuts short is cut off again: the log's lock is held, so nothing else
  * appends meanwhile.  Processes that vanish while being read are
  * skipped: they write their own exit record.  Which CPU time a partial
  * holds: snapcpu.h.

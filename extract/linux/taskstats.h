@@ -1,6 +1,6 @@
 /*
  * Linux taskstats exit notifications (generic netlink family "TASKSTATS"),
- * the source acctd reads.  Facts: ../shared/docs/linux-sources.md §4.
+ * the source acctd reads.  Facts: <linux/taskstats.h>.
  *
  * The kernel sends one message per exiting thread, carrying that
  * thread's struct taskstats; when the last thread of a multi-threaded

@@ -1,6 +1,6 @@
 /*
  * rotate on Solaris and illumos: drive wracct(8) and acctadm(8), as the
- * original extracct's -w and -r did (exacct-format.md §8).
+ * original extracct's -w and -r did (Solaris's acctadm(1M) and wracct(1M)).
  *
  * Which types are active, and their files: /etc/acctadm.conf where it
  * exists (the pre-SMF KEY=value file, §8.3), else what acctadm itself

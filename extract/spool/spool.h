@@ -1,6 +1,6 @@
 /*
  * The spool: the directory of rotating logs that run and rotate manage.
- * Names are KIND-HOST-YYYYMMDD-HHMM (design.md §5).
+ * Names are KIND-HOST-YYYYMMDD-HHMM (extracct(8), THE SPOOL).
  *
  * Which log of a kind is live (still written) is what extracct itself
  * switched it to, kept in the spool in a state file per kind and host,
@@ -8,7 +8,7 @@
  * moves accounting (or acctadm) to a new log, and snap when it starts
  * the first snapshot log.  Never the newest name: a clock that was
  * once wrong leaves a log named in the future, which would be "newest"
- * for good (issue 12).  Every other log is closed.
+ * for good.  Every other log is closed.
  *
  * A struct spool is that, read once: each run lists the spool one time,
  * and rotate and snap change it through the struct, so that what run

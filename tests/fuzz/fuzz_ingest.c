@@ -505,8 +505,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		(void)ingest(&o, &st);
 		/*
-		 * Known, and left to the header work of issue 12 (point
-		 * 4): a prefix too short for its header is stored as a
+		 * Known, and left to the header checks: a prefix too
+		 * short for its header is stored as a
 		 * header problem at offset 0, not left for the next run.
 		 */
 		if (header_damage(db)) {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The command line (issue 15: 5-8): every command's --help, the version,
+# The command line: every command's --help, the version,
 # the original flags only in their documented forms, one default
 # database, and report's usage errors.
 . "$(dirname "$0")/../lib.sh"

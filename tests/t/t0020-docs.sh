@@ -1,5 +1,5 @@
 #!/bin/sh
-# The manual and README against the program (issue 15: 11): the man
+# The manual and README against the program: the man
 # page's SYNOPSIS, each command's heading and option list, and its
 # schema version must say what the binary says (--help, --version), both
 # ways, and README's commands must exist.  An option added to the code

@@ -1,6 +1,6 @@
 #!/bin/sh
-# The cron file, the systemd units and the logrotate file (issue 15,
-# points 3 and 4).  cron's job lines must run only where systemd does
+# The cron file, the systemd units and the logrotate file.  cron's
+# job lines must run only where systemd does
 # not (so the cron file and the timers never both run the job), each run
 # must be dated in run.log, the 5-minute snapshots must fall on the same
 # minutes under cron and the timer and never on the hourly run's, and

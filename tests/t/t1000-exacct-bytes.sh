@@ -1,5 +1,5 @@
 #!/bin/sh
-# The writer reproduces the worked hex examples of exacct-format.md byte
+# The writer reproduces worked hex examples (tests/fixtures) byte
 # for byte; the reader decodes them; write -> read -> write is the
 # identity for every fixture and sample log.
 . "$(dirname "$0")/../lib.sh"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# The real Solaris 10 records of real-records.md, encoded with the writer
+# The real Solaris 10 records of Adrian Cockcroft's exdump examples,
+# encoded with the writer
 # (sample-data/real/*.spec): dump -v shows the published values, and text
 # reproduces the original extracct line for pid 1679.
 . "$(dirname "$0")/../lib.sh"
@@ -74,7 +75,7 @@ test_expect_success 'flow records: as published' '
 	test_cmp expect actual
 '
 
-test_expect_success 'record sizes match exacct-format.md §3.5 (543 bytes)' '
+test_expect_success 'record sizes match the published example (543 bytes)' '
 	test "$(wc -c <"$SAMPLES/real/proc.exacct")" -eq $((102 + 543 + 571))
 '
 

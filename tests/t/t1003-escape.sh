@@ -157,7 +157,7 @@ assert rows[1][2] == \"D\\\\033[2J\\\\015\\\\010\\\"q,\\\\134\\\\351\\\\377\", r
 	fi
 '
 
-# Issue 17.7: the table is for a terminal and escapes; CSV and JSON are
+# the table is for a terminal and escapes; CSV and JSON are
 # for programs and hold the name as it is (CSV quoted, JSON escaped as
 # JSON, a byte that is not UTF-8 as the Latin-1 character of its value).
 check_names() {

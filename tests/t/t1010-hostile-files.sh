@@ -1,6 +1,6 @@
 #!/bin/sh
 # Outputs, the spool and their permissions against files someone else
-# put there (issue 12, points 7-9 and 13): snap -o, --outdir's .txt and
+# put there: snap -o, --outdir's .txt and
 # .csv and the database refuse hard links, FIFOs (without hanging) and
 # files another user made; what holds users' commands is 0640; the
 # spool's owner, mode and parents are checked and a link planted in it

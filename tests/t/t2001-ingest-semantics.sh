@@ -1,5 +1,5 @@
 #!/bin/sh
-# Interval semantics (design.md §4), each on a hand-made log: pid reuse,
+# Interval semantics (docs/schema.md), each on a hand-made log: pid reuse,
 # identical duplicates, a counter going backwards, a process that never
 # exits, a partial and its final record in separate runs, idle intervals.
 . "$(dirname "$0")/../lib.sh"
@@ -70,7 +70,7 @@ test_expect_success 'exact duplicates (sched three times): dropped and counted' 
 '
 
 # The dip is a misreading: the way back up from it is no usage, only
-# what lies above the highest reading is (issue 18).
+# what lies above the highest reading is.
 test_expect_success 'a counter going backwards: NULL and a flag, never negative' '
 	{ rec partial 30 1000 2000 5000000000 900 &&
 	  rec partial 30 1000 3000 7000000000 400 &&

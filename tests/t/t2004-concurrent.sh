@@ -1,5 +1,5 @@
 #!/bin/sh
-# One writer of a database at a time (issue 12, point 1).  Ingests run at
+# One writer of a database at a time.  Ingests run at
 # once into one database end with the database one serial ingest makes,
 # every time; a writer kept waiting past --wait gives up with exit 4 and
 # says who holds the database.

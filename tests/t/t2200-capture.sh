@@ -96,7 +96,7 @@ done
 extracct snap --cpu ticks -o idle.ticks.exacct
 wait
 
-# Workload 4 (issue 12.12): seven multi-threaded processes whose threads
+# Workload 4: seven multi-threaded processes whose threads
 # exit while the process goes on (1.2 s more of the main thread alone),
 # with snapshots twice a second: the snapshots after the threads exited
 # must count them, as the exit record does.

@@ -146,7 +146,7 @@ test_expect_success 'snap --cpu: a measure it does not know is a usage error' '
 	test ! -e x.exacct
 '
 
-# Issue 12.11: /proc/PID/status counts the main thread's context
+# /proc/PID/status counts the main thread's context
 # switches only.  A process whose four threads switched 300 times each
 # and exited: the kernel's all-thread figure (taskstats), in both CPU
 # measures, never less than the live threads' sum in /proc.

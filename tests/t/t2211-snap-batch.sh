@@ -1,5 +1,5 @@
 #!/bin/sh
-# snap writes its process records a batch at a time (issue 14.5): every
+# snap writes its process records a batch at a time: every
 # record still whole, all of them there across batches, and a log cut
 # short by the file size limit keeps every whole record that fits, as
 # record-by-record writes kept them (not only those before the batch).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 18, on the real kernel: snapshots taken as the hourly job takes
+# On the real kernel: snapshots taken as the hourly job takes
 # them (snap with its default measure, many times in a row) record every
 # process by one CPU measure, and a kernel thread's CPU never goes back.
 # Before the fix, snap settled its measure by asking taskstats about

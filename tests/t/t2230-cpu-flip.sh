@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 18, on fixed data: a process whose snapshot CPU dips and comes
+# On fixed data: a process whose snapshot CPU dips and comes
 # back (the kernel thread kdamond.0 read 21.74, 6.81, 21.74 s in
 # one-second snapshots) counts no usage for the way back up, and a
 # process read by two CPU measures (tick samples, runtime) is never

@@ -71,7 +71,7 @@ test_expect_success 'FILE operands are ingested after the spool, exactly once' '
 '
 
 # A closed log whose last record is torn is done once its damage is
-# stored (issue 15, point 2): it goes with the rest.  The live one stays,
+# stored: it goes with the rest.  The live one stays,
 # however old.
 test_expect_success 'retention: old ingested logs go, torn or not; the live one stays' '
 	mkdir -m 700 sp3 &&

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Which log is live comes from what extracct switched to, never from the
-# newest name (issue 12, point 2): a log named in the future (a clock
+# newest name: a log named in the future (a clock
 # that was wrong once) must not stop rotation, and is ingested as a
 # closed log.  rotate's Linux path runs in extracct-test with a stand-in
 # kernel (the file named in ./kernel is where accounting writes; each
@@ -74,8 +74,8 @@ test_expect_success 'accounting moved by hand: found in the spool, state or not'
 	grep "moved from $TRASH/sp/pacct-$HOST-20240101-1030 to $TRASH/sp/pacct-$HOST-20240101-1100$" out
 '
 
-# It was on in the live log: going off is an error, said once (issue 15;
-# t2330 has the rest of the lifecycle).
+# It was on in the live log: going off is an error, said once (t2330
+# has the rest of the lifecycle).
 test_expect_success 'accounting off: left alone, named by the live log' '
 	: >kernel.off && mv kernel.off kernel &&
 	test_expect_code 3 rotate_at $((T0 + 7200)) >out 2>err &&

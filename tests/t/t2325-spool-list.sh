@@ -1,7 +1,7 @@
 #!/bin/sh
 # The spool is listed once per run, whole, however many logs it holds,
 # and what rotate changes in it is what the same run then ingests
-# (issue 13, point 4).  rotate runs in extracct-test with a stand-in
+#.  rotate runs in extracct-test with a stand-in
 # kernel (t2320): no real accounting is switched.
 . "$(dirname "$0")/../lib.sh"
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The pacct lifecycle (issue 15).  A reboot, or the acct package's
+# The pacct lifecycle.  A reboot, or the acct package's
 # restart, turns accounting off (or points it elsewhere) between two
 # runs: the log it wrote is closed and ingested, and run says so and
 # exits 3, or, with pacct: manage, switches it back on into the spool

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Energy snapshots (issue 6, first part): the generated day of a macOS
+# Energy snapshots: the generated day of a macOS
 # host from three writers (native Apple silicon, translated under
 # Rosetta, Intel without energy counting), read, stored as intervals,
 # and held to their invariants.
@@ -105,7 +105,7 @@ esnap() {
 	echo "end"
 }
 
-# Measured on Apple silicon (issue 6): a process at 101% CPU drew 0.81 W,
+# Measured on Apple silicon: a process at 101% CPU drew 0.81 W,
 # one at 37% drew 1.76 W.  Over 10 s: 10.1 s of CPU (242,400,000 ticks)
 # and 8.1 J, against 3.7 s (88,800,000 ticks) and 17.6 J.
 test_expect_success 'report --energy ranks by energy, not CPU' '

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Metric-provider streams (issue 6, item 4): GMT provider logs read by
+# Metric-provider streams: GMT provider logs read by
 # their conventions.  Each case writes a small file by hand, ingests it,
 # and compares the stored rows and the messages with what they must be.
 . "$(dirname "$0")/../lib.sh"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# RAPL in snap (issue 6, item 5): snap reads the powercap zones beside
+# RAPL in snap: snap reads the powercap zones beside
 # its process records; ingest unwraps each zone's counter once per
 # interval by the rapl_wrap policy; the estimate view shares a host's
 # energy out by CPU time.  The zones are a fake sysfs tree (this VM has

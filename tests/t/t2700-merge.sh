@@ -1,5 +1,5 @@
 #!/bin/sh
-# merge: hosts' databases into one, exactly once (issue 16).  Three
+# merge: hosts' databases into one, exactly once.  Three
 # hosts' logs (partial snapshots, tasks, flows, energy, pacct, with
 # damage, acctd exits with pacct alternates and losses, a RAPL stream,
 # and a snapshot of this machine with RAPL zones) go each into its own

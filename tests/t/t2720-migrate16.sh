@@ -1,5 +1,5 @@
 #!/bin/sh
-# Schema 16 (issue 14): a database of schema 12 migrates and keeps its
+# Schema 16: a database of schema 12 migrates and keeps its
 # facts.  tests/fixtures/migrate12/v12.sql is the dump of a database
 # that extracct at schema 12 made from the logs built below (exacct
 # processes with hourly partial records, pacct exits, acctd exits with

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Schema 13 (issue 14): a process seen only at its exit is one procs row,
+# Schema 13: a process seen only at its exit is one procs row,
 # inserted in batches of 32; a repeat found in a batch (its identity
 # stored already, or earlier in the same statement) is a duplicate, as
 # one inserted alone is, and adds nothing.

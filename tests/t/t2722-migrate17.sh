@@ -1,5 +1,5 @@
 #!/bin/sh
-# Schema 17 (issue 16): the views' host column names one host.  A
+# Schema 17: the views' host column names one host.  A
 # database of schema 16 holding hosts of one name (made from a merge of
 # t2700's hosts of one name, table by table, into the schema-16 layout
 # that extracct-test schema builds) grouped them into one host; the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Schema 18 (issue 14): the rollup tables' calls may be NULL, so that
+# Schema 18: the rollup tables' calls may be NULL, so that
 # ingest's upserts of many rollup rows at once need no statement journal
 # (SQLite keeps one for such a statement when its UPDATE sets a NOT NULL
 # column).  A database of schema 17 (at_schema, tests/lib.sh)

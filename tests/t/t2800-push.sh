@@ -1,6 +1,6 @@
 #!/bin/sh
 # push: hosts' databases into one central PostgreSQL store, exactly once
-# (issue 16).  The three hosts of t2700 (partial snapshots, tasks,
+#.  The three hosts of t2700 (partial snapshots, tasks,
 # flows, energy, pacct, damage, acctd exits with pacct alternates and
 # losses, a RAPL stream, a snapshot of this machine with RAPL zones)
 # each ingest into their own database and push; central must hold the

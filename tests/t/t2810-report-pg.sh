@@ -1,7 +1,7 @@
 #!/bin/sh
 # report --db postgresql://: every report on the fleet's central server
 # prints what the same report prints on SQLite, byte for byte, on the
-# same data (issue 16).  Three hosts' logs (t2700's: partial snapshots,
+# same data.  Three hosts' logs (t2700's: partial snapshots,
 # exits from exacct, acctd and pacct with alternates and losses, flows,
 # energy, a RAPL stream and zones) go each into its own database; the
 # three merged are the SQLite side, the three pushed to a throw-away

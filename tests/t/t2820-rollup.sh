@@ -1,5 +1,5 @@
 #!/bin/sh
-# rollups (issue 17): kept by ingest and merge exactly once, the same as
+# rollups: kept by ingest and merge exactly once, the same as
 # rollup --rebuild makes from the intervals; intervals split over the
 # hours they cover, exactly; reports from rollups equal to the scan;
 # retention shrinks the file and leaves the rollup reports as they were.

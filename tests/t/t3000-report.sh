@@ -174,7 +174,7 @@ test_expect_success 'report FILE...: exit records past 2^63 ns of real time' '
 	grep "^long,UTC,3,,,12000000000.000,,,,,,," l.csv
 '
 
-# Issue 13.5: one way into the database.  report opens it read-only
+# one way into the database.  report opens it read-only
 # through the store, and reads the published views, never a table.
 test_expect_success 'report reads views only, never a table' '
 	sqlite3 r.db "SELECT name FROM sqlite_master WHERE type = '\''table'\''" >tables &&

@@ -1,5 +1,5 @@
 #!/bin/sh
-# report (issue 17, points 4-7): several keys, local time buckets with
+# report: several keys, local time buckets with
 # their empty ones, --sort, --limit and ***other, per-call averages,
 # utilisation of the host's CPUs, percentiles; names; blanks, not 0,
 # for what was never recorded; CSV and JSON with the same columns.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# report --format svg|html (issue 17, 8): CPU over time stacked by the
+# report --format svg|html: CPU over time stacked by the
 # top 8 users or commands and "other", the capture ratio against 1.0,
 # energy by application as bars.  On fixed data (extracct gen, a
 # snapshot log written here, sample-data/energy), the files are valid

@@ -1,7 +1,7 @@
 /*
  * The one field table (parsers/catalog.h) against what it must agree
  * with: the id rows sorted for the name lookup, the encoder writing
- * every field in the kernel's order (exacct-format.md §5.3, its tags
+ * every field in the kernel's order (the kernel catalog order, its tags
  * written out here by hand, not taken from the table), a full record
  * round trip, the store's frozen schema having every column the lists
  * name, and the source quirks the parsers now state.

@@ -185,8 +185,8 @@ suite_db(void)
 	db_close(db);
 
 	/*
-	 * Version 5 with an interval stored twice (two ingests at once,
-	 * issue 12): version 6 keeps the first, and refuses another copy.
+	 * Version 5 with an interval stored twice (two ingests at once):
+	 * version 6 keeps the first, and refuses another copy.
 	 */
 	unlink(path);
 	unlink(wal);

@@ -134,7 +134,7 @@ flip_obs(struct ex_proc *p, uint64_t t_s, uint64_t cs, int src)
 }
 
 /*
- * Issue 18: a kernel thread's CPU read 21.74, 6.81, 21.74, 21.75 s in
+ * A kernel thread's CPU read 21.74, 6.81, 21.74, 21.75 s in
  * one-second snapshots.  The way back up is no usage; a change of
  * measure is never differenced.
  */
@@ -288,7 +288,7 @@ test_flows(void)
 	    !c[0].has_uid);
 }
 
-/* RAPL's counter wraps at max_energy_range_uj (issue 6). */
+/* RAPL's counter wraps at max_energy_range_uj. */
 static void
 test_unwrap(void)
 {

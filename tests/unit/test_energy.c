@@ -1,6 +1,6 @@
 /*
  * Mach ticks to nanoseconds (energy_tick_ns): the figures measured on
- * Apple silicon (energy-sources.md §2.3; issue 6).  A thread that spun
+ * Apple silicon (rusage_info_v6).  A thread that spun
  * for 2 s added 47,028,061 ticks: 1.9595 s at the native timebase 125/3,
  * the same from a translated writer (timebase 1/1, hw.tbfrequency
  * 24 MHz), and 41.7 times too little if the ticks are read as ns.

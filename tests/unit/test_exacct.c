@@ -1,6 +1,6 @@
 /*
- * The exacct reader and writer on hand-written bytes: the worked example
- * of exacct-format.md §3.5, every truncation of it, and each kind of
+ * The exacct reader and writer on hand-written bytes: a worked example
+ * (tests/fixtures), every truncation of it, and each kind of
  * inconsistency the reader must catch.
  */
 #include <stdlib.h>

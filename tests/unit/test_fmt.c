@@ -51,7 +51,7 @@ suite_fmt(void)
 {
 	char b[64];
 
-	/* real-records.md: 15105 chars -> rwKB 15.11 (a double gives 15.10) */
+	/* The real records: 15105 chars -> rwKB 15.11 (a double gives 15.10) */
 	CHECK("rwKB", strcmp(fmt_fixed(b, sizeof(b), 15105, 1000, 2),
 	    "15.11") == 0);
 	CHECK("mrMB", strcmp(fmt_fixed(b, sizeof(b), 27004, 1024, 1),
@@ -137,7 +137,7 @@ suite_fmt(void)
 	CHECK("json as csv", writes(json_str, "e\033[2J\"q\\\377",
 	    "\"e\\\\033[2J\\\"q\\\\134\\\\377\""));
 
-	/* The report's CSV and JSON: names as they are (issue 17.7). */
+	/* The report's CSV and JSON: names as they are. */
 	CHECK("csv raw space", writes(csv_field, "a b", "a b"));
 	CHECK("csv raw quoted", writes(csv_field, "e\033\r\n\"q,",
 	    "\"e\033\r\n\"\"q,\""));

@@ -1,5 +1,5 @@
 /*
- * Files that are not what they claim (issue 12, points 3-5): format
+ * Files that are not what they claim: format
  * detection of what is no log, runs of zero bytes in each reader, the
  * bound on what one exacct object can make the reader buffer, and the
  * stream rules for blank first lines and readings below resolution.
