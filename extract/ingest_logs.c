@@ -304,6 +304,7 @@ ingest_logs(struct store *s, const char *db, const char *outdir,
 	io->on_record = output_record;
 	io->on_sample = output_sample;
 	io->arg = &out;
+	io->hold_read = 1;
 	for (i = 0; i < npaths; i++) {
 		memset(&err, 0, sizeof(err));
 		err.path = paths[i];
@@ -363,6 +364,10 @@ ingest_logs(struct store *s, const char *db, const char *outdir,
 			printf(", 1 partial last line left for the next run");
 		putchar('\n');
 	}
+	memset(&err, 0, sizeof(err));
+	if ((rc = store_settle(s, &err)) != EXR_OK)
+		status = ex_worst(status, complain(rc, "%s: %s", db,
+		    err.reason));
 	if (io->host != NULL)
 		status = ex_worst(status, ingest_names(s, db, io));
 	return status;

@@ -253,6 +253,9 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		stats->empty = 1;
 		return ex_fail(err, EXR_DAMAGED, 0, "empty file");
 	}
+	if (o->hold_read && sqlite3_get_autocommit(s->db) &&
+	    (rc = db_exec(s->db, "BEGIN", err)) != EXR_OK)
+		goto out;
 	if ((rc = ledger_lookup(&s->ledger, r.fd, (uint64_t)sb.st_size, &le,
 	    err)) != EXR_OK)
 		goto out;
@@ -261,7 +264,10 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		stats->already = 1;
 		goto out;
 	}
-	if ((rc = db_exec(s->db, "BEGIN IMMEDIATE", err)) != EXR_OK)
+	/* A read transaction held for the lookups ends here: nothing
+	 * else writes (the writer's lock), so what it read still holds. */
+	if ((rc = store_settle(s, err)) != EXR_OK ||
+	    (rc = db_exec(s->db, "BEGIN IMMEDIATE", err)) != EXR_OK)
 		goto out;
 	r.file_id = le.file_id;
 	if (r.file_id == 0 && (rc = ledger_insert(&s->ledger, &le,

@@ -5,6 +5,7 @@
  * killed at any moment leaves the row where its data ends.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,12 +16,16 @@
 
 enum { L_LOOKUP, L_INSERT, L_ADVANCE, L_CLOSE, L_DAMAGE, L_N };
 
+/* FNV-1a, 64 bits: a file's head and tail hashes. */
+#define FNV_BASIS	0xcbf29ce484222325ULL
+#define FNV_PRIME	0x100000001b3ULL
+
+
 _Static_assert(L_N == LEDGER_NSTMTS, "struct ledger holds them all");
 
 static const char *const l_sql[L_N] = {
-	[L_LOOKUP] = "SELECT file_id, head_len, head_hash, tail_hash, "
-	    "ingested_to FROM files WHERE head_hash = ?1 OR head_len < ?2 "
-	    "ORDER BY ingested_to DESC, file_id",
+	[L_LOOKUP] = "SELECT file_id, tail_hash, ingested_to FROM files "
+	    "WHERE head_hash = ?1 AND head_len = ?2",
 	[L_INSERT] = "INSERT INTO files (kind, path, head_len, head_hash, "
 	    "tail_hash, ingested_to, size, first_ingest_ns, last_ingest_ns) "
 	    "VALUES (?7, ?1, ?2, ?3, 0, 0, ?4, ?5, ?6)",
@@ -54,16 +59,38 @@ step(struct ledger *l, sqlite3_stmt *st, struct ex_err *err)
 	return EXR_OK;
 }
 
+static void
+short_head(struct ledger *l, uint64_t len)
+{
+	if (len < LEDGER_HASH_SPAN)
+		l->short_heads[len / 64] |= UINT64_C(1) << (len % 64);
+}
+
+static int
+is_short_head(const struct ledger *l, uint64_t len)
+{
+	return len < LEDGER_HASH_SPAN &&
+	    (l->short_heads[len / 64] >> (len % 64) & 1);
+}
+
 int
 ledger_prepare(struct ledger *l, sqlite3 *db, struct ex_err *err)
 {
-	int i;
+	sqlite3_stmt *st;
+	int i, rc;
 
 	l->db = db;
+	memset(l->short_heads, 0, sizeof(l->short_heads));
 	for (i = 0; i < L_N; i++)
 		if (db_prepare(db, l_sql[i], &l->st[i], err) != EXR_OK)
 			return EXR_DB;
-	return EXR_OK;
+	if (db_prepare(db, "SELECT DISTINCT head_len FROM files WHERE "
+	    "head_len < " LEDGER_SPAN_SQL, &st, err) != EXR_OK)
+		return EXR_DB;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		short_head(l, (uint64_t)sqlite3_column_int64(st, 0));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? EXR_OK : db_fail(db, err, "ledger");
 }
 
 void
@@ -82,7 +109,7 @@ ledger_hash(int fd, uint64_t off, uint64_t len, uint64_t *hash,
     struct ex_err *err)
 {
 	uint8_t buf[LEDGER_HASH_SPAN];
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = FNV_BASIS;
 	ssize_t n;
 	size_t i;
 
@@ -98,7 +125,7 @@ ledger_hash(int fd, uint64_t off, uint64_t len, uint64_t *hash,
 			    strerror(errno));
 		for (i = 0; i < (size_t)n; i++) {
 			h ^= buf[i];
-			h *= 0x100000001b3ULL;
+			h *= FNV_PRIME;
 		}
 		off += (uint64_t)n;
 		len -= (uint64_t)n;
@@ -107,55 +134,109 @@ ledger_hash(int fd, uint64_t off, uint64_t len, uint64_t *hash,
 	return EXR_OK;
 }
 
+/* A row whose head is the file's: tried newest offset first. */
+struct candidate {
+	int64_t		 file_id;
+	uint64_t	 tail_hash, to;
+};
+
+/* A lookup's candidates (a few: one a copy of the file's start). */
+struct candidates {
+	struct candidate *a;
+	size_t		 n, cap;
+};
+
+static int
+cmp_candidate(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+
+	if (x->to != y->to)
+		return x->to > y->to ? -1 : 1;
+	return x->file_id < y->file_id ? -1 : x->file_id > y->file_id;
+}
+
+/* The rows with head (len bytes, hash) that fit a file of size bytes. */
+static int
+probe(struct ledger *l, uint64_t len, uint64_t hash, uint64_t size,
+    struct candidates *c, struct ex_err *err)
+{
+	sqlite3_stmt *st = l->st[L_LOOKUP];
+	struct candidate *a;
+	int rc;
+
+	sqlite3_bind_int64(st, 1, (int64_t)hash);
+	sqlite3_bind_int64(st, 2, (int64_t)len);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		uint64_t to = (uint64_t)sqlite3_column_int64(st, 2);
+
+		if (to > size)
+			continue;	/* truncated, or another file */
+		if (c->n == c->cap) {
+			c->cap = c->cap != 0 ? 2 * c->cap : 8;
+			if ((a = realloc(c->a, c->cap * sizeof(*a))) == NULL) {
+				sqlite3_reset(st);
+				return ex_fail(err, EXR_NOMEM, 0, "out of memory");
+			}
+			c->a = a;
+		}
+		c->a[c->n].file_id = sqlite3_column_int64(st, 0);
+		c->a[c->n].tail_hash = (uint64_t)sqlite3_column_int64(st, 1);
+		c->a[c->n++].to = to;
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? EXR_OK : db_fail(l->db, err, "ledger");
+}
+
 int
 ledger_lookup(struct ledger *l, int fd, uint64_t size,
     struct ledger_entry *e, struct ex_err *err)
 {
-	sqlite3_stmt *st = l->st[L_LOOKUP];
-	uint64_t head, h;
-	int rc;
+	uint8_t buf[LEDGER_HASH_SPAN];
+	struct candidates c = { NULL, 0, 0 };
+	uint64_t h = FNV_BASIS, span, tail;
+	size_t i;
+	ssize_t got;
+	int rc = EXR_OK;
 
 	memset(e, 0, sizeof(*e));
 	e->size = size;
 	e->head_len = size < LEDGER_HASH_SPAN ? size : LEDGER_HASH_SPAN;
-	if ((rc = ledger_hash(fd, 0, e->head_len, &head, err)) != EXR_OK)
-		return rc;
-	e->head_hash = head;
-	sqlite3_bind_int64(st, 1, (int64_t)head);
-	sqlite3_bind_int64(st, 2, LEDGER_HASH_SPAN);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		uint64_t hlen = (uint64_t)sqlite3_column_int64(st, 1);
-		uint64_t hhash = (uint64_t)sqlite3_column_int64(st, 2);
-		uint64_t thash = (uint64_t)sqlite3_column_int64(st, 3);
-		uint64_t to = (uint64_t)sqlite3_column_int64(st, 4);
-		uint64_t span = to < LEDGER_HASH_SPAN ? to : LEDGER_HASH_SPAN;
-
-		if (hlen > size || to > size)
-			continue;	/* truncated, or another file */
-		/* A row for a smaller file: does this one start the same? */
-		if (hlen != e->head_len) {
-			if (ledger_hash(fd, 0, hlen, &h, err) != EXR_OK)
-				goto fail;
-			if (h != hhash)
-				continue;
+	/*
+	 * The head, read once: the hash of every prefix is on the way
+	 * (FNV-1a runs byte by byte), so a row of the file when it was
+	 * shorter, whose head was all of it then, is found by its length
+	 * and that prefix's hash, with no read more.
+	 */
+	do
+		got = pread(fd, buf, (size_t)e->head_len, 0);
+	while (got == -1 && errno == EINTR);
+	if (got != (ssize_t)e->head_len)
+		return ex_fail(err, EXR_IO, 0, "%s", got >= 0 ? "file shrank "
+		    "while being read" : strerror(errno));
+	for (i = 0; i < e->head_len && rc == EXR_OK; i++) {
+		if (is_short_head(l, i))
+			rc = probe(l, i, h, size, &c, err);
+		h = (h ^ buf[i]) * FNV_PRIME;
+	}
+	e->head_hash = h;
+	if (rc == EXR_OK)
+		rc = probe(l, e->head_len, h, size, &c, err);
+	/* Then the same file, or one replaced: the same start only. */
+	if (c.n > 1)
+		qsort(c.a, c.n, sizeof(c.a[0]), cmp_candidate);
+	for (i = 0; i < c.n && rc == EXR_OK; i++) {
+		span = c.a[i].to < LEDGER_HASH_SPAN ? c.a[i].to :
+		    LEDGER_HASH_SPAN;
+		if ((rc = ledger_hash(fd, c.a[i].to - span, span, &tail,
+		    err)) == EXR_OK && tail == c.a[i].tail_hash) {
+			e->file_id = c.a[i].file_id;
+			e->ingested_to = c.a[i].to;
+			break;
 		}
-		if (ledger_hash(fd, to - span, span, &h, err) != EXR_OK)
-			goto fail;
-		if (h != thash)
-			continue;	/* replaced: the same start, not the rest */
-		e->file_id = sqlite3_column_int64(st, 0);
-		e->ingested_to = to;
-		break;
 	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		db_fail(l->db, err, "ledger");
-		goto fail;
-	}
-	sqlite3_reset(st);
-	return EXR_OK;
-fail:
-	sqlite3_reset(st);
-	return err != NULL ? err->code : EXR_IO;
+	free(c.a);
+	return rc;
 }
 
 int
@@ -177,6 +258,7 @@ ledger_insert(struct ledger *l, const struct ledger_entry *e,
 	if ((rc = step(l, st, err)) != EXR_OK)
 		return rc;
 	*file_id = sqlite3_last_insert_rowid(l->db);
+	short_head(l, e->head_len);
 	return EXR_OK;
 }
 
@@ -217,6 +299,7 @@ ledger_advance(struct ledger *l, const struct ledger_chunk *c,
 	sqlite3_bind_int64(st, 18, (int64_t)c->from);
 	if ((rc = step(l, st, err)) != EXR_OK)
 		return rc;
+	short_head(l, head_len);
 	/*
 	 * A range of a file is entered once: if the ledger no longer says
 	 * what this ingest read at its start, someone else has stored

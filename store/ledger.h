@@ -20,12 +20,19 @@
 #include "../parsers/exerr.h"
 
 #define LEDGER_HASH_SPAN	4096
+#define LEDGER_SPAN_SQL		"4096"
 #define LEDGER_NSTMTS		5
 
-/* The ledger's statements, prepared once per store. */
+/*
+ * The ledger's statements, prepared once per store, and the lengths
+ * under LEDGER_HASH_SPAN that some row's head has (a bit a length: a
+ * file ingested while smaller than the span, which may have grown):
+ * the only prefixes of a file a lookup must try.
+ */
 struct ledger {
 	sqlite3		*db;		/* not owned */
 	sqlite3_stmt	*st[LEDGER_NSTMTS];
+	uint64_t	 short_heads[LEDGER_HASH_SPAN / 64];
 };
 
 struct ledger_entry {
@@ -59,7 +66,10 @@ void	ledger_finalize(struct ledger *l);
 /*
  * Identify the open file fd (size bytes) against the ledger.  On return
  * e->file_id is the matching row (0 if none) and e->ingested_to where to
- * resume: 0 for a new file, e->size when nothing is new.
+ * resume: 0 for a new file, e->size when nothing is new.  It reads the
+ * file's head once and its tail once a matching row, and probes the
+ * index once for each head length in short_heads: its cost does not
+ * grow with the ledger.
  */
 int	ledger_lookup(struct ledger *l, int fd, uint64_t size,
 	    struct ledger_entry *e, struct ex_err *err);

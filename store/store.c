@@ -107,6 +107,7 @@ store_close(struct store *s)
 			sinks[k]->finalize(s);
 	hosts_finalize(s);
 	ledger_finalize(&s->ledger);
+	(void)store_settle(s, NULL);
 	if (s->db != NULL)
 		db_close(s->db);
 	dblock_release(s->lockfd);	/* after the close's checkpoint */
@@ -138,6 +139,14 @@ store_forget(struct store *s)
 {
 	sinks_reset(s, 1);
 	s->broken = 0;
+}
+
+int
+store_settle(struct store *s, struct ex_err *err)
+{
+	if (s->db == NULL || sqlite3_get_autocommit(s->db))
+		return EXR_OK;
+	return db_exec(s->db, "COMMIT", err);
 }
 
 int
