@@ -232,8 +232,8 @@ sample-chart: $(B)/extracct
 	@rm -rf $(B)/sample-chart
 	@echo "  SVG     docs/report-sample.svg"
 
-bench: $(B)/extracct $(B)/extracct-test $(B)/bench-loader \
-    $(B)/bench-forkloop $(B)/bench-procread
+bench: $(B)/extracct $(B)/bench-loader $(B)/bench-forkloop \
+    $(B)/bench-procread
 	@sh bench/run.sh $(B)/extracct
 	@echo
 	@sh bench/ingest.sh $(B)/extracct $(B)/bench-loader
@@ -248,7 +248,7 @@ bench: $(B)/extracct $(B)/extracct-test $(B)/bench-loader \
 	@echo
 	@sh bench/fleet.sh $(B)/extracct
 	@echo
-	@sh bench/spool.sh $(B)/extracct $(B)/extracct-test
+	@sh bench/spool.sh $(B)/extracct
 	@echo
 	@sh bench/rollup.sh $(B)/extracct
 	@if [ -n "$(BASELINE)" ]; then echo; \

@@ -1,75 +1,86 @@
 #!/bin/sh
-# bench/spool.sh: what the hourly run costs with nothing new, by the
-# number of logs the spool keeps (a year of hourly logs with a long
-# retention is some 17,000).  A spool of one-record exacct logs, named
-# as the spool names them, at 1,000, 5,000 and 20,000 logs: the first
-# run stores them (once), then BENCH_REPS runs (default 3) that find
-# nothing new; the medians of their wall and CPU time, and the reads
-# (pread64, strace) of one of them a log.  Goal: O(logs), under 1 s at
-# 20,000.
-# Usage: sh bench/spool.sh PATH/TO/extracct PATH/TO/extracct-test
+# bench/spool.sh: what run costs as the spool fills: a spool of 1,000,
+# 5,000 and 20,000 one-record pacct logs (a year of hourly logs is about
+# 17,000 files), the run that stores them, then a run with nothing new
+# (each log opened and found in the ledger), then, the logs made two
+# days old, one whose retention (--retention-days 1) asks the ledger
+# about each and removes them all.
+# Its cost should grow with the logs, not with their square: the
+# ledger finds a log by its own first bytes, however many it holds.
+#
+# Usage: sh bench/spool.sh PATH/TO/extracct      (make bench does this)
+#   BENCH_SPOOL_LOGS  the spool sizes (default "1000 5000 20000")
+#   BENCH_REPS        timed runs with nothing new, median (default 3)
+
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-EXTRACCT=${1:?usage: sh bench/spool.sh PATH/TO/extracct PATH/TO/extracct-test}
-EXTRACCT_TEST=${2:?usage: sh bench/spool.sh PATH/TO/extracct PATH/TO/extracct-test}
-case $EXTRACCT in /*) ;; *) EXTRACCT=$PWD/$EXTRACCT ;; esac
-case $EXTRACCT_TEST in /*) ;; *) EXTRACCT_TEST=$PWD/$EXTRACCT_TEST ;; esac
-REPS=${BENCH_REPS:-3}
+X=${1:?usage: sh bench/spool.sh PATH/TO/extracct}
 SIZES=${BENCH_SPOOL_LOGS:-1000 5000 20000}
-TRASH=$(mktemp -d "${TMPDIR:-/tmp}/extracct-spool.XXXXXX")
-trap 'rm -rf "$TRASH"' EXIT
-cd "$TRASH"
-host=$(hostname)
-max=0
-for n in $SIZES; do [ "$n" -gt "$max" ] && max=$n; done
+REPS=${BENCH_REPS:-3}
+for v in $SIZES; do
+	case $v in ''|*[!0-9]*|0) echo "bench: BENCH_SPOOL_LOGS must be" \
+	    "numbers >= 1" >&2; exit 2;; esac
+done
+case $REPS in ''|*[!0-9]*|0) echo "bench: BENCH_REPS must be a number >= 1" >&2; exit 2;; esac
+[ -x "$X" ] || { echo "bench: $X is not executable" >&2; exit 2; }
 
-# One log a minute from 2023-11-14 22:13 UTC, each its own record: a
-# generated log cut into one-record logs (the test helper's split), then
-# named as the spool names them (perl, which Debian always has: a date
-# and an mv a log would take longer than the bench).
-mkdir pool
-"$EXTRACCT" gen --kind proc --records "$max" --seed 1 --host "$host" \
-    -o all.exacct
-"$EXTRACCT_TEST" split all.exacct "$max" pool/p
-perl -e 'my ($host, $n) = @ARGV;
-    for my $i (1 .. $n) {
-	my @t = gmtime(1700000000 + $i * 60);
-	rename("pool/p.$i", sprintf("pool/proc-%s-%04d%02d%02d-%02d%02d",
-	    $host, $t[5] + 1900, $t[4] + 1, $t[3], $t[2], $t[1]))
-	    or die "pool/p.$i: $!\n";
-    }' "$host" "$max"
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/extracct-bench-spool.XXXXXX")
+trap 'rm -rf "$DIR"' EXIT
+trap 'exit 130' INT TERM
+HOST=$(hostname)
 
-run() {
-	"$EXTRACCT" run --spool "spool.$1" --db "db.$1" --no-snap \
-	    --no-rotate --retention-days 36500
+# mkspool N: $DIR/sp, N logs of one 64-byte pacct record each, every
+# record another, named one a day from 2000-01-01 by split itself (a
+# rename per log would fork N times; the names' digits are all the
+# spool asks of them, so 20000132 passes).
+mkspool() {
+	rm -rf "$DIR/sp" "$DIR"/d.db*
+	mkdir -m 700 "$DIR/sp"
+	"$X" gen --kind pacct --records "$1" --seed 1 -o "$DIR/all"
+	(cd "$DIR/sp" && split -b 64 -a 8 --numeric-suffixes=20000101 \
+	    --additional-suffix=-0000 "$DIR/all" "pacct-$HOST-")
+	rm -f "$DIR/all"
 }
 
-echo "extracct spool bench: run with nothing new, by logs in the spool; $REPS reps, median"
-printf "  %8s %12s %12s %12s %14s\n" logs "first run" "nothing new" "its CPU" "reads a log"
+spoolrun() {
+	"$X" run --spool "$DIR/sp" --db "$DIR/d.db" --no-rotate --no-snap "$@"
+}
+
+# timed OUT: one run, its wall seconds to OUT, its CPU seconds to OUT.cpu.
+timed() {
+	t0=$(now)
+	c=$(cpu_of spoolrun $RUNOPTS)
+	t1=$(now)
+	[ "$c" != failed ] || { echo "bench: spool: run failed" >&2; exit 1; }
+	echo "$t0 $t1" | awk '{ printf "%.6f\n", $2 - $1 }' >>"$1"
+	echo "$c" >>"$1.cpu"
+}
+
+echo "extracct bench: run on a spool of one-record pacct logs"
+echo "  run --no-rotate --no-snap; nothing new: the median of $REPS runs;"
+echo "  wall and CPU (user + system) seconds"
+echo
+printf "  %8s %12s %8s %12s %8s %12s %8s\n" logs "store: wall" cpu \
+    "nothing new" cpu "retention" cpu
 for n in $SIZES; do
-	mkdir -m 700 "spool.$n"
-	ls pool | sort | head -n "$n" | (cd pool && xargs cp -t "../spool.$n")
-	a=$(now)
-	run "$n" >/dev/null
-	first=$(awk -v a="$a" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
-	rm -f "t.$n" "c.$n"
+	mkspool "$n"
+	rm -f "$DIR"/t.*
+	RUNOPTS=
+	timed "$DIR/t.first"
 	i=0
 	while [ "$i" -lt "$REPS" ]; do
+		timed "$DIR/t.again"
 		i=$((i + 1))
-		a=$(now)
-		cpu_of run "$n" >>"c.$n"
-		awk -v a="$a" -v b="$(now)" 'BEGIN { printf "%.3f\n", b - a }' \
-		    >>"t.$n"
 	done
-	reads=-
-	if command -v strace >/dev/null 2>&1; then
-		strace -f -c -e trace=pread64 -o "s.$n" "$EXTRACCT" run \
-		    --spool "spool.$n" --db "db.$n" --no-snap --no-rotate \
-		    --retention-days 36500 >/dev/null 2>&1 || true
-		reads=$(awk -v n="$n" '$NF == "pread64" {
-		    printf "%.1f", $(NF - 1) / n }' "s.$n")
-	fi
-	printf "  %8d %10s s %10.3f s %10.3f s %14s\n" "$n" "$first" \
-	    "$(median "t.$n")" "$(median "c.$n")" "$reads"
+	find "$DIR/sp" -type f -exec touch -d '2 days ago' {} +
+	RUNOPTS="--retention-days 1"
+	timed "$DIR/t.ret"
+	printf "  %8d %12.3f %8.3f %12.3f %8.3f %12.3f %8.3f\n" "$n" \
+	    "$(cat "$DIR/t.first")" "$(cat "$DIR/t.first.cpu")" \
+	    "$(median "$DIR/t.again")" "$(median "$DIR/t.again.cpu")" \
+	    "$(cat "$DIR/t.ret")" "$(cat "$DIR/t.ret.cpu")"
+	[ -z "$(ls "$DIR/sp")" ] ||
+	    echo "  (retention left $(ls "$DIR/sp" | wc -l) logs of $n)"
 done
+exit 0

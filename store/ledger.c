@@ -5,7 +5,6 @@
  * killed at any moment leaves the row where its data ends.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -14,18 +13,22 @@
 #include "db.h"
 #include "ledger.h"
 
-enum { L_LOOKUP, L_INSERT, L_ADVANCE, L_CLOSE, L_DAMAGE, L_N };
-
-/* FNV-1a, 64 bits: a file's head and tail hashes. */
-#define FNV_BASIS	0xcbf29ce484222325ULL
-#define FNV_PRIME	0x100000001b3ULL
-
+enum { L_LOOKUP, L_SMALL, L_VERSION, L_INSERT, L_ADVANCE, L_CLOSE, L_DAMAGE,
+    L_N };
 
 _Static_assert(L_N == LEDGER_NSTMTS, "struct ledger holds them all");
 
+/* FNV-1a, 64 bits. */
+#define FNV_BASIS	0xcbf29ce484222325ULL
+#define FNV_PRIME	0x100000001b3ULL
+
 static const char *const l_sql[L_N] = {
+	/* By the index on head_hash: the rows of one head. */
 	[L_LOOKUP] = "SELECT file_id, tail_hash, ingested_to FROM files "
-	    "WHERE head_hash = ?1 AND head_len = ?2",
+	    "WHERE head_hash = ?1 AND head_len = ?2 "
+	    "ORDER BY ingested_to DESC, file_id",
+	[L_SMALL] = "SELECT DISTINCT head_len FROM files WHERE head_len < ?",
+	[L_VERSION] = "PRAGMA data_version",
 	[L_INSERT] = "INSERT INTO files (kind, path, head_len, head_hash, "
 	    "tail_hash, ingested_to, size, first_ingest_ns, last_ingest_ns) "
 	    "VALUES (?7, ?1, ?2, ?3, 0, 0, ?4, ?5, ?6)",
@@ -59,38 +62,17 @@ step(struct ledger *l, sqlite3_stmt *st, struct ex_err *err)
 	return EXR_OK;
 }
 
-static void
-short_head(struct ledger *l, uint64_t len)
-{
-	if (len < LEDGER_HASH_SPAN)
-		l->short_heads[len / 64] |= UINT64_C(1) << (len % 64);
-}
-
-static int
-is_short_head(const struct ledger *l, uint64_t len)
-{
-	return len < LEDGER_HASH_SPAN &&
-	    (l->short_heads[len / 64] >> (len % 64) & 1);
-}
-
 int
 ledger_prepare(struct ledger *l, sqlite3 *db, struct ex_err *err)
 {
-	sqlite3_stmt *st;
-	int i, rc;
+	int i;
 
 	l->db = db;
-	memset(l->short_heads, 0, sizeof(l->short_heads));
+	l->small_loaded = 0;
 	for (i = 0; i < L_N; i++)
 		if (db_prepare(db, l_sql[i], &l->st[i], err) != EXR_OK)
 			return EXR_DB;
-	if (db_prepare(db, "SELECT DISTINCT head_len FROM files WHERE "
-	    "head_len < " LEDGER_SPAN_SQL, &st, err) != EXR_OK)
-		return EXR_DB;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		short_head(l, (uint64_t)sqlite3_column_int64(st, 0));
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? EXR_OK : db_fail(db, err, "ledger");
+	return EXR_OK;
 }
 
 void
@@ -134,109 +116,163 @@ ledger_hash(int fd, uint64_t off, uint64_t len, uint64_t *hash,
 	return EXR_OK;
 }
 
-/* A row whose head is the file's: tried newest offset first. */
-struct candidate {
-	int64_t		 file_id;
-	uint64_t	 tail_hash, to;
-};
-
-/* A lookup's candidates (a few: one a copy of the file's start). */
-struct candidates {
-	struct candidate *a;
-	size_t		 n, cap;
-};
-
+/* Read the first n bytes of fd into l->head and hash every prefix. */
 static int
-cmp_candidate(const void *a, const void *b)
+read_head(struct ledger *l, int fd, size_t n, struct ex_err *err)
 {
-	const struct candidate *x = a, *y = b;
+	uint64_t h = FNV_BASIS;
+	size_t got = 0, i;
+	ssize_t r;
 
-	if (x->to != y->to)
-		return x->to > y->to ? -1 : 1;
-	return x->file_id < y->file_id ? -1 : x->file_id > y->file_id;
+	while (got < n) {
+		r = pread(fd, l->head + got, n - got, (off_t)got);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return ex_fail(err, EXR_IO, got, "%s",
+			    r == 0 ? "file shrank while being read" :
+			    strerror(errno));
+		got += (size_t)r;
+	}
+	l->prefix[0] = h;
+	for (i = 0; i < n; i++) {
+		h ^= l->head[i];
+		h *= FNV_PRIME;
+		l->prefix[i + 1] = h;
+	}
+	return EXR_OK;
 }
 
-/* The rows with head (len bytes, hash) that fit a file of size bytes. */
+/*
+ * The set of short head lengths, read again if another connection has
+ * committed since it was read (the writer's lock should make that
+ * impossible; a lock that does not work must not make a file new).
+ */
 static int
-probe(struct ledger *l, uint64_t len, uint64_t hash, uint64_t size,
-    struct candidates *c, struct ex_err *err)
+small_lengths(struct ledger *l, struct ex_err *err)
 {
-	sqlite3_stmt *st = l->st[L_LOOKUP];
-	struct candidate *a;
+	sqlite3_stmt *st = l->st[L_VERSION];
+	int64_t v = 0;
 	int rc;
 
-	sqlite3_bind_int64(st, 1, (int64_t)hash);
-	sqlite3_bind_int64(st, 2, (int64_t)len);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW)
+		return db_fail(l->db, err, "ledger");
+	if (l->small_loaded && v == l->data_version)
+		return EXR_OK;
+	st = l->st[L_SMALL];
+	memset(l->small, 0, sizeof(l->small));
+	sqlite3_bind_int64(st, 1, LEDGER_HASH_SPAN);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		uint64_t to = (uint64_t)sqlite3_column_int64(st, 2);
+		int64_t len = sqlite3_column_int64(st, 0);
 
-		if (to > size)
-			continue;	/* truncated, or another file */
-		if (c->n == c->cap) {
-			c->cap = c->cap != 0 ? 2 * c->cap : 8;
-			if ((a = realloc(c->a, c->cap * sizeof(*a))) == NULL) {
-				sqlite3_reset(st);
-				return ex_fail(err, EXR_NOMEM, 0, "out of memory");
-			}
-			c->a = a;
-		}
-		c->a[c->n].file_id = sqlite3_column_int64(st, 0);
-		c->a[c->n].tail_hash = (uint64_t)sqlite3_column_int64(st, 1);
-		c->a[c->n++].to = to;
+		if (len >= 0 && len < LEDGER_HASH_SPAN)
+			l->small[len / 8] |= (uint8_t)(1u << (len % 8));
 	}
 	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? EXR_OK : db_fail(l->db, err, "ledger");
+	if (rc != SQLITE_DONE)
+		return db_fail(l->db, err, "ledger");
+	l->small_loaded = 1;
+	l->data_version = v;
+	return EXR_OK;
 }
 
+/* A row now has head length len: lookups must probe it. */
+static void
+small_note(struct ledger *l, uint64_t len)
+{
+	if (len < LEDGER_HASH_SPAN)
+		l->small[len / 8] |= (uint8_t)(1u << (len % 8));
+}
+
+/*
+ * The rows whose first len bytes are the file's (e->size bytes, its
+ * head in l->head): the first one whose tail matches too, in the order
+ * ingested_to descending, file_id, if it comes before e's best so far,
+ * becomes it.
+ */
+static int
+probe(struct ledger *l, int fd, uint64_t len, struct ledger_entry *e,
+    int *found, struct ex_err *err)
+{
+	sqlite3_stmt *st = l->st[L_LOOKUP];
+	uint64_t h;
+	int rc;
+
+	sqlite3_bind_int64(st, 1, (int64_t)l->prefix[len]);
+	sqlite3_bind_int64(st, 2, (int64_t)len);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		uint64_t thash = (uint64_t)sqlite3_column_int64(st, 1);
+		uint64_t to = (uint64_t)sqlite3_column_int64(st, 2);
+
+		if (to > e->size)
+			continue;	/* truncated, or another file */
+		if (*found && (to < e->ingested_to ||
+		    (to == e->ingested_to && id > e->file_id)))
+			break;		/* the rest come after the best */
+		/* The 4 KiB before the offset: within the head, or read. */
+		if (to <= e->head_len)
+			h = l->prefix[to];
+		else if (ledger_hash(fd, to - LEDGER_HASH_SPAN,
+		    LEDGER_HASH_SPAN, &h, err) != EXR_OK) {
+			sqlite3_reset(st);
+			return err != NULL ? err->code : EXR_IO;
+		}
+		if (h != thash)
+			continue;	/* replaced: the same start, not the rest */
+		e->file_id = id;
+		e->ingested_to = to;
+		*found = 1;
+		break;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(l->db, err, "ledger");
+	return EXR_OK;
+}
+
+/*
+ * A row matches when its head_len bytes are the file's first (hashed
+ * alike), its offset is within the file and its tail hash is the
+ * file's there; the one read furthest wins (then the oldest).  Such a
+ * row's head_len is the file's own (min(size, 4 KiB)) or, for a row
+ * entered when its file was shorter, a length under 4 KiB: every row
+ * with the file's own head is probed, then each shorter length the
+ * ledger holds, longest first, until none can be read further than the
+ * best (a row's offset is at most its head_len under 4 KiB).  A file
+ * with nothing new is found by its own head, with no second probe; no
+ * row is read but those of a probed head, nor any file but this one.
+ */
 int
 ledger_lookup(struct ledger *l, int fd, uint64_t size,
     struct ledger_entry *e, struct ex_err *err)
 {
-	uint8_t buf[LEDGER_HASH_SPAN];
-	struct candidates c = { NULL, 0, 0 };
-	uint64_t h = FNV_BASIS, span, tail;
-	size_t i;
-	ssize_t got;
-	int rc = EXR_OK;
+	uint64_t len;
+	int found = 0, rc;
 
 	memset(e, 0, sizeof(*e));
 	e->size = size;
 	e->head_len = size < LEDGER_HASH_SPAN ? size : LEDGER_HASH_SPAN;
-	/*
-	 * The head, read once: the hash of every prefix is on the way
-	 * (FNV-1a runs byte by byte), so a row of the file when it was
-	 * shorter, whose head was all of it then, is found by its length
-	 * and that prefix's hash, with no read more.
-	 */
-	do
-		got = pread(fd, buf, (size_t)e->head_len, 0);
-	while (got == -1 && errno == EINTR);
-	if (got != (ssize_t)e->head_len)
-		return ex_fail(err, EXR_IO, 0, "%s", got >= 0 ? "file shrank "
-		    "while being read" : strerror(errno));
-	for (i = 0; i < e->head_len && rc == EXR_OK; i++) {
-		if (is_short_head(l, i))
-			rc = probe(l, i, h, size, &c, err);
-		h = (h ^ buf[i]) * FNV_PRIME;
-	}
-	e->head_hash = h;
-	if (rc == EXR_OK)
-		rc = probe(l, e->head_len, h, size, &c, err);
-	/* Then the same file, or one replaced: the same start only. */
-	if (c.n > 1)
-		qsort(c.a, c.n, sizeof(c.a[0]), cmp_candidate);
-	for (i = 0; i < c.n && rc == EXR_OK; i++) {
-		span = c.a[i].to < LEDGER_HASH_SPAN ? c.a[i].to :
-		    LEDGER_HASH_SPAN;
-		if ((rc = ledger_hash(fd, c.a[i].to - span, span, &tail,
-		    err)) == EXR_OK && tail == c.a[i].tail_hash) {
-			e->file_id = c.a[i].file_id;
-			e->ingested_to = c.a[i].to;
+	if ((rc = read_head(l, fd, (size_t)e->head_len, err)) != EXR_OK)
+		return rc;
+	e->head_hash = l->prefix[e->head_len];
+	if ((rc = probe(l, fd, e->head_len, e, &found, err)) != EXR_OK)
+		return rc;
+	if (found && e->ingested_to >= e->head_len)
+		return EXR_OK;	/* no shorter head can be read further */
+	if ((rc = small_lengths(l, err)) != EXR_OK)
+		return rc;
+	for (len = e->head_len; len-- > 0;) {
+		if (found && len < e->ingested_to)
 			break;
-		}
+		if ((l->small[len / 8] & (1u << (len % 8))) != 0 &&
+		    (rc = probe(l, fd, len, e, &found, err)) != EXR_OK)
+			return rc;
 	}
-	free(c.a);
-	return rc;
+	return EXR_OK;
 }
 
 int
@@ -257,8 +293,8 @@ ledger_insert(struct ledger *l, const struct ledger_entry *e,
 	sqlite3_bind_text(st, 7, kind, -1, SQLITE_STATIC);
 	if ((rc = step(l, st, err)) != EXR_OK)
 		return rc;
+	small_note(l, e->head_len);
 	*file_id = sqlite3_last_insert_rowid(l->db);
-	short_head(l, e->head_len);
 	return EXR_OK;
 }
 
@@ -299,14 +335,15 @@ ledger_advance(struct ledger *l, const struct ledger_chunk *c,
 	sqlite3_bind_int64(st, 18, (int64_t)c->from);
 	if ((rc = step(l, st, err)) != EXR_OK)
 		return rc;
-	short_head(l, head_len);
 	/*
 	 * A range of a file is entered once: if the ledger no longer says
 	 * what this ingest read at its start, someone else has stored
 	 * this range (the writer's lock makes that impossible; a lock
 	 * that does not work, as on some network file systems, does not).
 	 */
-	if (sqlite3_changes(l->db) != 1)
+	if (sqlite3_changes(l->db) == 1)
+		small_note(l, head_len);
+	else
 		return ex_fail(err, EXR_DB, c->upto, "the ledger of this file "
 		    "moved while it was read (another writer without the "
 		    "lock?): bytes %llu-%llu not stored",

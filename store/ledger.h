@@ -20,19 +20,26 @@
 #include "../parsers/exerr.h"
 
 #define LEDGER_HASH_SPAN	4096
-#define LEDGER_SPAN_SQL		"4096"
-#define LEDGER_NSTMTS		5
+#define LEDGER_NSTMTS		7
 
-/*
- * The ledger's statements, prepared once per store, and the lengths
- * under LEDGER_HASH_SPAN that some row's head has (a bit a length: a
- * file ingested while smaller than the span, which may have grown):
- * the only prefixes of a file a lookup must try.
- */
+/* The ledger's statements, prepared once per store, and lookup's state. */
 struct ledger {
 	sqlite3		*db;		/* not owned */
 	sqlite3_stmt	*st[LEDGER_NSTMTS];
-	uint64_t	 short_heads[LEDGER_HASH_SPAN / 64];
+	/*
+	 * The head_len values under LEDGER_HASH_SPAN the rows hold (a
+	 * superset: a row that moved on leaves its old length set), read
+	 * from the table at the first lookup that needs them, kept as
+	 * rows are written, and read again if another connection has
+	 * committed since (data_version).
+	 */
+	uint8_t		 small[LEDGER_HASH_SPAN / 8];
+	int		 small_loaded;
+	int64_t		 data_version;
+	/* The file being looked up: its first bytes, and the hash of each
+	 * prefix of them (prefix[i]: of the first i bytes). */
+	uint8_t		 head[LEDGER_HASH_SPAN];
+	uint64_t	 prefix[LEDGER_HASH_SPAN + 1];
 };
 
 struct ledger_entry {
@@ -66,10 +73,11 @@ void	ledger_finalize(struct ledger *l);
 /*
  * Identify the open file fd (size bytes) against the ledger.  On return
  * e->file_id is the matching row (0 if none) and e->ingested_to where to
- * resume: 0 for a new file, e->size when nothing is new.  It reads the
- * file's head once and its tail once a matching row, and probes the
- * index once for each head length in short_heads: its cost does not
- * grow with the ledger.
+ * resume: 0 for a new file, e->size when nothing is new.  One read of
+ * the file's first 4 KiB (and of the 4 KiB before a row's offset past
+ * them), then indexed probes by (head_len, head_hash): one for a file
+ * with nothing new, one for each shorter head length the ledger holds
+ * for a file new or grown (at most 4095, whatever the number of rows).
  */
 int	ledger_lookup(struct ledger *l, int fd, uint64_t size,
 	    struct ledger_entry *e, struct ex_err *err);
