@@ -41,7 +41,8 @@ test_expect_success 'without systemd: each run dated in run.log, 0640' '
 	mkdir bin log &&
 	printf "#!/bin/sh\necho \"extracct \$*\"\necho oops >&2\nexit 1\n" >bin/extracct &&
 	chmod +x bin/extracct &&
-	run_job 1 && run_job 2 &&
+	test_expect_code 1 run_job 1 2>err1 &&
+	test_expect_code 1 run_job 2 2>err2 &&
 	cat log/run.log &&
 	sed -e "s/^[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z /TS /" \
 	    log/run.log >got &&
@@ -57,6 +58,18 @@ test_expect_success 'without systemd: each run dated in run.log, 0640' '
 	EOT
 	test_cmp want got &&
 	test "$(stat -c %a log/run.log)" = 640
+'
+
+# cron mails what a job prints and nothing else: a failed run says so
+# there, and the job keeps the run's status; a good one prints nothing.
+test_expect_success 'without systemd: a failed run is on standard error, its status kept' '
+	echo "extracct run: exit 1, see $TRASH/log/run.log" >want1 &&
+	test_cmp want1 err1 &&
+	echo "extracct snap: exit 1, see $TRASH/log/run.log" >want2 &&
+	test_cmp want2 err2 &&
+	printf "#!/bin/sh\nexit 0\n" >bin/extracct &&
+	run_job 1 2>err3 && run_job 2 2>>err3 &&
+	test_cmp /dev/null err3
 '
 
 test_expect_success 'with systemd: the cron lines do nothing' '
