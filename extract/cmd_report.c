@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,8 +227,20 @@ is_conninfo(const char *db)
  */
 static int
 report_on(struct rdb *r, int chart, int capture, int energy,
-    const struct report_opts *o, struct ex_err *err)
+    const struct report_opts *opts, struct ex_err *err)
 {
+	struct report_opts w = *opts, *o = &w;
+	int64_t out;
+	int rc;
+
+	if ((rc = report_window(r, &w, energy, &out, err)) != EXR_OK)
+		return rc;
+	/* Said apart from the report, whatever its format. */
+	if (out > 0)
+		say(stderr, "extracct: report: %" PRId64 " interval%s out of "
+		    "range (before 1970 or from 2200 on) left out of the "
+		    "window; --from and --to take %s in", out, out == 1 ? "" :
+		    "s", out == 1 ? "it" : "them");
 	if (chart == 2)
 		return report_html(r, stdout, o, err);
 	if (chart)
@@ -456,6 +469,13 @@ parse_time(const char *flag, const char *s, int64_t *ns)
 		tm.tm_isdst = -1;
 		if ((t = mktime(&tm)) == (time_t)-1)
 			break;
+		/* ns of int64_t: 1677-09-21 to 2262-04-11. */
+		if (t > INT64_MAX / 1000000000 || t < INT64_MIN / 1000000000) {
+			complain(EXR_USAGE, "%s '%s': past what 64-bit "
+			    "nanoseconds hold (1677-09-21 to 2262-04-11)",
+			    flag, s);
+			return -1;
+		}
 		*ns = (int64_t)t * 1000000000;
 		return 0;
 	}
@@ -617,6 +637,8 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		o.tz = zone;
 	} else
 		o.tz = tz;
+	o.open = (from == NULL ? REPORT_OPEN_FROM : 0) |
+	    (to == NULL ? REPORT_OPEN_TO : 0);
 	if ((from != NULL && parse_time("--from", from, &o.from_ns) != 0) ||
 	    (to != NULL && parse_time("--to", to, &o.to_ns) != 0))
 		return EXR_USAGE;

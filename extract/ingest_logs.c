@@ -344,6 +344,10 @@ ingest_logs(struct store *s, const char *db, const char *outdir,
 		    "time", st.from, st.to, st.records, st.rows,
 		    st.duplicates, st.late, st.idle, st.flows, st.damaged,
 		    st.untimed);
+		/* Times refused, each said where it was (add_counts). */
+		if (st.counts.bad_values > 0)
+			printf(", %" PRIu64 " times refused",
+			    st.counts.bad_values);
 		/* Only where acctd and pacct both ran, or acctd lost some. */
 		if (st.alt_exits > 0)
 			printf(", %" PRIu64 " exits another source had",

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../parsers/records.h"
+#include "../store/rollup.h"
 #include "../store/rollup_sql.h"
 #include "central_schema.h"
 #include "central_views.h"
@@ -395,16 +396,36 @@ central_month(int64_t t_ns, int64_t *from, int64_t *to, int *year,
 }
 
 int
+central_in_range(int64_t t_ns)
+{
+	return t_ns >= 0 && t_ns < ROLLUP_MAX_T_NS;
+}
+
+void
+central_partition_name(char *name, size_t n, const char *table,
+    int64_t t_ns)
+{
+	int64_t from, to;
+	int y, m;
+
+	if (!central_in_range(t_ns)) {
+		snprintf(name, n, "%s_default", table);
+		return;
+	}
+	central_month(t_ns, &from, &to, &y, &m);
+	snprintf(name, n, "%s_%04d_%02d", table, y, m);
+}
+
+int
 central_partition(PGconn *conn, const char *table, int64_t t_ns,
     int64_t unit_ns, struct ex_err *err)
 {
-	char name[96], sql[512];
+	char name[96], sql[512], bounds[96];
 	int64_t from, to;
 	int y, m, rc;
 	PGresult *res;
 
-	central_month(t_ns, &from, &to, &y, &m);
-	snprintf(name, sizeof(name), "%s_%04d_%02d", table, y, m);
+	central_partition_name(name, sizeof(name), table, t_ns);
 	snprintf(sql, sizeof(sql), "SELECT 1 FROM pg_class WHERE relname = "
 	    "'%s' AND relkind = 'r'", name);
 	res = PQexec(conn, sql);
@@ -412,10 +433,16 @@ central_partition(PGconn *conn, const char *table, int64_t t_ns,
 	PQclear(res);
 	if (rc)
 		return EXR_OK;
+	/* A month's range checks the default's rows, all out of range. */
+	if (central_in_range(t_ns)) {
+		central_month(t_ns, &from, &to, &y, &m);
+		snprintf(bounds, sizeof(bounds), "FOR VALUES FROM (%" PRId64
+		    ") TO (%" PRId64 ")", from / unit_ns, to / unit_ns);
+	} else
+		snprintf(bounds, sizeof(bounds), "DEFAULT");
 	snprintf(sql, sizeof(sql), "BEGIN; SELECT pg_advisory_xact_lock("
 	    LOCK_PARTS "); CREATE TABLE IF NOT EXISTS \"%s\" PARTITION OF %s "
-	    "FOR VALUES FROM (%" PRId64 ") TO (%" PRId64 "); COMMIT",
-	    name, table, from / unit_ns, to / unit_ns);
+	    "%s; COMMIT", name, table, bounds);
 	if ((rc = pg_exec(conn, sql, name, err)) != EXR_OK)
 		PQclear(PQexec(conn, "ROLLBACK"));
 	return rc;

@@ -667,21 +667,22 @@ mark_send(const struct push *pp, const struct ptab *t, struct bmap *m)
 	}
 }
 
-/* The partition of t's month from, made unless parts lists it. */
+/*
+ * The partition of t's month from (out of range: the default one), made
+ * unless parts lists it.
+ */
 static int
 month_partition(struct push *pp, const struct ptab *t, int64_t t_ns,
     const PGresult *parts)
 {
 	char name[96];
-	int64_t from, to;
-	int y, mo, p;
+	int p;
 
-	central_month(t_ns, &from, &to, &y, &mo);
-	snprintf(name, sizeof(name), "%s_%04d_%02d", t->name, y, mo);
+	central_partition_name(name, sizeof(name), t->name, t_ns);
 	for (p = 0; p < PQntuples(parts); p++)
 		if (strcmp(PQgetvalue(parts, p, 0), name) == 0)
 			return EXR_OK;
-	return central_partition(pp->conn, t->name, from, t->unit, pp->err);
+	return central_partition(pp->conn, t->name, t_ns, t->unit, pp->err);
 }
 
 /*
@@ -689,7 +690,9 @@ month_partition(struct push *pp, const struct ptab *t, int64_t t_ns,
  * goes (each in its own short transaction), over every host of the
  * database.  Where an index leads with the column, one probe a month
  * (the first row at or after the month's end); else the days the rows
- * end on, each month once.
+ * end on, each month once.  Rows out of range share the default
+ * partition (central_partition): it is made once, and the probes jump
+ * over the months out of range.
  */
 static int
 make_partitions(struct push *pp)
@@ -700,7 +703,7 @@ make_partitions(struct push *pp)
 	sqlite3_stmt *st;
 	int64_t from, to, last;
 	size_t k;
-	int rc = EXR_OK, step, y, mo;
+	int rc = EXR_OK, step, y, mo, dflt;
 
 	if ((parts = pq(pp, "SELECT c.relname FROM pg_inherits i JOIN pg_class "
 	    "c ON c.oid = i.inhrelid", 0, NULL, PGRES_TUPLES_OK,
@@ -724,6 +727,7 @@ make_partitions(struct push *pp)
 			break;
 		}
 		last = INT64_MIN;
+		dflt = 0;
 		if (t->part == 2) {
 			for (;;) {
 				sqlite3_bind_int64(st, 1, last);
@@ -734,10 +738,15 @@ make_partitions(struct push *pp)
 				central_month(sqlite3_column_int64(st, 0) *
 				    t->unit, &from, &to, &y, &mo);
 				sqlite3_reset(st);
-				if ((rc = month_partition(pp, t, from, parts)) !=
+				/* Out of range: the default partition, once. */
+				if ((central_in_range(from) || dflt++ == 0) &&
+				    (rc = month_partition(pp, t, from, parts)) !=
 				    EXR_OK)
 					break;
-				last = to / t->unit;
+				if (from >= 0 && !central_in_range(from))
+					break;	/* the rest is from 2200 on */
+				/* Before 1970: on from 1970 at once. */
+				last = from < 0 ? 0 : to / t->unit;
 			}
 			if (step == SQLITE_ROW)
 				step = SQLITE_DONE;
@@ -748,7 +757,8 @@ make_partitions(struct push *pp)
 				if (from == last)
 					continue;	/* days in order */
 				last = from;
-				if ((rc = month_partition(pp, t, from, parts)) !=
+				if ((central_in_range(from) || dflt++ == 0) &&
+				    (rc = month_partition(pp, t, from, parts)) !=
 				    EXR_OK)
 					break;
 			}

@@ -223,8 +223,14 @@ pacct_decode(const uint8_t *r, struct ex_proc *p, int *version,
 		set(p, PROC_WAIT_STATUS, rd32(r + 32, be));
 		copy_comm(p, r + 36, 17);
 	}
-	set(p, PROC_FINISH_NS, p->v[PROC_START_NS] + ticks_ns(etime_ticks,
-	    ahz));
+	/*
+	 * The start (32-bit seconds) always fits; a nonsense elapsed time
+	 * could put the finish past REC_MAX_NS (or wrap ticks_ns): then
+	 * the finish is refused, left absent, as exacct's bad times are.
+	 */
+	if (etime_ticks / ahz < (REC_MAX_NS - p->v[PROC_START_NS]) / NS)
+		set(p, PROC_FINISH_NS, p->v[PROC_START_NS] +
+		    ticks_ns(etime_ticks, ahz));
 	/*
 	 * ac_io ("chars transferred") is documented as never filled, yet a
 	 * 6.18 kernel writes non-zero values there that are not bytes

@@ -291,6 +291,16 @@ flow_fill(struct ex_flow *f, const struct ex_rec *rec, struct rec_counts *c)
 	fill(&s, rec, c);
 }
 
+/* A whole-ns time past REC_MAX_NS: refused, as bad_time's are. */
+static void
+drop_late(uint64_t *v, uint64_t *present, int f, struct rec_counts *c)
+{
+	if ((*present >> f & 1) && v[f] > REC_MAX_NS) {
+		*present &= ~(1ULL << f);
+		c->bad_values++;
+	}
+}
+
 void
 sysload_fill(struct ex_sysload *sl, const struct ex_rec *rec,
     struct rec_counts *c)
@@ -300,6 +310,7 @@ sysload_fill(struct ex_sysload *sl, const struct ex_rec *rec,
 
 	sl->off = rec->off;
 	fill(&s, rec, c);
+	drop_late(sl->v, &sl->present, SYS_TIME_NS, c);
 }
 
 void
@@ -310,6 +321,7 @@ lost_fill(struct ex_lost *l, const struct ex_rec *rec, struct rec_counts *c)
 
 	l->off = rec->off;
 	fill(&s, rec, c);
+	drop_late(l->v, &l->present, LOST_TIME_NS, c);
 }
 
 void
@@ -324,6 +336,8 @@ energy_fill(struct ex_energy *e, const struct ex_rec *rec,
 	e->off = rec->off;
 	e->command[0] = '\0';
 	fill(&s, rec, c);
+	drop_late(e->v, &e->present, EN_START_NS, c);
+	drop_late(e->v, &e->present, EN_TIME_NS, c);
 	/* A writer without energy counting reads zeros: absent, not 0. */
 	if (REC_HAS(e, EN_HAS_ENERGY) && e->v[EN_HAS_ENERGY] == 0)
 		e->present &= ~(1ULL << EN_ENERGY_NJ | 1ULL << EN_PENERGY_NJ);
@@ -341,6 +355,7 @@ rapl_fill(struct ex_rapl *z, const struct ex_rec *rec, struct rec_counts *c)
 	z->off = rec->off;
 	z->zone[0] = z->name[0] = '\0';
 	fill(&s, rec, c);
+	drop_late(z->v, &z->present, RAPL_TIME_NS, c);
 }
 
 int
@@ -358,7 +373,7 @@ energy_tick_ns(const struct ex_energy *e, uint64_t ticks, uint64_t *ns)
 			return -1;
 		t = t * e->v[EN_TB_NUMER] / e->v[EN_TB_DENOM];
 	}
-	if (t > UINT64_MAX)
+	if (t > REC_MAX_NS)
 		return -1;
 	*ns = (uint64_t)t;
 	return 0;
@@ -410,12 +425,12 @@ classify(const struct kindmap *k, uint32_t tag, size_t n)
 	return m;
 }
 
-/* A time of seconds and nanoseconds that no uint64_t of ns holds. */
+/* A time of seconds and nanoseconds past REC_MAX_NS, or not one. */
 static inline int
 bad_time(uint64_t sec, uint64_t ns)
 {
-	return ns >= 1000000000u || sec > UINT64_MAX / 1000000000u ||
-	    sec * 1000000000u > UINT64_MAX - ns;
+	return ns >= 1000000000u || sec > REC_MAX_NS / 1000000000u ||
+	    sec * 1000000000u > REC_MAX_NS - ns;
 }
 
 /*

@@ -30,6 +30,16 @@
 #define NS	1000000000ull
 #define NS_I64	INT64_C(1000000000)
 #define NS_SQL	"1000000000"
+/*
+ * The largest time (or CPU) a record may carry, in ns: the store's
+ * columns are signed 64-bit, so 2^63 ns (2262-04-11) and later would
+ * read back negative (a year-2300 start as 1715).  A field past it is
+ * refused, not clamped: a clamped time would still be a wrong one, and
+ * one at 2262 nothing downstream (rollups, reports: from 2200 on is out
+ * of range) could use.  The field is left absent and counted as a bad
+ * value.
+ */
+#define REC_MAX_NS	((uint64_t)INT64_MAX)
 
 enum rec_kind {
 	REC_OTHER = 0,		/* any other object: skipped, counted */
@@ -185,7 +195,7 @@ int	energy_tick_ns(const struct ex_energy *e, uint64_t ticks,
 struct rec_counts {
 	uint64_t	 unknown_items;	/* ids we do not know, or mistyped */
 	uint64_t	 unknown_groups;/* nested or top-level groups skipped */
-	uint64_t	 bad_values;	/* e.g. nsec >= 10^9, time overflow */
+	uint64_t	 bad_values;	/* nsec >= 10^9, past REC_MAX_NS */
 };
 
 extern const struct field_info proc_fields[PROC_NFIELDS];

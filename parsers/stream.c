@@ -187,7 +187,8 @@ parse_line(const uint8_t *p, size_t n, struct stream_line *ln)
 		n--;
 	if (number(p, n, &i, &ln->ts_us) != 0)
 		return "the timestamp is not a whole number of microseconds";
-	if (ln->ts_us > UINT64_MAX / 4000)	/* year 146,000: not a time */
+	/* From 2116-02-20 on: not a time (and x 1000 fits REC_MAX_NS). */
+	if (ln->ts_us > UINT64_MAX / 4000)
 		return "the timestamp is out of range";
 	/* Not a time a provider writes, and a series' last time 0 means
 	 * "none yet" (stream_apply): two samples at 0 were both new. */

@@ -120,8 +120,8 @@ chart_window(struct rdb *db, const struct report_opts *o, int mask,
 		return rc;
 	w->empty = !any;
 	/* A window given is drawn whole; an open end stops at the data. */
-	w->lo_ns = o->from_ns != INT64_MIN ? o->from_ns : lo;
-	w->hi_ns = o->to_ns != INT64_MAX ? o->to_ns : hi + 1;
+	w->lo_ns = !(o->open & REPORT_OPEN_FROM) ? o->from_ns : lo;
+	w->hi_ns = !(o->open & REPORT_OPEN_TO) ? o->to_ns : hi + 1;
 	if (w->hi_ns <= w->lo_ns)
 		w->hi_ns = w->lo_ns + 1;
 	return EXR_OK;
@@ -703,7 +703,7 @@ describe(struct rdb *db, const struct report_opts *o,
 		    sizeof(c->subtitle) - len, "no host");
 	if (len >= sizeof(c->subtitle))
 		return EXR_OK;
-	if (w->empty && o->from_ns == INT64_MIN && o->to_ns == INT64_MAX)
+	if (w->empty && o->open == (REPORT_OPEN_FROM | REPORT_OPEN_TO))
 		snprintf(c->subtitle + len, sizeof(c->subtitle) - len,
 		    "; all of the data; time zone %s", o->tz);
 	else

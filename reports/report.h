@@ -42,8 +42,15 @@ struct idnames;
 struct report_opts {
 	enum report_by	 by;		/* the first key (energy: the only) */
 	enum report_format format;
-	int64_t		 from_ns;	/* INT64_MIN: open */
-	int64_t		 to_ns;		/* INT64_MAX: open */
+	/*
+	 * The window [from, to).  An end not given is open (a bit in
+	 * open): the data's first or last time within the range times can
+	 * be in (1970 to 2200, store/rollup.h), which report_window puts
+	 * in from and to before any query.
+	 */
+	int64_t		 from_ns;
+	int64_t		 to_ns;
+	int		 open;		/* REPORT_OPEN_FROM | REPORT_OPEN_TO */
 	const char	*tz;		/* name printed; TZ is already set */
 	double		 tolerance;	/* --capture: a ratio outside 1 +- this
 					   names the window's processes */
@@ -58,6 +65,9 @@ struct report_opts {
 	int		 percentiles;	/* --percentiles: p50/p95/max */
 	struct idnames	*names;		/* --passwd/--group/--project; NULL */
 };
+
+#define REPORT_OPEN_FROM	1	/* no --from */
+#define REPORT_OPEN_TO		2	/* no --to */
 
 /* How many processes a window out of tolerance names. */
 #define CAPTURE_TOP	3
@@ -131,6 +141,18 @@ int	report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
  */
 int	report_print(FILE *fp, const struct report_opts *o,
 	    const struct report_row *rows, size_t n, struct ex_err *err);
+
+/*
+ * Bound o's open ends (o->open) to the range times can be in, 1970 to
+ * 2200 (store/rollup.h): a log's nonsense time, or one an older version
+ * stored wrapped (1715 for 2300), is left out, and does not stretch the
+ * window to hundreds of years of empty buckets.  How many intervals it
+ * left out (of energy's intervals if energy, else of the processes')
+ * into *out.  An end given is the user's: not bounded.  EXR_OK, or
+ * EXR_DB with err.
+ */
+int	report_window(struct rdb *db, struct report_opts *o, int energy,
+	    int64_t *out, struct ex_err *err);
 
 /* Run the report on db into fp.  EXR_OK, or EXR_DB/EXR_IO with err. */
 int	report_run(struct rdb *db, FILE *fp, const struct report_opts *o,

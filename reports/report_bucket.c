@@ -88,15 +88,14 @@ report_buckets(struct rdb *db, const struct report_opts *o,
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	}
 	/* The window as given, else as far as the intervals go. */
-	if (rdb_isnull(st, 0) && (o->from_ns == INT64_MIN ||
-	    o->to_ns == INT64_MAX)) {
+	if (rdb_isnull(st, 0) && o->open != 0) {
 		rdb_finalize(st);
 		return EXR_OK;	/* no interval, no bound: no bucket */
 	}
-	first = o->from_ns != INT64_MIN ? secs_floor(o->from_ns) :
+	first = !(o->open & REPORT_OPEN_FROM) ? secs_floor(o->from_ns) :
 	    secs_floor(rdb_int64(st, 0));
 	/* The last second of the window: to is exclusive. */
-	last = o->to_ns != INT64_MAX ? secs_floor(o->to_ns - 1) :
+	last = !(o->open & REPORT_OPEN_TO) ? secs_floor(o->to_ns - 1) :
 	    secs_floor(rdb_int64(st, 1));
 	rdb_finalize(st);
 	for (e = floor_at(o->every, first, 0); e <= last; e = next) {

@@ -170,7 +170,7 @@ report_span(const struct report_opts *o, const struct report_set *s,
 	for (k = 0; k < nk; k++)
 		if (report_key(o, k) == BY_HOUR)
 			return r->other ? 0 : 3600;
-	if (o->from_ns != INT64_MIN && o->to_ns != INT64_MAX)
+	if (o->open == 0)
 		return o->to_ns / 1000000000 - o->from_ns / 1000000000;
 	return 0;
 }

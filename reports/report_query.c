@@ -231,17 +231,22 @@ source(struct sqlbuf *q, const struct report_opts *o,
 			hourly = 1;
 	}
 	if (o->scan && !hourly && o->every == EVERY_NONE &&
-	    from == INT64_MIN && to == INT64_MAX) {
+	    o->open == (REPORT_OPEN_FROM | REPORT_OPEN_TO)) {
 		/*
-		 * Every hour counted, none apart: the parts of each
-		 * interval add up to it, so it is summed whole.
+		 * Every hour of the range counted, none apart: the parts
+		 * of each interval add up to it, so it is summed whole.
+		 * An interval out of the range is one part, in its end's
+		 * hour (rollup_hours): the window takes it by its end.
 		 */
 		sb_add(q, "(SELECT uid, gid, command, projid, zone, host, "
 		    "0 AS hour_s, " RU_PART_GR " FROM (SELECT uid, gid, "
 		    "command, projid, zone, host, final AS calls, "
 		    RU_REAL " AS real_ns, " RU_SUM_COLS ", rss_max_kb, "
-		    "threads FROM v_proc_usage) x)");
-		*np = 0;
+		    "threads FROM v_proc_usage WHERE t1_ns >= ?1 AND "
+		    "t1_ns < ?2) x)");
+		p[0] = from;
+		p[1] = to;
+		*np = 2;
 	} else if (o->scan || !edges_on(o, s, 3600)) {
 		sb_add(q, engine == RDB_POSTGRESQL ? scan_pg : scan_sqlite);
 		p[0] = from;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../parsers/compat.h"
+#include "../store/rollup.h"
 #include "fmt.h"
 #include "report_int.h"
 
@@ -74,12 +75,12 @@ report_title(FILE *fp, const struct report_opts *o)
 		    report_by_names[report_key(o, k)]);
 	if (o->every != EVERY_NONE)
 		fprintf(fp, " every %s", report_every_names[o->every]);
-	if (o->from_ns == INT64_MIN)
+	if (o->open & REPORT_OPEN_FROM)
 		fputs(", from the start", fp);
 	else
 		fprintf(fp, ", from %s", fmt_datetime(from, sizeof(from),
 		    o->from_ns / 1000000000));
-	if (o->to_ns == INT64_MAX)
+	if (o->open & REPORT_OPEN_TO)
 		fputs(" to the end", fp);
 	else
 		fprintf(fp, " to %s", fmt_datetime(to, sizeof(to),
@@ -88,4 +89,41 @@ report_title(FILE *fp, const struct report_opts *o)
 	fmt_escape_fp(fp, o->tz, 0);
 	fputs("\n# " REPORT_APPORTIONED "; calls: processes that ended\n",
 	    fp);
+}
+
+int
+report_window(struct rdb *db, struct report_opts *o, int energy,
+    int64_t *out, struct ex_err *err)
+{
+	char sql[256];
+	const char *view = energy ? "v_energy_usage" : "v_proc_usage";
+	struct rdb_q *q;
+	int64_t lo = INT64_MIN, hi = INT64_MAX;
+
+	*out = 0;
+	/* An end given past the range keeps the other one open. */
+	if ((o->open & REPORT_OPEN_FROM) && ((o->open & REPORT_OPEN_TO) ||
+	    o->to_ns > 0))
+		o->from_ns = lo = 0;
+	if ((o->open & REPORT_OPEN_TO) && ((o->open & REPORT_OPEN_FROM) ||
+	    o->from_ns < ROLLUP_MAX_T_NS))
+		o->to_ns = hi = ROLLUP_MAX_T_NS;
+	if (lo == INT64_MIN && hi == INT64_MAX)
+		return EXR_OK;
+	/* Two ranges of the time index (an OR could read every row). */
+	snprintf(sql, sizeof(sql), "SELECT (SELECT count(*) FROM %s WHERE "
+	    "t1_ns < ?1) + (SELECT count(*) FROM %s WHERE t1_ns >= ?2)",
+	    view, view);
+	if (rdb_prepare(db, sql, &q) != 0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	rdb_bind_int64(q, 1, lo);
+	rdb_bind_int64(q, 2, hi);
+	if (rdb_step(q) != RDB_ROW) {
+		ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+		rdb_finalize(q);
+		return EXR_DB;
+	}
+	*out = rdb_int64(q, 0);
+	rdb_finalize(q);
+	return EXR_OK;
 }

@@ -13,9 +13,13 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "dblock.h"
 #include "hostlabel_sql.h"
 #include "outfile.h"
 #include "rollup_sql.h"
+
+/* How long a reader waits for a writer's migration (db_open_readonly). */
+#define MIGRATE_WAIT_MS	60000
 
 /* The cumulative counters, as columns of the interval and state tables. */
 #define COUNTER_COLUMNS \
@@ -1274,7 +1278,7 @@ db_open_readonly(const char *path, sqlite3 **dbp, struct ex_err *err)
 {
 	struct stat st;
 	sqlite3 *db = NULL;
-	int v;
+	int v, waited;
 
 	*dbp = NULL;
 	/* A report must neither create a database nor wait on a FIFO. */
@@ -1295,6 +1299,19 @@ db_open_readonly(const char *path, sqlite3 **dbp, struct ex_err *err)
 	sqlite3_busy_timeout(db, 10000);
 	if (user_version(db, &v, err) != EXR_OK)
 		goto fail;
+	/*
+	 * Older while a writer holds the lock: an ingest is migrating it
+	 * (a new database takes every migration in turn, each committed,
+	 * and a report between two saw a version of the middle).  Wait
+	 * for it as writers wait for the lock, up to a minute; an older
+	 * database no writer is at is refused at once.
+	 */
+	for (waited = 0; v < (int)NMIGRATIONS && waited < MIGRATE_WAIT_MS &&
+	    dblock_held(path); waited += 20) {
+		(void)nanosleep(&(struct timespec){ 0, 20 * 1000000 }, NULL);
+		if (user_version(db, &v, err) != EXR_OK)
+			goto fail;
+	}
 	if (v != (int)NMIGRATIONS) {
 		ex_fail(err, EXR_DB, 0, v > (int)NMIGRATIONS ? "schema version "
 		    "%d is newer than this extracct knows (%d)" : "schema "

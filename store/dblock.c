@@ -105,6 +105,25 @@ dblock_take(const char *path, uint64_t wait_ms, int *fdp,
 	return EXR_OK;
 }
 
+int
+dblock_held(const char *path)
+{
+	char lock[4096];
+	int fd, held;
+
+	if ((size_t)snprintf(lock, sizeof(lock), "%s-lock", path) >=
+	    sizeof(lock))
+		return 0;
+	fd = open(lock, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd == -1)
+		return 0;
+	while ((held = flock(fd, LOCK_SH | LOCK_NB)) == -1 && errno == EINTR)
+		;
+	held = held == -1 && errno == EWOULDBLOCK;
+	close(fd);
+	return held;
+}
+
 void
 dblock_release(int fd)
 {

@@ -32,6 +32,15 @@
 int	dblock_take(const char *path, uint64_t wait_ms, int *fdp,
 	    struct ex_err *err);
 
+/*
+ * Whether a writer holds the lock of the database at path now, for a
+ * reader that must wait for a writer's migration: a shared lock tried
+ * and dropped at once, never waited for, the lock file never created.
+ * A writer that wants the lock meanwhile waits one of its polls more.
+ * 0 where there is no lock file (no writer has been).
+ */
+int	dblock_held(const char *path);
+
 /* Release a lock dblock_take gave (fd -1: nothing to release). */
 void	dblock_release(int fd);
 

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../parsers/reader.h"
@@ -125,13 +127,28 @@ ingest_stream_line(struct run *r, const struct stream_line *ln)
 	return sink_write(r, SINK_STREAM, "", ln);
 }
 
-/* Add what filling a record skipped to the file's tallies. */
+/*
+ * Add what filling a record skipped to the file's tallies.  A time
+ * refused (records.h, REC_MAX_NS) is said where it is, once a record:
+ * the record is stored without it (one without its start or finish is
+ * dropped, counted as without time), and the rest of the file is read.
+ */
 static void
-add_counts(struct run *r, const struct rec_counts *c)
+add_counts(struct run *r, const struct rec_counts *c, uint64_t off)
 {
+	char msg[256];
+
 	r->stats->counts.unknown_items += c->unknown_items;
 	r->stats->counts.unknown_groups += c->unknown_groups;
 	r->stats->counts.bad_values += c->bad_values;
+	if (c->bad_values > 0 && r->o->on_note != NULL) {
+		snprintf(msg, sizeof(msg), "%" PRIu64 " time%s refused (from "
+		    "2262-04-11 23:47:16 UTC on, which 64-bit nanoseconds "
+		    "cannot hold, or nanoseconds of 10^9 or more): left out "
+		    "of the record", c->bad_values, c->bad_values == 1 ?
+		    "" : "s");
+		r->o->on_note(r->o->arg, r->path, off, msg);
+	}
 }
 
 /* One exacct record, in its fixed form: apply it. */
@@ -145,7 +162,7 @@ on_object(struct run *r, const struct ex_header *h,
 	    it->kind == REC_FLOW) {
 		if ((rc = run_host(r, h->hostname)) != EXR_OK)
 			return rc;
-		add_counts(r, &it->counts);
+		add_counts(r, &it->counts, it->off);
 		/* Once per file: extracct writes exit records only from
 		 * acctd (snap writes partials); any other creator is a
 		 * kernel's. */
@@ -155,7 +172,7 @@ on_object(struct run *r, const struct ex_header *h,
 		return on_record(r, it->kind, &it->u, it->off);
 	}
 	/* A snapshot's skipped items count whether it is stored or not. */
-	add_counts(r, &it->counts);
+	add_counts(r, &it->counts, it->off);
 	switch (it->kind) {
 	case REC_SYSLOAD:	/* snap's system record, for the capture ratio */
 	case REC_LOST:		/* acctd's count of exits lost */
@@ -195,8 +212,14 @@ apply(struct run *r, const struct reader *rd, const struct reader_item *it)
 
 	if (it->what == RD_LINE)
 		return ingest_stream_line(r, &it->line);
-	if (h == NULL)			/* pacct: no header, no host named */
+	if (h == NULL) {		/* pacct: no header, no host named */
+		/* Its finish, the one time pacct_decode can refuse. */
+		struct rec_counts c = { 0, 0,
+		    !REC_HAS(&it->u.proc, PROC_FINISH_NS) };
+
+		add_counts(r, &c, it->off);
 		return on_pacct(r, &it->u.proc);
+	}
 	return on_object(r, h, it);
 }
 
@@ -331,6 +354,9 @@ ingest_file(struct store *s, const char *path, const struct ingest_opts *o,
 		    d.to, err, err)) != EXR_OK)
 			goto rollback;
 	}
+	/* A time refused is damage in a record kept: said, exit 1. */
+	if (stats->counts.bad_values > 0)
+		status = EXR_DAMAGED;
 	/* Read to its end with nothing left for later: done, whatever
 	 * the damage. */
 	if (o->closed && upto == (uint64_t)sb.st_size &&

@@ -191,4 +191,39 @@ test_expect_success 'an empty file: reported, nothing stored' '
 	test "$(count s.db files)" -eq 6
 '
 
+# proc PID START_S FINISH_S: a process record as an extracct-test spec.
+proc() {
+	printf "group 0xf0000100\n  uint 0x30001000 %s\n  uint 0x40001007 %s\n  uint 0x40001008 0\n  uint 0x40001009 %s\n  uint 0x4000100a 0\n  string 0x60001006 p%s\nend\n" "$1" "$2" "$3" "$1"
+}
+
+test_expect_success 'a year-2300 time is refused, said with its offset, not stored as 1715' '
+	{ echo "header kernel SunOS hostA" &&
+	  proc 10 1700000000 1700000005 &&
+	  proc 11 10413792000 10413792005 &&
+	  proc 12 1700000010 1700000015; } >y.spec &&
+	extracct_test encode y.spec y.exacct &&
+	test_expect_code 1 extracct ingest --db y.db y.exacct >out 2>err &&
+	cat out err &&
+	grep "^y.exacct: bytes 0-463: 3 records, 2 rows, .* 1 without pid or time, 2 times refused$" out &&
+	grep "^extracct: y.exacct: offset 223: 2 times refused (from 2262-04-11 23:47:16 UTC on" err &&
+	sqlite3 y.db "SELECT pid, start_ns / 1000000000 FROM procs ORDER BY pid" >actual &&
+	printf "10|1700000000\n12|1700000010\n" >expect &&
+	test_cmp expect actual &&
+	test "$(sqlite3 y.db "SELECT bad_values FROM files")" -eq 2
+'
+
+test_expect_success 'a pacct elapsed time past 2262: the finish refused, the rest read' '
+	# pacct v3, little-endian: pid P, start 1700000000, the bytes of its etime E.
+	rec() { printf "\0\3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\\$1\0\0\0\1\0\0\0\0\361\123\145$2" &&
+		printf "%032d" 0 | tr 0 "\0"; } &&
+	{ rec 1 "\000\000\372\103" && rec 2 "\153\013\136\135" &&
+	  rec 3 "\000\000\372\103"; } >y.pacct &&
+	test "$(wc -c <y.pacct)" -eq 192 &&
+	test_expect_code 1 extracct ingest --db yp.db y.pacct >out 2>err &&
+	cat out err &&
+	grep "^y.pacct: bytes 0-192: 3 records, 2 rows, .* 1 without pid or time, 1 times refused$" out &&
+	grep "^extracct: y.pacct: offset 64: 1 time refused" err &&
+	test "$(sqlite3 yp.db "SELECT count(*) FROM procs WHERE finish_ns < 0")" -eq 0
+'
+
 test_done

@@ -123,4 +123,31 @@ test_expect_success 'a bad --wait is a usage error' '
 	grep "too large (at most 86400)" err
 '
 
+# A report or push on a database an ingest is making sees a version of
+# the middle between two migrations: it waits for the last, as a writer
+# waits for the lock.  One started before the file exists says so (and
+# creates nothing); none may fail on the schema (exit 3).
+test_expect_success 'reports on a database being made wait for its migrations' '
+	n3=0 && made=0 &&
+	for k in 1 2 3 4 5 6 7 8; do
+		rm -f new.db new.db-wal new.db-shm new.db-lock &&
+		{ extracct ingest --db new.db p1.exacct >/dev/null & } &&
+		while [ ! -e new.db ]; do :; done &&
+		for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+			extracct report --db new.db >/dev/null 2>err.$k.$i
+			rc=$?
+			if [ $rc -ne 0 ]; then
+				echo "round $k report $i: exit $rc" && cat err.$k.$i
+				n3=$((n3 + 1))
+			fi
+		done
+		wait || return 1
+	done &&
+	test $n3 -eq 0 &&
+	rm -f none.db &&
+	test_expect_code 3 extracct report --db none.db 2>err &&
+	grep "^extracct: none.db: No such file or directory (no database there" err &&
+	test ! -e none.db && test ! -e none.db-lock
+'
+
 test_done

@@ -241,6 +241,51 @@ for by in user command host; do
 	done
 done
 
+# Times out of range (before 1970, from 2200 on): two processes of 2023,
+# one stored wrapped to 1715 (2300, as ingest stored it before it
+# refused times past 2^63 ns), and one a month over 60 years from 2200.
+test_expect_success 'out of range: one default partition; the default window on both' '
+	awk "BEGIN { print \"header kernel SunOS far\"
+	    for (i = 0; i < 723; i++) {
+		t = i < 3 ? 1700000000 + i * 86400 : 7258118400 + (i - 3) * 2629746
+		printf \"group 0xf0000100\n  uint 0x30001000 %d\n  uint 0x40001007 %.0f\n  uint 0x40001009 %.0f\n  uint 0x4000100b 1\n  string 0x60001006 p\nend\n\", 100 + i, t, t + 5
+	    } }" >far.spec &&
+	extracct_test encode far.spec far.exacct &&
+	extracct ingest --db far.db far.exacct >/dev/null &&
+	sqlite3 far.db "UPDATE proc_interval_rows SET t0_ns = -8032952073709551616,
+	    t1_ns = -8032952068709551616 WHERE proc_id IN
+	    (SELECT proc_id FROM procs WHERE pid = 102);
+	    UPDATE procs SET start_ns = -8032952073709551616,
+	    finish_ns = -8032952068709551616 WHERE pid = 102" &&
+	extracct rollup --rebuild --db far.db >/dev/null &&
+	pg_createdb far &&
+	extracct push --db far.db --to "$(uri far)" >/dev/null &&
+	# One month in range, and the default partition, in each table.
+	for t in proc_intervals rollup_hour rollup_day rollup_host; do
+		pg_psql far -c "SELECT c.relname FROM pg_inherits i
+		    JOIN pg_class p ON p.oid = i.inhparent
+		    JOIN pg_class c ON c.oid = i.inhrelid
+		    WHERE p.relname = '\''$t'\'' ORDER BY 1" || return 1
+	done >parts &&
+	printf "%s_2023_11\n%s_default\n" proc_intervals proc_intervals \
+	    rollup_hour rollup_hour rollup_day rollup_day rollup_host \
+	    rollup_host >want &&
+	test_cmp want parts &&
+	test "$(pg_psql far -c "SELECT count(*) FROM proc_intervals_default")" -eq 721 &&
+	test "$(pg_psql far -c "SELECT count(*) FROM proc_intervals")" -eq 723 &&
+	SQLITE=far.db PG=$(uri far) &&
+	for a in "--by user" "--every day" "--every month --format csv" \
+	    "--by command --format svg" "--by user --format html"; do
+		same $a &&
+		test_cmp expect.err actual.err &&
+		echo "extracct: report: 721 intervals out of range (before 1970 or from 2200 on) left out of the window; --from and --to take them in" >want.err &&
+		test_cmp want.err actual.err || return 1
+	done &&
+	PG=$(uri fleet) && SQLITE=
+'
+PG=$(uri fleet)
+SQLITE=
+
 test_expect_success 'hosts of one name, pushed at once: the same labels and rows' '
 	twin_hosts &&
 	extracct merge -o twins.db tw1.db tw2.db tw3.db tw4.db tw5.db \

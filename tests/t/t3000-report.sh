@@ -211,4 +211,43 @@ test_expect_success 'report: another schema version is refused, and says what to
 	grep "schema version 99 is newer than this extracct knows" err
 '
 
+# A log of three processes, pid|start_s each, 5 s long: farlog OUT PID|S...
+farlog() {
+	out=$1
+	shift
+	for x in "$@"; do
+		printf "group 0xf0000100\n  uint 0x30001000 %s\n  uint 0x40001007 %s\n  uint 0x40001009 %s\n  string 0x60001006 p%s\nend\n" \
+		    "${x%|*}" "${x#*|}" "$((${x#*|} + 5))" "${x%|*}"
+	done >"$out.body" &&
+	{ echo "header kernel SunOS hostA" && cat "$out.body"; } >"$out.spec" &&
+	extracct_test encode "$out.spec" "$out"
+}
+
+test_expect_success 'default window: a process of 2250 is left out, and said' '
+	farlog far.exacct "10|1700000000" "11|8836128000" "12|1700000010" &&
+	extracct ingest --db far.db far.exacct >out &&
+	extracct report --db far.db --tz UTC --every day --format csv >d.csv 2>err &&
+	cat err &&
+	tr -d "\\r" <d.csv | cut -d, -f1,5 >actual &&
+	printf "day_start,calls\n2023-11-14,2\n" >expect &&
+	test_cmp expect actual &&
+	echo "extracct: report: 1 interval out of range (before 1970 or from 2200 on) left out of the window; --from and --to take it in" >expect &&
+	test_cmp expect err &&
+	extracct report --db far.db --tz UTC --format csv >t.csv 2>err &&
+	test_cmp expect err &&
+	test "$(tr -d "\\r" <t.csv | sed -n 2p | cut -d, -f4)" = 2 &&
+	extracct report --db far.db --tz UTC --scan --format csv >s.csv 2>err &&
+	test_cmp expect err && test_cmp t.csv s.csv &&
+	# A window given takes it in, and says nothing.
+	extracct report --db far.db --tz UTC --from 2000-01-01 --to 2260-01-01 \
+	    --format csv >g.csv 2>err &&
+	test ! -s err &&
+	test "$(tr -d "\\r" <g.csv | sed -n 2p | cut -d, -f4)" = 3
+'
+
+test_expect_success '--to past 2262 (64-bit ns) is refused, not wrapped' '
+	test_expect_code 2 extracct report --db far.db --from 2000-01-01 --to 2300-01-01 2>err &&
+	grep "^extracct: --to .2300-01-01.: past what 64-bit nanoseconds hold (1677-09-21 to 2262-04-11)$" err
+'
+
 test_done

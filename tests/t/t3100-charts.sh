@@ -398,4 +398,23 @@ else
 	test_skip 'Chromium renders the page as a drawn chart' 'no chromium or python3'
 fi
 
+test_expect_success 'default window: svg and html leave a process of 2250 out, and say so' '
+	{ echo "header kernel SunOS hostA" &&
+	  for x in "10 1700000000" "11 8836128000" "12 1700086400"; do
+		set -- $x &&
+		printf "group 0xf0000100\n  uint 0x30001000 %s\n  uint 0x40001007 %s\n  uint 0x40001009 %s\n  uint 0x4000100b 2\n  string 0x60001006 p%s\nend\n" \
+		    "$1" "$2" "$(($2 + 5))" "$1" || return 1
+	  done; } >far.spec &&
+	extracct_test encode far.spec far.exacct &&
+	extracct ingest --db far.db far.exacct >out &&
+	echo "extracct: report: 1 interval out of range (before 1970 or from 2200 on) left out of the window; --from and --to take it in" >expect &&
+	extracct report --db far.db --tz UTC --format svg >far.svg 2>err &&
+	test_cmp expect err &&
+	xmllint --noout far.svg &&
+	grep "2023-11-14 22:13:25 to 2023-11-15 22:13:25" far.svg &&
+	extracct report --db far.db --tz UTC --format html >far.html 2>err &&
+	test_cmp expect err &&
+	grep -c "<svg" far.html
+'
+
 test_done

@@ -49,6 +49,21 @@ suite_fleet(void)
 	CHECK("before the epoch", month_is(-1, 1969, 12, -2678400, 0));
 	CHECK("the epoch", month_is(0, 1970, 1, 0, 2678400));
 
+	/* Out of range (before 1970, from 2200 on): the default partition. */
+	{
+		char name[96];
+
+		central_partition_name(name, sizeof(name), "t", 0);
+		CHECK("1970-01: a month's", strcmp(name, "t_1970_01") == 0);
+		central_partition_name(name, sizeof(name), "t",
+		    7258118400 * NS - 1);
+		CHECK("2199-12: a month's", strcmp(name, "t_2199_12") == 0);
+		central_partition_name(name, sizeof(name), "t", 7258118400 * NS);
+		CHECK("2200-01: the default", strcmp(name, "t_default") == 0);
+		central_partition_name(name, sizeof(name), "t", -1);
+		CHECK("1969-12: the default", strcmp(name, "t_default") == 0);
+	}
+
 	CHECK("no password", pg_conninfo_check("host=/tmp dbname=x", 0, why,
 	    sizeof(why)) == 0);
 	CHECK("empty: libpq's environment", pg_conninfo_check("", 0, why,

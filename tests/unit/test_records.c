@@ -73,6 +73,25 @@ test_proc(void)
 	memset(&c, 0, sizeof(c));
 	proc_fill(&p, &rec, &c);
 	CHECK("overflow", !REC_HAS(&p, PROC_START_NS) && c.bad_values == 1);
+
+	/*
+	 * Past 2^63 ns (a year-2300 start, 10413792000 s) fits 64 unsigned
+	 * bits but not the store's signed ones: refused too, not stored to
+	 * read back as 1715.  The last second that fits is kept.
+	 */
+	exw_reset(&w);
+	exw_group_begin(&w, 0xf0000100);
+	exw_uint(&w, 0x40001007, 10413792000ull);
+	exw_uint(&w, 0x40001009, INT64_MAX / 1000000000);
+	exw_uint(&w, 0x4000100a, INT64_MAX % 1000000000);
+	exw_group_end(&w, 0);
+	build(&w, &rec);
+	memset(&c, 0, sizeof(c));
+	proc_fill(&p, &rec, &c);
+	CHECK("year 2300 refused", !REC_HAS(&p, PROC_START_NS) &&
+	    c.bad_values == 1);
+	CHECK("2^63 - 1 ns kept", REC_HAS(&p, PROC_FINISH_NS) &&
+	    p.v[PROC_FINISH_NS] == (uint64_t)INT64_MAX);
 	exw_release(&w);
 	ex_rec_release(&rec);
 }
