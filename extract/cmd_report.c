@@ -28,6 +28,7 @@
 #include <libpq-fe.h>
 
 #include "../fleet/pgconn.h"
+#include "../parsers/records.h"
 #endif
 
 #include "../parsers/sniff.h"
@@ -455,10 +456,10 @@ parse_time(const char *flag, const char *s, int64_t *ns)
 	time_t t;
 
 	if (s[0] == '@') {
-		if (parse_u64(flag, s + 1, 0, INT64_MAX / 1000000000,
+		if (parse_u64(flag, s + 1, 0, INT64_MAX / NS_I64,
 		    &epoch) != EXR_OK)
 			return -1;
-		*ns = (int64_t)epoch * 1000000000;
+		*ns = (int64_t)epoch * NS_I64;
 		return 0;
 	}
 	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
@@ -470,13 +471,13 @@ parse_time(const char *flag, const char *s, int64_t *ns)
 		if ((t = mktime(&tm)) == (time_t)-1)
 			break;
 		/* ns of int64_t: 1677-09-21 to 2262-04-11. */
-		if (t > INT64_MAX / 1000000000 || t < INT64_MIN / 1000000000) {
+		if (t > INT64_MAX / NS_I64 || t < INT64_MIN / NS_I64) {
 			complain(EXR_USAGE, "%s '%s': past what 64-bit "
 			    "nanoseconds hold (1677-09-21 to 2262-04-11)",
 			    flag, s);
 			return -1;
 		}
-		*ns = (int64_t)t * 1000000000;
+		*ns = (int64_t)t * NS_I64;
 		return 0;
 	}
 	complain(EXR_USAGE, "%s '%s': not YYYY-MM-DD[THH:MM[:SS]] or @EPOCH",

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "../parsers/compat.h"
+#include "../parsers/records.h"
 #include "chart.h"
 #include "fmt.h"
 
@@ -34,8 +35,8 @@
  * sum: seconds and remainders apart).  For a printf format: %%.
  */
 #define SPLIT_SECS(x) \
-	"(coalesce(sum((" x ") / 1000000000), 0) + " \
-	"coalesce(sum((" x ") %% 1000000000), 0) / 1e9)"
+	"(coalesce(sum((" x ") / " NS_SQL "), 0) + " \
+	"coalesce(sum((" x ") %% " NS_SQL "), 0) / 1e9)"
 
 #define CPU_NS	"coalesce(i.cpu_user_ns, 0) + coalesce(i.cpu_sys_ns, 0)"
 
@@ -404,7 +405,7 @@ chart_capture(struct rdb *db, const struct report_opts *o,
 				more++;
 			}
 		}
-		b = bucket_of(c, rdb_int64(q, 1) / 1000000000);
+		b = bucket_of(c, rdb_int64(q, 1) / NS_I64);
 		if (s == MAX_LINES || b >= c->nb)
 			continue;
 		c->v[s * c->nb + b] += (double)rdb_int64(q, 2);
@@ -621,11 +622,11 @@ static int
 make_buckets(struct chart *c, const struct chart_window *w, const char *tz,
     struct ex_err *err)
 {
-	int64_t lo = w->lo_ns / 1000000000, hi, t;
+	int64_t lo = w->lo_ns / NS_I64, hi, t;
 	size_t n = 0;
 
 	/* The last second of the window, rounded up: [lo, hi]. */
-	hi = (w->hi_ns - 1) / 1000000000;
+	hi = (w->hi_ns - 1) / NS_I64;
 	c->daily = hi - lo > CHART_HOURLY_MAX_S;
 	snprintf(c->xlabel, sizeof(c->xlabel), "time in %s; intervals count in "
 	    "the %s they end in", tz, c->daily ? "day" : "hour");
@@ -709,7 +710,7 @@ describe(struct rdb *db, const struct report_opts *o,
 	else
 		snprintf(c->subtitle + len, sizeof(c->subtitle) - len,
 		    "; %s to %s; time zone %s", fmt_datetime(from,
-		    sizeof(from), w->lo_ns / 1000000000), fmt_datetime(to,
-		    sizeof(to), w->hi_ns / 1000000000), o->tz);
+		    sizeof(from), w->lo_ns / NS_I64), fmt_datetime(to,
+		    sizeof(to), w->hi_ns / NS_I64), o->tz);
 	return EXR_OK;
 }

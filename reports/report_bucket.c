@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "../parsers/compat.h"
+#include "../parsers/records.h"
 #include "report_int.h"
 
 const char *const report_every_names[] = {
@@ -56,7 +57,7 @@ floor_at(enum report_every e, int64_t t, int steps)
 static int64_t
 secs_floor(int64_t ns)
 {
-	return ns / 1000000000 - (ns % 1000000000 < 0);
+	return ns / NS_I64 - (ns % NS_I64 < 0);
 }
 
 int
@@ -69,9 +70,9 @@ report_buckets(struct rdb *db, const struct report_opts *o,
 	 * hour, where the intervals are many.
 	 */
 	static const char sql[] =
-	    "SELECT min(i.hour_s) * 1000000000, max(i.hour_s) * 1000000000"
-	    " FROM v_usage_rollup_host i WHERE i.hour_s * 1000000000 >= ?1"
-	    " AND i.hour_s * 1000000000 < ?2";
+	    "SELECT min(i.hour_s) * " NS_SQL ", max(i.hour_s) * " NS_SQL
+	    " FROM v_usage_rollup_host i WHERE i.hour_s * " NS_SQL " >= ?1"
+	    " AND i.hour_s * " NS_SQL " < ?2";
 	struct rdb_q *st;
 	int64_t first, last, e, next;
 	size_t cap = 0;

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "../parsers/records.h"
 #include "csv.h"
 #include "fmt.h"
 #include "report_int.h"
@@ -171,7 +172,7 @@ report_span(const struct report_opts *o, const struct report_set *s,
 		if (report_key(o, k) == BY_HOUR)
 			return r->other ? 0 : 3600;
 	if (o->open == 0)
-		return o->to_ns / 1000000000 - o->from_ns / 1000000000;
+		return o->to_ns / NS_I64 - o->from_ns / NS_I64;
 	return 0;
 }
 
@@ -269,7 +270,7 @@ report_value(const struct report_opts *o, const struct report_set *s,
 		return fmt_fixed128(b, n, cpu > 0 ?
 		    (unsigned __int128)cpu * 100 : 0,
 		    (unsigned __int128)ncpu * (unsigned __int128)span *
-		    1000000000, 2);
+		    NS_I64, 2);
 	case W_CPU_CALL:
 		if (!cpu_of(r, &cpu) || r->calls <= 0)
 			return NULL;

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "../parsers/compat.h"
+#include "../parsers/records.h"
 #include "report_int.h"
 #include "../store/rollup_sql.h"
 
@@ -33,7 +34,7 @@ static const char *const key_sql[] = {
 	[BY_PROJECT] = "i.projid",
 	[BY_ZONE] = "i.zone",
 	[BY_HOST] = "i.host",
-	[BY_HOUR] = "local_hour(i.hour_s * 1000000000)",
+	[BY_HOUR] = "local_hour(i.hour_s * " NS_SQL ")",
 };
 
 /*
@@ -128,11 +129,11 @@ sb_int(struct sqlbuf *q, int64_t v)
 static int64_t
 ns_of(int64_t sec)
 {
-	if (sec > INT64_MAX / 1000000000)
+	if (sec > INT64_MAX / NS_I64)
 		return INT64_MAX;
-	if (sec < INT64_MIN / 1000000000)
+	if (sec < INT64_MIN / NS_I64)
 		return INT64_MIN;
-	return sec * 1000000000;
+	return sec * NS_I64;
 }
 
 /*
@@ -165,7 +166,7 @@ static __int128
 split_get(struct rdb_q *st, int col, int *have)
 {
 	*have = !rdb_isnull(st, col);
-	return (__int128)rdb_int64(st, col) * 1000000000 +
+	return (__int128)rdb_int64(st, col) * NS_I64 +
 	    rdb_int64(st, col + 1);
 }
 
@@ -220,8 +221,8 @@ source(struct sqlbuf *q, const struct report_opts *o,
 	int k, coarse = 1, hourly = 0;
 
 	/* The hours that start in the window. */
-	h0 = up_to(from / 1000000000 + (from % 1000000000 > 0), 3600);
-	h1 = to / 1000000000 + (to % 1000000000 > 0);
+	h0 = up_to(from / NS_I64 + (from % NS_I64 > 0), 3600);
+	h1 = to / NS_I64 + (to % NS_I64 > 0);
 	for (k = 0; k < report_nkeys(o); k++) {
 		enum report_by by = report_key(o, k);
 
@@ -304,7 +305,7 @@ build(struct sqlbuf *q, const struct report_opts *o,
 
 	sb_add(q, "SELECT ");
 	if (o->every == EVERY_HOUR)
-		sb_add(q, "local_hour(i.hour_s * 1000000000)");
+		sb_add(q, "local_hour(i.hour_s * " NS_SQL ")");
 	else if (o->every != EVERY_NONE)
 		bucket_case(q, s->edge, 0, s->nb);
 	else

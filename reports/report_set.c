@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../parsers/compat.h"
+#include "../parsers/records.h"
 #include "../store/rollup.h"
 #include "fmt.h"
 #include "report_int.h"
@@ -79,12 +80,12 @@ report_title(FILE *fp, const struct report_opts *o)
 		fputs(", from the start", fp);
 	else
 		fprintf(fp, ", from %s", fmt_datetime(from, sizeof(from),
-		    o->from_ns / 1000000000));
+		    o->from_ns / NS_I64));
 	if (o->open & REPORT_OPEN_TO)
 		fputs(" to the end", fp);
 	else
 		fprintf(fp, " to %s", fmt_datetime(to, sizeof(to),
-		    o->to_ns / 1000000000));
+		    o->to_ns / NS_I64));
 	fputs("; time zone ", fp);
 	fmt_escape_fp(fp, o->tz, 0);
 	fputs("\n# " REPORT_APPORTIONED "; calls: processes that ended\n",

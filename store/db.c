@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../parsers/records.h"
 #include "db.h"
 #include "dblock.h"
 #include "hostlabel_sql.h"
@@ -47,8 +48,8 @@
 	"      FROM proc_intervals i JOIN procs p USING (proc_id)" \
 	"      WHERE p.host_id = s.host_id AND i.t1_ns > s.prev_t" \
 	"        AND i.t1_ns <= s.t_ns" \
-	"        AND i.t0_ns >= s.prev_t - 1000000000) AS proc_cpu_ns," \
-	"    (s.busy - s.prev_busy) * 1000000000 / s.clk_tck AS busy_ns"
+	"        AND i.t0_ns >= s.prev_t - " NS_SQL ") AS proc_cpu_ns," \
+	"    (s.busy - s.prev_busy) * " NS_SQL " / s.clk_tck AS busy_ns"
 
 /*
  * Migrations, oldest first: migrations[i] takes a database from version
@@ -554,18 +555,18 @@ static const char *const migrations[] = {
 	"CREATE VIEW v_usage_hourly AS"
 	"  SELECT host, (t1_ns / 3600000000000) * 3600 AS hour_epoch_s,"
 	"    count(DISTINCT proc_id) AS processes,"
-	"    sum(cpu_user_ns / 1000000000) +"
-	"      sum(cpu_user_ns % 1000000000) / 1e9 AS cpu_user_s,"
-	"    sum(cpu_sys_ns / 1000000000) +"
-	"      sum(cpu_sys_ns % 1000000000) / 1e9 AS cpu_sys_s,"
+	"    sum(cpu_user_ns / " NS_SQL ") +"
+	"      sum(cpu_user_ns % " NS_SQL ") / 1e9 AS cpu_user_s,"
+	"    sum(cpu_sys_ns / " NS_SQL ") +"
+	"      sum(cpu_sys_ns % " NS_SQL ") / 1e9 AS cpu_sys_s,"
 	"    sum(chars_rdwr) AS chars_rdwr"
 	"  FROM v_proc_usage GROUP BY host, hour_epoch_s;"
 	"CREATE VIEW v_by_user AS"
 	"  SELECT host, uid, count(DISTINCT proc_id) AS processes,"
-	"    sum(cpu_user_ns / 1000000000) +"
-	"      sum(cpu_user_ns % 1000000000) / 1e9 AS cpu_user_s,"
-	"    sum(cpu_sys_ns / 1000000000) +"
-	"      sum(cpu_sys_ns % 1000000000) / 1e9 AS cpu_sys_s"
+	"    sum(cpu_user_ns / " NS_SQL ") +"
+	"      sum(cpu_user_ns % " NS_SQL ") / 1e9 AS cpu_user_s,"
+	"    sum(cpu_sys_ns / " NS_SQL ") +"
+	"      sum(cpu_sys_ns % " NS_SQL ") / 1e9 AS cpu_sys_s"
 	"  FROM v_proc_usage GROUP BY host, uid;",
 
 	/*
@@ -840,14 +841,14 @@ static const char *const migrations[] = {
 	"      FROM proc_interval_rows i JOIN procs p USING (proc_id)"
 	"      WHERE p.host_id = s.host_id AND i.t1_ns > s.prev_t"
 	"        AND i.t1_ns <= s.t_ns"
-	"        AND i.t0_ns >= s.prev_t - 1000000000) +"
+	"        AND i.t0_ns >= s.prev_t - " NS_SQL ") +"
 	"    (SELECT coalesce(sum(coalesce(p.exit_cpu_user_ns, 0) +"
 	"        coalesce(p.exit_cpu_sys_ns, 0)), 0)"
 	"      FROM procs p WHERE p.exit_anomalies IS NOT NULL"
 	"        AND p.host_id = s.host_id AND p.finish_ns > s.prev_t"
 	"        AND p.finish_ns <= s.t_ns"
-	"        AND p.start_ns >= s.prev_t - 1000000000) AS proc_cpu_ns,"
-	"    (s.busy - s.prev_busy) * 1000000000 / s.clk_tck AS busy_ns,"
+	"        AND p.start_ns >= s.prev_t - " NS_SQL ") AS proc_cpu_ns,"
+	"    (s.busy - s.prev_busy) * " NS_SQL " / s.clk_tck AS busy_ns,"
 	/* In time order, as the time index gave them before. */
 	"    (SELECT group_concat(DISTINCT x) FROM"
 	"      (SELECT i.t1_ns AS t, i.proc_id AS id, p.exit_source AS x"
@@ -1339,5 +1340,5 @@ db_now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * NS + (uint64_t)ts.tv_nsec;
 }

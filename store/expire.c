@@ -188,7 +188,7 @@ expire_rebuild_from(sqlite3 *db, int64_t *from_s, struct ex_err *err)
 	    "'intervals'", &st, err) != EXR_OK)
 		return EXR_DB;
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		*from_s = sqlite3_column_int64(st, 0) / 1000000000;
+		*from_s = sqlite3_column_int64(st, 0) / NS_I64;
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? EXR_OK :
 	    db_fail(db, err, "expiry");
