@@ -73,7 +73,7 @@ REPORTS = reports/fmt.c reports/outbuf.c reports/tmmemo.c reports/idnames.c \
 	reports/report_csv.c \
 	reports/report_json.c reports/report_capture.c reports/report_bucket.c \
 	reports/report_shape.c reports/report_cols.c reports/report_names.c \
-	reports/report_pct.c \
+	reports/report_pct.c reports/report_check.c \
 	reports/summary.c reports/energy.c reports/capture_top.c \
 	reports/rdb.c reports/rdb_sqlite.c \
 	reports/chart_data.c reports/svg.c reports/html.c
@@ -87,6 +87,7 @@ PORTABLE_EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/cmd_gen.c extract/cmd_ingest.c extract/cmd_report.c \
 	extract/cmd_rotate.c extract/cmd_run.c extract/cmd_snap.c \
 	extract/cmd_acctd.c extract/config.c extract/cmd_config.c \
+	extract/report_db.c extract/report_files.c \
 	extract/gen_energy.c extract/cmdopt.c extract/hourly.c \
 	extract/ingest_logs.c extract/cmd_merge.c extract/cmd_push.c \
 	extract/cmd_rollup.c \

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <yaml.h>
@@ -595,4 +596,53 @@ config_hostname(const struct config *cfg, char *buf, size_t n)
 		snprintf(buf, n, "%s", cfg->host);
 	else
 		local_hostname(buf, n);
+}
+
+int
+config_zone_name(const char *tz, char *buf, size_t n)
+{
+	static const char marker[] = "zoneinfo/";
+	const char *env = getenv("TZ"), *z;
+	char link[512];
+	ssize_t len;
+	FILE *fp;
+
+	if (tz != NULL && strcmp(tz, "local") != 0) {
+		snprintf(buf, n, "%s", tz);
+		return 0;
+	}
+	if (env != NULL && env[0] == ':')
+		env++;
+	/* Set but empty: glibc reads it as UTC. */
+	if (env != NULL && env[0] == '\0' && getenv("TZ")[0] == '\0') {
+		snprintf(buf, n, "UTC");
+		return 0;
+	}
+	if (env != NULL && env[0] != '\0' && strcmp(env,
+	    "/etc/localtime") != 0) {
+		/* A path into the zoneinfo tree names its zone. */
+		z = strstr(env, marker);
+		snprintf(buf, n, "%s", env[0] == '/' && z != NULL ?
+		    z + sizeof(marker) - 1 : env);
+		return env[0] == '/' && z == NULL ? -1 : 0;
+	}
+	if ((len = readlink("/etc/localtime", link, sizeof(link) - 1)) > 0) {
+		link[len] = '\0';
+		if ((z = strstr(link, marker)) != NULL) {
+			snprintf(buf, n, "%s", z + sizeof(marker) - 1);
+			return 0;
+		}
+	}
+	if ((fp = fopen("/etc/timezone", "r")) != NULL) {
+		if (fgets(buf, (int)n, fp) != NULL) {
+			buf[strcspn(buf, " \t\r\n")] = '\0';
+			if (buf[0] != '\0') {
+				fclose(fp);
+				return 0;
+			}
+		}
+		fclose(fp);
+	}
+	snprintf(buf, n, "%s", tzname[0]);
+	return -1;
 }

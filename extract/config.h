@@ -77,6 +77,17 @@ int	config_zone_check(const char *zone, char *why, size_t n);
 int	snapcpu_parse(const char *s);
 const char *snapcpu_name(int measure);
 
+/*
+ * The name of the report's zone into buf[n]: tz (--tz or timezone:)
+ * unless NULL or "local"; else the TZ variable's (a path into the
+ * zoneinfo tree names its zone; set and empty is UTC, as glibc reads
+ * it), else the zone /etc/localtime links to, else /etc/timezone's.
+ * 0, or -1 where no zoneinfo name was found (buf then holds what TZ
+ * says, or the zone's abbreviation): good enough to print, not to
+ * give a server, whose hours must be the client's.
+ */
+int	config_zone_name(const char *tz, char *buf, size_t n);
+
 /* The configured host name, else this machine's. */
 void	config_hostname(const struct config *cfg, char *buf, size_t n);
 

@@ -37,11 +37,19 @@ enum report_every { EVERY_NONE, EVERY_HOUR, EVERY_DAY, EVERY_WEEK,
 
 #define REPORT_MAXKEYS	4	/* --by a,b,c,d */
 
+/* What is reported: usage (the default), --capture, --energy. */
+enum report_kind { REPORT_USAGE, REPORT_CAPTURE, REPORT_ENERGY };
+
+/* --format svg (a chart of the kind) and html (the page of them all). */
+enum report_chart { REPORT_TEXT, REPORT_SVG, REPORT_HTML };
+
 struct idnames;
 
 struct report_opts {
+	enum report_kind kind;
 	enum report_by	 by;		/* the first key (energy: the only) */
-	enum report_format format;
+	enum report_format format;	/* REPORT_TEXT's */
+	enum report_chart chart;
 	/*
 	 * The window [from, to).  An end not given is open (a bit in
 	 * open): the data's first or last time within the range times can
@@ -153,6 +161,15 @@ int	report_print(FILE *fp, const struct report_opts *o,
  */
 int	report_window(struct rdb *db, struct report_opts *o, int energy,
 	    int64_t *out, struct ex_err *err);
+
+/*
+ * Whether o's options go together, for a report of nfiles log files (0:
+ * the database); by_given: --by was (--every alone then totals without
+ * keys: o->keyless set).  EXR_OK, or EXR_USAGE with err saying which
+ * options and why (report_check.c).
+ */
+int	report_check(struct report_opts *o, int nfiles, int by_given,
+	    struct ex_err *err);
 
 /* Run the report on db into fp.  EXR_OK, or EXR_DB/EXR_IO with err. */
 int	report_run(struct rdb *db, FILE *fp, const struct report_opts *o,

@@ -10,6 +10,7 @@ main(void)
 {
 	suite_bytes();
 	suite_exerr();
+	suite_report_check();
 	suite_exacct();
 	suite_records();
 	suite_fmt();

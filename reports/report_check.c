@@ -1,0 +1,45 @@
+/*
+ * report_check (see report.h): the options of a report that cannot go
+ * together, each refused with what to do instead.
+ */
+#include "report.h"
+
+int
+report_check(struct report_opts *o, int nfiles, int by_given,
+    struct ex_err *err)
+{
+	int capture = o->kind == REPORT_CAPTURE;
+	int energy = o->kind == REPORT_ENERGY;
+
+	if (o->chart != REPORT_TEXT && (nfiles > 0 || o->nkeys > 1 ||
+	    o->by == BY_HOUR))
+		return ex_fail(err, EXR_USAGE, 0, "--format svg|html: charts "
+		    "read the database, --by user, command, project, zone or "
+		    "host");
+	if (o->chart == REPORT_HTML && o->kind != REPORT_USAGE)
+		return ex_fail(err, EXR_USAGE, 0, "--format html draws every "
+		    "chart: no --capture or --energy");
+	if (capture && nfiles > 0)
+		return ex_fail(err, EXR_USAGE, 0, "--capture reads the "
+		    "database, not files");
+	if (energy && nfiles > 0)
+		return ex_fail(err, EXR_USAGE, 0, "--energy reads the "
+		    "database, and not with --capture");
+	if (energy && (o->nkeys > 1 || (o->by != BY_USER &&
+	    o->by != BY_COMMAND && o->by != BY_HOST)))
+		return ex_fail(err, EXR_USAGE, 0, "--energy: --by user, "
+		    "command or host");
+	if ((capture || energy) && (o->every != EVERY_NONE || o->percentiles ||
+	    o->sort != NULL || o->limit > 0 || o->averages))
+		return ex_fail(err, EXR_USAGE, 0, "--every, --percentiles, "
+		    "--sort, --limit and --averages are for usage, not --%s",
+		    capture ? "capture" : "energy");
+	if (o->percentiles && o->every == EVERY_NONE)
+		return ex_fail(err, EXR_USAGE, 0, "--percentiles: of a series "
+		    "of buckets; name them with --every");
+	if (nfiles > 0 && (o->nkeys > 1 || o->every != EVERY_NONE))
+		return ex_fail(err, EXR_USAGE, 0, "report FILE...: one --by "
+		    "key, and no --every (those need a database)");
+	o->keyless = o->every != EVERY_NONE && !by_given;
+	return EXR_OK;
+}
