@@ -12,6 +12,7 @@
  */
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -25,6 +26,7 @@
 
 #include "../reports/fmt.h"
 #include "../store/hostid.h"
+#include "../store/outfile.h"
 #include "config.h"
 #include "paths.h"
 #include "util.h"
@@ -365,10 +367,21 @@ config_load(struct config *c, const char *path, struct ex_err *err)
 		rc = ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(errno));
 		return rc;
 	}
-	rc = config_read(c, fp, path, err);
+	if (fstat(fileno(fp), &st) == -1) {
+		rc = ex_fail(err, EXR_IO, 0, "%s: %s", path, strerror(errno));
+		fclose(fp);
+		return rc;
+	}
+	/*
+	 * Root obeys it: the database written, the server pushed to, the
+	 * pid rotate signals.  So not a file another user wrote, or could
+	 * write or swap, as the spool is refused (outfile.h).
+	 */
+	if ((rc = outfile_trusted("configuration", path, &st, err)) ==
+	    EXR_OK)
+		rc = config_read(c, fp, path, err);
 	/* Whether a password in central: may stay there (push). */
-	c->private_file = fstat(fileno(fp), &st) == 0 &&
-	    (st.st_mode & 077) == 0;
+	c->private_file = (st.st_mode & 077) == 0;
 	fclose(fp);
 	return rc;
 }
@@ -431,6 +444,17 @@ config_read(struct config *c, FILE *fp, const char *path,
 			if (depth == 0) {
 				rc = at(err, &ev, path, "expected a mapping of "
 				    "keys to values");
+				break;
+			}
+			/* "\0" or "\x00" in a quoted scalar: C strings would
+			 * end there, "a\0b" becoming "a". */
+			if (memchr(ev.data.scalar.value, '\0',
+			    ev.data.scalar.length) != NULL) {
+				rc = have_key ? at(err, &ev, path, "%s: holds a "
+				    "NUL byte; refused rather than cut short "
+				    "there",
+				    (const char *)key.data.scalar.value) :
+				    at(err, &ev, path, "a key holds a NUL byte");
 				break;
 			}
 			if (!have_key) {
@@ -544,9 +568,192 @@ names_password(const char *s)
 	return 0;
 }
 
+/* Append len bytes of s to out[n] (*o of it used), cut where it ends. */
+static void
+put(char *out, size_t n, size_t *o, const char *s, size_t len)
+{
+	while (len-- > 0 && *o + 1 < n)
+		out[(*o)++] = *s++;
+	out[*o] = '\0';
+}
+
+static int
+hexval(int c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/* Does a URI parameter's name (len bytes, %XX decoded as libpq does)
+ * name a password? */
+static int
+uri_key_secret(const char *k, size_t len)
+{
+	char name[64];
+	size_t i = 0;
+
+	while (len > 0 && i + 1 < sizeof(name)) {
+		if (k[0] == '%' && len >= 3 && isxdigit((unsigned char)k[1]) &&
+		    isxdigit((unsigned char)k[2])) {
+			name[i++] = (char)(hexval(k[1]) * 16 + hexval(k[2]));
+			k += 3;
+			len -= 3;
+		} else {
+			name[i++] = *k++;
+			len--;
+		}
+	}
+	name[i] = '\0';
+	/* Too long to be a keyword: hidden, not guessed at. */
+	return len > 0 || names_password(name);
+}
+
+/* mask_conninfo for a URI; body: what follows "scheme://". */
+static void
+mask_uri(const char *s, const char *body, char *out, size_t n, size_t *o)
+{
+	const char *p = body, *at, *colon, *eq, *amp;
+
+	/* user:password@ ends at the first '@' before any '/' (libpq). */
+	at = p + strcspn(p, "@/");
+	if (*at == '@' && (colon = memchr(p, ':', (size_t)(at - p))) != NULL) {
+		put(out, n, o, s, (size_t)(colon + 1 - s));
+		put(out, n, o, "***", 3);
+		s = p = at;
+	}
+	if ((p = strchr(p, '?')) == NULL) {
+		put(out, n, o, s, strlen(s));
+		return;
+	}
+	put(out, n, o, s, (size_t)(p + 1 - s));
+	for (s = p + 1; *s != '\0'; s = amp) {
+		amp = s + strcspn(s, "&");
+		eq = memchr(s, '=', (size_t)(amp - s));
+		if (eq != NULL && uri_key_secret(s, (size_t)(eq - s))) {
+			put(out, n, o, s, (size_t)(eq + 1 - s));
+			put(out, n, o, "***", 3);
+		} else
+			put(out, n, o, s, (size_t)(amp - s));
+		if (*amp == '&')
+			put(out, n, o, amp++, 1);
+	}
+}
+
+static void	mask_conninfo_at(const char *s, char *out, size_t n,
+		    size_t *o);
+
+static const char *const schemes[] = { "postgresql://", "postgres://" };
+
+/* Is the value v..end (quotes and all) itself a connection string, as
+ * libpq takes a dbname with an '=' or a URI's scheme? */
+static int
+nested(const char *v, const char *end)
+{
+	size_t i, len;
+
+	if (*v == '\'')
+		v++;
+	if (memchr(v, '=', (size_t)(end - v)) != NULL)
+		return 1;
+	for (i = 0; i < 2; i++)
+		if ((len = strlen(schemes[i])) <= (size_t)(end - v) &&
+		    strncmp(v, schemes[i], len) == 0)
+			return 1;
+	return 0;
+}
+
+/* The nested connection string v..end masked, its quotes kept. */
+static void
+mask_nested(const char *v, const char *end, char *out, size_t n,
+    size_t *o)
+{
+	char inner[CONFIG_STR];
+	int quoted = *v == '\'';
+
+	snprintf(inner, sizeof(inner), "%.*s",
+	    (int)(end - v - 2 * quoted), v + quoted);
+	if (quoted)
+		put(out, n, o, "'", 1);
+	mask_conninfo_at(inner, out, n, o);
+	if (quoted)
+		put(out, n, o, "'", 1);
+}
+
+/*
+ * central: as config prints it: libpq's connection string s with every
+ * password's value as *** (the URI's user:***@ and ?password=***, the
+ * key=value form's password=***), the rest as it is, into out[n].  A
+ * nested connection string (dbname= may hold one) is masked the same
+ * way; from anything libpq would not parse, the rest is ***.
+ */
+static void
+mask_conninfo_at(const char *s, char *out, size_t n, size_t *o)
+{
+	const char *k, *v;
+	size_t i, klen;
+	char key[64];
+
+	for (i = 0; i < 2; i++)
+		if (strncmp(s, schemes[i], strlen(schemes[i])) == 0) {
+			mask_uri(s, s + strlen(schemes[i]), out, n, o);
+			return;
+		}
+	/* key = value, key = 'quoted \' value', ... */
+	while (*s != '\0') {
+		for (k = s; isspace((unsigned char)*k); k++)
+			;
+		if (*k == '\0')
+			break;
+		klen = strcspn(k, "= \t\n\r\f\v");
+		for (v = k + klen; isspace((unsigned char)*v); v++)
+			;
+		if (klen == 0 || *v != '=')
+			goto rest;
+		for (v++; isspace((unsigned char)*v); v++)
+			;
+		put(out, n, o, s, (size_t)(v - s));
+		snprintf(key, sizeof(key), "%.*s", (int)klen, k);
+		s = v;
+		if (*s == '\'') {
+			for (s++; *s != '\0' && *s != '\''; s++)
+				if (*s == '\\' && s[1] != '\0')
+					s++;
+			if (*s == '\0') {	/* unclosed: no end to show */
+				put(out, n, o, "***", 3);
+				return;
+			}
+			s++;
+		} else
+			for (; *s != '\0' && !isspace((unsigned char)*s); s++)
+				if (*s == '\\' && s[1] != '\0')
+					s++;
+		if (klen >= sizeof(key) || names_password(key))
+			put(out, n, o, "***", 3);
+		else if (strcmp(key, "dbname") == 0 && nested(v, s))
+			mask_nested(v, s, out, n, o);
+		else
+			put(out, n, o, v, (size_t)(s - v));
+	}
+	put(out, n, o, s, strlen(s));
+	return;
+rest:
+	put(out, n, o, s, (size_t)(k - s));
+	put(out, n, o, "***", 3);
+}
+
+static void
+mask_conninfo(const char *s, char *out, size_t n)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	mask_conninfo_at(s, out, n, &o);
+}
+
 void
 config_print(FILE *fp, const struct config *c)
 {
+	char central[2 * CONFIG_STR];
+
 	fputs("# effective configuration (", fp);
 	fmt_escape_fp(fp, c->path[0] != '\0' ? c->path :
 	    "defaults: no configuration file", 0);
@@ -558,9 +765,9 @@ config_print(FILE *fp, const struct config *c)
 	fprintf(fp, "pacct: %s\n", c->pacct_manage ? "manage" : "leave");
 	yaml_kv(fp, "host", c->host);
 	yaml_kv(fp, "host_id", c->host_id);
-	/* Shown unless it may hold a secret. */
-	yaml_kv(fp, "central", !names_password(c->central) ? c->central :
-	    "(not shown: it names a password)");
+	/* Where it goes, not the password it may hold. */
+	mask_conninfo(c->central, central, sizeof(central));
+	yaml_kv(fp, "central", central);
 	yaml_kv(fp, "timezone", c->timezone);
 	fprintf(fp, "retention_days: %llu\n",
 	    (unsigned long long)c->retention_days);

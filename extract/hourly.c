@@ -57,7 +57,7 @@
 
 static int	take_lock(const char *spool);
 static int	step_snap(struct spool *sp, const struct ctx *ctx);
-static void	find_live(struct spool *sp, const char *acctd_pidfile);
+static int	find_live(struct spool *sp, const char *acctd_pidfile);
 static char	**closed_logs(const struct spool *sp, char *const *files,
 		    int nfiles, int *npaths, int *nclosed);
 static int	store_gaps(struct store *s, const char *spool,
@@ -104,7 +104,7 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 		    h->spool, sp.odd[j].name, sp.odd[j].what);
 	if (sp.nodd > 0)
 		status = ex_worst(status, EXR_DAMAGED);
-	find_live(&sp, ctx->cfg->acctd_pidfile);
+	status = ex_worst(status, find_live(&sp, ctx->cfg->acctd_pidfile));
 	if ((paths = closed_logs(&sp, h->files, h->nfiles, &npaths,
 	    &nclosed)) == NULL) {
 		spool_close(&sp);
@@ -222,9 +222,10 @@ step_snap(struct spool *sp, const struct ctx *ctx)
  * The live logs, per kind the one extracct switched to (the spool's
  * state, as rotate left it); acctd's, the one its pidfile names while
  * it runs: acctd writes that, even if it did not move to the log rotate
- * recorded for it, and while it does not run, none.
+ * recorded for it, and while it does not run, none.  EXR_OK, or the
+ * code of a pidfile not believed (complained).
  */
-static void
+static int
 find_live(struct spool *sp, const char *acctd_pidfile)
 {
 	static const enum spool_kind kinds[] = { SPOOL_SNAP, SPOOL_PACCT,
@@ -238,10 +239,18 @@ find_live(struct spool *sp, const char *acctd_pidfile)
 		if (spool_live_get(sp, kinds[i], name, sizeof(name), &err) < 0)
 			complain(err.code, "%s; taken as no %s log live",
 			    err.reason, spool_kind_names[kinds[i]]);
-	if (!acctd_pidfile_running(acctd_pidfile, &pid, current,
-	    sizeof(current)))
+	switch (acctd_pidfile_running(acctd_pidfile, &pid, current,
+	    sizeof(current), &err)) {
+	case -1:
+		/* The log rotate last moved acctd to stays unread. */
+		return complain(err.code, "%s; acctd's live log taken from "
+		    "the spool's state", err.reason);
+	case 0:
 		current[0] = '\0';
+		break;
+	}
 	spool_live_note(sp, SPOOL_ACCTD, current);
+	return EXR_OK;
 }
 
 /*

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "dblock.h"
+#include "outfile.h"
 
 static uint64_t
 mono_ms(void)
@@ -43,6 +44,7 @@ dblock_take(const char *path, uint64_t wait_ms, int *fdp,
     struct ex_err *err)
 {
 	char lock[4096], pid[32];
+	struct ex_err why = { 0 };
 	struct stat st;
 	uint64_t start, nap_ms = 5;
 	int fd, n;
@@ -53,14 +55,21 @@ dblock_take(const char *path, uint64_t wait_ms, int *fdp,
 	if ((size_t)snprintf(lock, sizeof(lock), "%s-lock", path) >=
 	    sizeof(lock))
 		return ex_fail(err, EXR_IO, 0, "%s: name too long", path);
-	/* Never through a planted link; a FIFO there must not hang us. */
-	fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-	    0600);
-	if (fd == -1)
-		return ex_fail(err, EXR_IO, 0, "%s: %s", lock, strerror(errno));
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+	/*
+	 * An output like the database's -wal and -shm (outfile.h): never
+	 * through a planted link, a FIFO must not hang us, and a lock file
+	 * another user made is refused: they could hold it locked for
+	 * ever, keeping every writer out.
+	 */
+	if ((fd = outfile_open(lock, O_RDWR, &st, &why)) == -1)
+		return ex_fail(err, why.code, 0, "%s: %s", lock, why.reason);
+	/* 0600, not the 0640 of outputs: flock needs only a descriptor
+	 * open for reading, so whoever can open it can hold it. */
+	if ((st.st_mode & 077) != 0 && fchmod(fd, 0600) == -1) {
+		n = errno;
 		close(fd);
-		return ex_fail(err, EXR_IO, 0, "%s: not a regular file", lock);
+		return ex_fail(err, EXR_IO, 0, "%s: cannot make it mode 0600: "
+		    "%s", lock, strerror(n));
 	}
 	start = mono_ms();
 	while (flock(fd, LOCK_EX | LOCK_NB) == -1) {

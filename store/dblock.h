@@ -26,7 +26,9 @@
  * Take the writer's lock of the database at path, waiting up to wait_ms
  * milliseconds while another process holds it.  Returns EXR_OK with
  * *fdp the lock's descriptor (for dblock_release), EXR_BUSY when the
- * wait ran out (err names the holder's pid), or EXR_IO.  ":memory:" and
+ * wait ran out (err names the holder's pid), or EXR_IO (also a lock
+ * file that is a link, a FIFO, a hard link or another user's, refused
+ * as outputs are: outfile.h).  ":memory:" and
  * "" (private databases nobody else can open) take no lock: *fdp is -1.
  */
 int	dblock_take(const char *path, uint64_t wait_ms, int *fdp,

@@ -28,9 +28,8 @@ outfile_kind(mode_t mode)
 	return S_ISREG(mode) ? "a regular file" : "not a regular file";
 }
 
-/* Refuse st unless a regular file with one link, owned by us. */
-static int
-check_stat(const struct stat *st, struct ex_err *err)
+int
+outfile_owned(const struct stat *st, struct ex_err *err)
 {
 	uid_t me = geteuid();
 
@@ -62,7 +61,7 @@ outfile_check(int fd, struct stat *st, struct ex_err *err)
 
 	if (fstat(fd, st) == -1)
 		return ex_fail(err, EXR_IO, 0, "%s", strerror(errno));
-	if ((rc = check_stat(st, err)) != EXR_OK)
+	if ((rc = outfile_owned(st, err)) != EXR_OK)
 		return rc;
 	if (too_open(st)) {
 		if (fchmod(fd, st->st_mode & OUTFILE_MODE) == -1)
@@ -125,7 +124,7 @@ outfile_existing(const char *path, struct stat *st, struct ex_err *err)
 		memset(st, 0, sizeof(*st));
 		return EXR_OK;
 	}
-	if ((rc = check_stat(st, err)) != EXR_OK)
+	if ((rc = outfile_owned(st, err)) != EXR_OK)
 		return rc;
 	/* By name, never following a link (one swapped in meanwhile). */
 	if (too_open(st)) {
@@ -160,13 +159,50 @@ parent_check(const char *what, const char *dir, const char *p,
 	return EXR_OK;
 }
 
+/* Each parent of name up to /, as the kernel resolves it. */
+static int
+parents_check(const char *what, const char *name, struct ex_err *err)
+{
+	char *real, *slash;
+	int rc = EXR_OK;
+
+	if ((real = realpath(name, NULL)) == NULL)
+		return ex_fail(err, EXR_USAGE, 0, "%s %s: %s", what, name,
+		    strerror(errno));
+	while (rc == EXR_OK && (slash = strrchr(real, '/')) != NULL &&
+	    real[1] != '\0') {
+		slash[slash == real ? 1 : 0] = '\0';
+		rc = parent_check(what, name, real, err);
+	}
+	free(real);
+	return rc;
+}
+
+int
+outfile_trusted(const char *what, const char *path, const struct stat *st,
+    struct ex_err *err)
+{
+	uid_t me = geteuid();
+
+	if (st->st_uid != me && st->st_uid != 0)
+		return ex_fail(err, EXR_USAGE, 0, "%s %s is owned by uid %ju, "
+		    "neither us (uid %ju) nor root; refusing it", what, path,
+		    (uintmax_t)st->st_uid, (uintmax_t)me);
+	/* Only root makes devices: /dev/null (-c /dev/null) is 0666. */
+	if ((st->st_mode & S_IWOTH) != 0 && !S_ISCHR(st->st_mode))
+		return ex_fail(err, EXR_USAGE, 0, "%s %s is writable by anyone "
+		    "(mode %04o); refusing it", what, path,
+		    (unsigned)st->st_mode & 07777);
+	/* What a directory's writers could put in place of a regular
+	 * file; a pipe (-c <(...)) is the invoker's own. */
+	return S_ISREG(st->st_mode) ? parents_check(what, path, err) : EXR_OK;
+}
+
 int
 outfile_dir_check(const char *what, const char *dir, struct ex_err *err)
 {
 	struct stat st;
 	uid_t me = geteuid();
-	char *real, *slash;
-	int rc = EXR_OK;
 
 	if (lstat(dir, &st) == -1)
 		return ex_fail(err, EXR_USAGE, 0, "%s %s: %s", what, dir,
@@ -185,15 +221,5 @@ outfile_dir_check(const char *what, const char *dir, struct ex_err *err)
 		return ex_fail(err, EXR_USAGE, 0, "%s %s is writable by "
 		    "group or others (mode %04o); refusing it", what, dir,
 		    (unsigned)st.st_mode & 07777);
-	/* Each parent up to /, as the kernel resolves the name. */
-	if ((real = realpath(dir, NULL)) == NULL)
-		return ex_fail(err, EXR_USAGE, 0, "%s %s: %s", what, dir,
-		    strerror(errno));
-	while (rc == EXR_OK && (slash = strrchr(real, '/')) != NULL &&
-	    real[1] != '\0') {
-		slash[slash == real ? 1 : 0] = '\0';
-		rc = parent_check(what, dir, real, err);
-	}
-	free(real);
-	return rc;
+	return parents_check(what, dir, err);
 }

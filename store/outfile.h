@@ -2,8 +2,8 @@
  * Files and directories extracct writes, checked against what someone
  * else may have put in their place.
  *
- * An output (the database and its -wal and -shm, a snapshot log, the
- * .txt and .csv of --outdir) is written only if it is a regular file
+ * An output (the database and its -wal, -shm and -lock, a snapshot log,
+ * the .txt and .csv of --outdir, acctd's pidfile) is written only if it is a regular file
  * with one link, owned by the effective user: never through a symbolic
  * link, never a FIFO (an open or a write would wait for a reader for
  * ever), never a hard link to a file elsewhere (writing would change
@@ -17,7 +17,11 @@
  * written by group or others; and so is it when one of its parents up
  * to / is owned by neither, or is world-writable without the sticky bit
  * (its users could swap the directory for their own).  Parents may be
- * group-writable: Ubuntu's /var/log is root:syslog 0775.
+ * group-writable: Ubuntu's /var/log is root:syslog 0775.  acctd's
+ * pidfile goes in such a directory too.
+ *
+ * What root obeys rather than writes (the configuration, the pid in
+ * acctd's pidfile) must be no other user's either: see outfile_trusted.
  */
 #ifndef OUTFILE_H
 #define OUTFILE_H
@@ -48,6 +52,13 @@ int	outfile_open(const char *path, int flags, struct stat *st,
 int	outfile_check(int fd, struct stat *st, struct ex_err *err);
 
 /*
+ * What outfile_check checks of a file's stat: EXR_OK if a regular file
+ * with one link owned by us, else EXR_IO with err filled (the mode is
+ * not looked at).
+ */
+int	outfile_owned(const struct stat *st, struct ex_err *err);
+
+/*
  * A file another program opens and writes (the SQLite database, its
  * -wal and -shm): EXR_OK if it does not exist (st->st_nlink is then 0)
  * or is, by lstat, a regular file with one link owned by us (*st
@@ -66,6 +77,19 @@ int	outfile_existing(const char *path, struct stat *st,
  */
 int	outfile_dir_check(const char *what, const char *dir,
 	    struct ex_err *err);
+
+/*
+ * A file whose content we obey rather than write (the configuration,
+ * acctd's pidfile), st its fstat: refused unless owned by us or root
+ * and not writable by anyone (a device, only root can make, excepted);
+ * a regular file also unless each of its parents up to / is owned by
+ * us or root and is not world-writable without the sticky bit (who can
+ * write a directory can swap the file for theirs).  path and what
+ * ("configuration") name it in messages.  EXR_OK, or EXR_USAGE (a
+ * setup to fix) with err filled.
+ */
+int	outfile_trusted(const char *what, const char *path,
+	    const struct stat *st, struct ex_err *err);
 
 /* What a file of this mode is, for messages: "a symbolic link", ... */
 const char *outfile_kind(mode_t mode);

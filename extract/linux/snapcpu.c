@@ -34,9 +34,10 @@ snapcpu_open(struct snapcpu *sc, int want, const char *acctd_pidfile,
 	memset(sc, 0, sizeof(*sc));
 	sc->ts.fd = -1;
 	sc->measure = SNAPCPU_RUNTIME;
+	/* A pidfile not to be believed (rotate says why): ticks. */
 	ticks = want == SNAPCPU_TICKS || (want == SNAPCPU_AUTO &&
-	    !acctd_pidfile_running(acctd_pidfile, &pid, current,
-	    sizeof(current)));
+	    acctd_pidfile_running(acctd_pidfile, &pid, current,
+	    sizeof(current), &quiet) != 1);
 	/* With the runtime, taskstats is asked for context switches only:
 	 * not being able to is no error. */
 	if (!ticks)

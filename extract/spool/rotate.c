@@ -108,8 +108,13 @@ rotate_acctd(struct spool *sp, const char *pidfile, time_t now)
 	pid_t pid;
 	int i, rc;
 
-	if (!acctd_pidfile_running(pidfile, &pid, current, sizeof(current)))
+	switch (acctd_pidfile_running(pidfile, &pid, current,
+	    sizeof(current), &err)) {
+	case -1:
+		return complain(err.code, "%s; no signal sent", err.reason);
+	case 0:
 		return EXR_OK;
+	}
 	spool_name(name, sizeof(name), "acctd", sp->host, now);
 	if (strcmp(current, name) == 0) {
 		printf("rotate: acctd already writes %s/%s\n", spool, name);
@@ -126,7 +131,7 @@ rotate_acctd(struct spool *sp, const char *pidfile, time_t now)
 		    strerror(errno));
 	for (i = 0; i < 500; i++) {	/* 5 s */
 		if (acctd_pidfile_running(pidfile, &pid, current,
-		    sizeof(current)) &&
+		    sizeof(current), &err) == 1 &&
 		    strcmp(current, name) == 0) {
 			printf("rotate: acctd moved to %s/%s\n", spool, name);
 			return EXR_OK;

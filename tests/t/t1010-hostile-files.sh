@@ -161,6 +161,132 @@ else
 	test_skip 'database: files of another user' 'needs root to chown'
 fi
 
+test_expect_success 'database: a hard-linked DB-lock is refused, its other name unchanged' '
+	echo keep >lock-target && ln lock-target hl.db-lock &&
+	test_expect_code 3 extracct ingest --db hl.db a.acct 2>err &&
+	cat err &&
+	grep "^extracct: hl.db: hl.db-lock: has 2 hard links; refusing to write to it" err &&
+	echo keep >expect && test_cmp expect lock-target &&
+	test ! -e hl.db
+'
+
+test_expect_success 'database: an own DB-lock open to others becomes 0600' '
+	extracct ingest --db ml.db a.acct >out &&
+	test "$(modes ml.db-lock)" = 600 &&
+	chmod 644 ml.db-lock &&
+	extracct ingest --db ml.db b.acct >out &&
+	test "$(modes ml.db-lock)" = 600
+'
+
+if [ "$(id -u)" -eq 0 ]; then
+# Whoever can open the lock file can flock it, and hold every writer
+# out for as long as they like.
+test_expect_success 'database: a DB-lock another user made is refused' '
+	: >nl.db-lock && chown nobody nl.db-lock &&
+	test_expect_code 3 extracct ingest --db nl.db a.acct 2>err &&
+	cat err &&
+	grep "^extracct: nl.db: nl.db-lock: owned by uid 65534, not by us (uid 0); refusing to write to it" err &&
+	test ! -e nl.db
+'
+else
+	test_skip 'database: a DB-lock of another user' 'needs root to chown'
+fi
+
+# --- acctd's pidfile -------------------------------------------------------
+
+# A pidfile as a running acctd leaves it: locked (by flock(1) here), its
+# pid a stand-in ($VICTIM, a sleep that rotate's SIGHUP would kill).
+VICTIM= HOLDER=
+fake_acctd() {
+	sleep 300 & VICTIM=$!
+	printf "%s\nacctd-%s-20240101-1000\n" "$VICTIM" "$HOST" >"$1" &&
+	# The sleep holds the lock itself: killing it leaves no holder.
+	{ ( exec 8<"$1" && flock 8 && exec sleep 300 ) & HOLDER=$!; } &&
+	i=0 &&
+	while flock -n -s "$1" true; do
+		i=$((i + 1)); [ $i -lt 500 ] || return 1; sleep 0.01
+	done
+}
+stop_fake() {
+	kill "$VICTIM" "$HOLDER" 2>/dev/null
+	wait "$VICTIM" "$HOLDER" 2>/dev/null
+	VICTIM= HOLDER=
+}
+# Is the stand-in alive, and was no log made for acctd to move to?
+unsignalled() {
+	kill -0 "$VICTIM" || { echo "pid $VICTIM was signalled"; return 1; }
+	! ls psp | grep "^acctd-" || { echo "an acctd log was made"; false; }
+}
+
+if command -v flock >/dev/null 2>&1; then
+test_expect_success 'setup: a spool for rotate' '
+	mkdir -m 700 psp pd
+'
+
+test_expect_success 'rotate: a hard-linked pidfile is not believed, no signal sent' '
+	echo other >pd/other && fake_acctd pd/other && ln pd/other pd/hl.pid &&
+	test_expect_code 3 extracct rotate --spool psp --pacct /nonexistent --acctd-pidfile pd/hl.pid >out 2>err;
+	rc=$?; cat err; unsignalled; ok=$?; stop_fake;
+	test $rc -eq 0 && test $ok -eq 0 &&
+	grep "^extracct: acctd pidfile pd/hl.pid has 2 hard links; not believed (acctd never makes one); no signal sent$" err
+'
+
+test_expect_success 'rotate and run: a pidfile in a directory others can write is not believed' '
+	mkdir -m 777 pd2 && chmod 777 pd2 && fake_acctd pd2/acctd.pid &&
+	test_expect_code 2 extracct rotate --spool psp --pacct /nonexistent --acctd-pidfile pd2/acctd.pid >out 2>err;
+	rc=$?; cat err; unsignalled; ok=$?;
+	printf "acctd_pidfile: %s/pd2/acctd.pid\n" "$TRASH" >pd2.yml;
+	extracct -c pd2.yml run --spool psp --db pd2.db --no-snap --no-rotate >out 2>err2;
+	rc2=$?; cat err2; stop_fake;
+	test $rc -eq 0 && test $ok -eq 0 && test $rc2 -eq 2 &&
+	grep "^extracct: pidfile directory pd2 is writable by group or others (mode 0777); refusing it; no signal sent$" err &&
+	grep "^extracct: pidfile directory $TRASH/pd2 is writable by group or others (mode 0777); refusing it; acctd.s live log taken from the spool.s state$" err2
+'
+
+if [ "$(id -u)" -eq 0 ]; then
+test_expect_success 'rotate: a pidfile another user owns is not believed, no signal sent' '
+	fake_acctd pd/theirs.pid && chown nobody pd/theirs.pid &&
+	test_expect_code 2 extracct rotate --spool psp --pacct /nonexistent --acctd-pidfile pd/theirs.pid >out 2>err;
+	rc=$?; cat err; unsignalled; ok=$?; stop_fake;
+	test $rc -eq 0 && test $ok -eq 0 &&
+	grep "^extracct: acctd pidfile pd/theirs.pid is owned by uid 65534, neither us (uid 0) nor root; refusing it; no signal sent$" err
+'
+else
+	test_skip 'rotate: a pidfile of another user' 'needs root to chown'
+fi
+else
+	test_skip 'rotate: pidfiles not to be believed' 'no flock(1) (util-linux)'
+fi
+
+# acctd checks its pidfile before it asks the kernel for anything.
+if [ "$(uname -s)" = Linux ]; then
+test_expect_success 'acctd: a hard-linked pidfile is refused, its other name unchanged' '
+	mkdir -m 700 asp apd && echo keep >pid-target && ln pid-target apd/acctd.pid &&
+	test_expect_code 3 timeout 10 "$EXTRACCT" acctd -o asp --pidfile apd/acctd.pid >out 2>err &&
+	cat err &&
+	grep "^extracct: apd/acctd.pid: has 2 hard links; refusing to write to it (the other names would change too)$" err &&
+	echo keep >expect && test_cmp expect pid-target
+'
+
+test_expect_success 'acctd: a pidfile directory others can write is refused' '
+	mkdir -m 777 apd2 && chmod 777 apd2 &&
+	test_expect_code 2 timeout 10 "$EXTRACCT" acctd -o asp --pidfile apd2/acctd.pid >out 2>err &&
+	cat err &&
+	grep "^extracct: pidfile directory apd2 is writable by group or others (mode 0777); refusing it$" err &&
+	test ! -e apd2/acctd.pid
+'
+
+if [ "$(id -u)" -eq 0 ]; then
+test_expect_success 'acctd: a pidfile another user made is refused' '
+	echo theirs >apd/theirs.pid && chown nobody apd/theirs.pid &&
+	test_expect_code 3 timeout 10 "$EXTRACCT" acctd -o asp --pidfile apd/theirs.pid >out 2>err &&
+	cat err &&
+	grep "^extracct: apd/theirs.pid: owned by uid 65534, not by us (uid 0); refusing to write to it$" err &&
+	echo theirs >expect && test_cmp expect apd/theirs.pid
+'
+fi
+fi
+
 # --- the spool -------------------------------------------------------------
 
 if [ "$(id -u)" -eq 0 ]; then

@@ -4,8 +4,11 @@
 # defaults.
 . "$(dirname "$0")/../lib.sh"
 
+# A copy: the checkout may belong to someone else than who runs the
+# tests, and a configuration of another user is refused.
 test_expect_success 'the shipped example is valid and says the defaults' '
-	extracct -c "$SRC/docs/extracct.yml.example" config >example &&
+	cp "$SRC/docs/extracct.yml.example" example.yml &&
+	extracct -c example.yml config >example &&
 	extracct -c /dev/null config >defaults &&
 	sed 1d example >a && sed 1d defaults >b &&
 	test_cmp b a
@@ -157,6 +160,85 @@ test_expect_success 'config prints hostile values as YAML that reads back' '
 	extracct -c again.yml config >out2 &&
 	sed 1d out >a && sed 1d out2 >b &&
 	test_cmp a b
+'
+
+test_expect_success 'a NUL byte in a value or a key is refused, not cut short' '
+	cat >nul.yml <<-\EOF &&
+	retention_days: 7
+	host: "a\x00b"
+	EOF
+	test_expect_code 2 extracct -c nul.yml config >out 2>err &&
+	cat err &&
+	echo "extracct: nul.yml: line 2, column 7: host: holds a NUL byte; refused rather than cut short there" >expect &&
+	test_cmp expect err &&
+	test ! -s out &&
+	cat >nul2.yml <<-\EOF &&
+	database: "/x/a\0.db"
+	EOF
+	test_expect_code 2 extracct -c nul2.yml config 2>err &&
+	grep "^extracct: nul2.yml: line 1, column 11: database: holds a NUL byte" err &&
+	cat >nul3.yml <<-\EOF &&
+	"host\0x": a
+	EOF
+	test_expect_code 2 extracct -c nul3.yml config 2>err &&
+	grep "^extracct: nul3.yml: line 1, column 1: a key holds a NUL byte$" err
+'
+
+# Root obeys the file (the database it writes, the server it pushes to,
+# the pid rotate signals): one someone else could write is refused.
+test_expect_success 'a world-writable configuration is refused, exit 2' '
+	printf "host: h1\n" >ww.yml && chmod 666 ww.yml &&
+	test_expect_code 2 extracct -c ww.yml config >out 2>err &&
+	cat err &&
+	grep "^extracct: configuration ww.yml is writable by anyone (mode 0666); refusing it$" err &&
+	test ! -s out &&
+	chmod 644 ww.yml && extracct -c ww.yml config >out &&
+	grep "^host: \"h1\"$" out
+'
+
+test_expect_success 'a configuration in a directory anyone can write: refused unless sticky' '
+	mkdir pub && chmod 777 pub && printf "host: h1\n" >pub/c.yml &&
+	test_expect_code 2 extracct -c pub/c.yml config 2>err &&
+	cat err &&
+	grep "^extracct: configuration pub/c.yml: its parent $TRASH/pub is writable by anyone and not sticky (mode 0777); refusing it$" err &&
+	chmod 1777 pub && extracct -c pub/c.yml config >out &&
+	grep "^host: \"h1\"$" out
+'
+
+if [ "$(id -u)" -eq 0 ]; then
+test_expect_success 'a configuration another user owns is refused, exit 2' '
+	printf "database: /tmp/theirs.db\n" >theirs.yml && chown nobody theirs.yml &&
+	test_expect_code 2 extracct -c theirs.yml config >out 2>err &&
+	cat err &&
+	grep "^extracct: configuration theirs.yml is owned by uid 65534, neither us (uid 0) nor root; refusing it$" err &&
+	test ! -s out
+'
+else
+	test_skip 'a configuration another user owns' 'needs root to chown'
+fi
+
+test_expect_success 'config shows where central goes, never its password' '
+	for c in "postgresql://fleet:s3cret@db.example/central" \
+	    "postgres://fleet@db.example/central?sslmode=require&password=s3cret" \
+	    "host=db.example user=fleet password=s3cret dbname=central" \
+	    "host=db.example password = '"'"'s3 cret'"'"' sslpassword=s3cret" \
+	    "dbname=postgresql://fleet:s3cret@db.example/central" \
+	    "host='"'"'unclosed password=s3cret"; do
+		printf "central: \"%s\"\n" "$c" >pw.yml &&
+		extracct -c pw.yml config >out &&
+		grep "^central: " out >>got || return 1
+	done &&
+	cat got &&
+	! grep s3 got &&
+	cat >expect <<-\EOF &&
+	central: "postgresql://fleet:***@db.example/central"
+	central: "postgres://fleet@db.example/central?sslmode=require&password=***"
+	central: "host=db.example user=fleet password=*** dbname=central"
+	central: "host=db.example password = *** sslpassword=***"
+	central: "dbname=postgresql://fleet:***@db.example/central"
+	central: "host=***"
+	EOF
+	test_cmp expect got
 '
 
 test_expect_success 'the configuration reaches the commands' '
