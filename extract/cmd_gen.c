@@ -57,92 +57,37 @@ const struct cmddoc cmd_gen_doc = { "gen", NULL,
     "Solaris or Linux kernel would: the same options give the same bytes.",
     gen_options };
 
-int
-cmd_gen(int argc, char **argv, struct ctx *ctx)
+/*
+ * arg, one of the n words of option opt: its index into *i.  EXR_OK,
+ * or EXR_USAGE after a message listing them.
+ */
+static int
+one_of(const char *opt, const char *arg, const char *const *words, int n,
+    int *i)
 {
-	struct cmdopt_parser op = { .doc = &cmd_gen_doc };
-	static char buf[1 << 20];
-	struct gen_opts o = { GEN_PROC, 0, 1, NULL, 0, 0, 3, 0,
-	    GEN_ENERGY_NATIVE };
-	const char *out = NULL;
-	int ch, fd, rc, saved, to_stdout, have_kind = 0, have_n = 0;
-	FILE *fp;
+	char list[128];
+	size_t len = 0;
+	int k;
 
-	(void)ctx;
-	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
-		switch (ch) {
-		case 'k':	/* record kind */
-			have_kind = 1;
-			if (strcmp(optarg, "proc") == 0)
-				o.kind = GEN_PROC;
-			else if (strcmp(optarg, "task") == 0)
-				o.kind = GEN_TASK;
-			else if (strcmp(optarg, "flow") == 0)
-				o.kind = GEN_FLOW;
-			else if (strcmp(optarg, "pacct") == 0)
-				o.kind = GEN_PACCT;
-			else if (strcmp(optarg, "energy") == 0)
-				o.kind = GEN_ENERGY;
-			else
-				return complain(EXR_USAGE, "--kind '%s': not "
-				    "one of proc, task, flow, pacct, energy",
-				    optarg);
-			break;
-		case 'n':	/* how many records */
-			if (parse_u64("--records", optarg, 1, 100000000,
-			    &o.records) != EXR_OK)
-				return EXR_USAGE;
-			have_n = 1;
-			break;
-		case 's':	/* seed: same seed, same bytes */
-			if (parse_u64("--seed", optarg, 0, UINT64_MAX,
-			    &o.seed) != EXR_OK)
-				return EXR_USAGE;
-			break;
-		case 'H':	/* host name in the header */
-			o.hostname = optarg;
-			break;
-		case 'V':	/* pacct record version */
-			if (strcmp(optarg, "3") != 0 && strcmp(optarg, "2") !=
-			    0 && strcmp(optarg, "0") != 0)
-				return complain(EXR_USAGE, "--pacct-version "
-				    "'%s': not 3, 2 or 0", optarg);
-			o.pacct_version = optarg[0] - '0';
-			break;
-		case 'E':	/* pacct as a big-endian kernel writes it */
-			o.big_endian = 1;
-			break;
-		case 'W':	/* who wrote the energy snapshots */
-			if (strcmp(optarg, "native") == 0)
-				o.energy_writer = GEN_ENERGY_NATIVE;
-			else if (strcmp(optarg, "rosetta") == 0)
-				o.energy_writer = GEN_ENERGY_ROSETTA;
-			else if (strcmp(optarg, "intel") == 0)
-				o.energy_writer = GEN_ENERGY_INTEL;
-			else
-				return complain(EXR_USAGE, "--energy-writer "
-				    "'%s': not native, rosetta or intel",
-				    optarg);
-			break;
-		case 'D':	/* live daemons */
-			if (parse_u64("--daemons", optarg, 3, 1000000,
-			    &o.daemons) != EXR_OK)
-				return EXR_USAGE;
-			break;
-		case 'J':	/* snapshots at random times */
-			o.jitter = 1;
-			break;
-		case 'o':	/* output file */
-			out = optarg;
-			break;
-		case 'h':
-			return cmdopt_help(&cmd_gen_doc);
-		default:
-			return cmdopt_bad(&cmd_gen_doc);
+	for (k = 0; k < n; k++)
+		if (strcmp(arg, words[k]) == 0) {
+			*i = k;
+			return EXR_OK;
 		}
-	}
-	if (optind != argc || !have_kind || !have_n || out == NULL)
-		return cmdopt_bad(&cmd_gen_doc);
+	for (k = 0; k < n && len < sizeof(list); k++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+		    k == 0 ? "" : ", ", words[k]);
+	return complain(EXR_USAGE, "%s '%s': not one of %s", opt, arg, list);
+}
+
+/* The log o describes into out ("-": standard output), whole or not
+ * at all. */
+static int
+write_log(const char *out, const struct gen_opts *o)
+{
+	static char buf[1 << 20];
+	int fd, rc, saved, to_stdout;
+	FILE *fp;
 
 	/* "-" is standard output, as "-" is standard input elsewhere. */
 	to_stdout = strcmp(out, "-") == 0;
@@ -158,7 +103,7 @@ cmd_gen(int argc, char **argv, struct ctx *ctx)
 		return complain(EXR_IO, "%s: %s", out, strerror(errno));
 	}
 	setvbuf(fp, buf, _IOFBF, sizeof(buf));
-	rc = gen_write(fp, &o);
+	rc = gen_write(fp, o);
 	saved = errno;
 	if (fclose(fp) != 0 && rc == EXR_OK) {
 		rc = EXR_IO;
@@ -172,4 +117,68 @@ cmd_gen(int argc, char **argv, struct ctx *ctx)
 		    strerror(saved) : ex_strcode(rc));
 	}
 	return EXR_OK;
+}
+
+int
+cmd_gen(int argc, char **argv, struct ctx *ctx)
+{
+	/* In the order of enum gen_kind, and of the energy writers. */
+	static const char *const kinds[] = { "proc", "task", "flow", "pacct",
+	    "energy" };
+	static const char *const versions[] = { "3", "2", "0" };
+	static const char *const writers[] = { "native", "rosetta", "intel" };
+	struct cmdopt_parser op = { .doc = &cmd_gen_doc };
+	struct gen_opts o = { GEN_PROC, 0, 1, NULL, 0, 0, 3, 0,
+	    GEN_ENERGY_NATIVE };
+	const char *out = NULL;
+	int ch, i, rc = EXR_OK, have_kind = 0, have_n = 0;
+
+	(void)ctx;
+	/* One line an option: what each does is in gen_options[]. */
+	while (rc == EXR_OK && (ch = cmdopt_next(&op, argc, argv)) != -1) {
+		switch (ch) {
+		case 'k':
+			if ((rc = one_of("--kind", optarg, kinds, 5, &i)) ==
+			    EXR_OK)
+				o.kind = (enum gen_kind)i;
+			have_kind = 1;
+			break;
+		case 'n':
+			rc = parse_u64("--records", optarg, 1, 100000000,
+			    &o.records);
+			have_n = 1;
+			break;
+		case 's':
+			rc = parse_u64("--seed", optarg, 0, UINT64_MAX, &o.seed);
+			break;
+		case 'H': o.hostname = optarg; break;
+		case 'V':
+			if ((rc = one_of("--pacct-version", optarg, versions, 3,
+			    &i)) == EXR_OK)
+				o.pacct_version = versions[i][0] - '0';
+			break;
+		case 'E': o.big_endian = 1; break;
+		case 'W':
+			if ((rc = one_of("--energy-writer", optarg, writers, 3,
+			    &i)) == EXR_OK)
+				o.energy_writer = (enum gen_energy_writer)i;
+			break;
+		case 'D':
+			rc = parse_u64("--daemons", optarg, 3, 1000000,
+			    &o.daemons);
+			break;
+		case 'J': o.jitter = 1; break;
+		case 'o': out = optarg; break;
+		case 'h': return cmdopt_help(&cmd_gen_doc);
+		default: return cmdopt_bad(&cmd_gen_doc);
+		}
+	}
+	if (rc != EXR_OK)
+		return rc;
+	if (optind != argc || !have_kind || !have_n)
+		return cmdopt_bad(&cmd_gen_doc);
+	if (out == NULL)
+		return complain(EXR_USAGE, "gen: -o FILE is required: the log "
+		    "to write (- for standard output)");
+	return write_log(out, &o);
 }

@@ -78,12 +78,8 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 	ingest_opts_config(&io, ctx);
 	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
-		case 'd':	/* the database */
-			db = optarg;
-			break;
-		case 'o':	/* where .txt and .csv go */
-			outdir = optarg;
-			break;
+		case 'd': db = optarg; break;
+		case 'o': outdir = optarg; break;	/* .txt and .csv */
 		case 'I':	/* rows for idle intervals */
 			if (strcmp(optarg, "always") == 0)
 				io.idle_always = 1;
@@ -105,15 +101,9 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 		case 'H':	/* host of logs that name none (pacct) */
 			io.host = optarg;
 			break;
-		case 'U':	/* the host's names */
-			io.names[0] = optarg;
-			break;
-		case 'G':
-			io.names[1] = optarg;
-			break;
-		case 'J':
-			io.names[2] = optarg;
-			break;
+		case 'U': io.names[0] = optarg; break;	/* the host's names */
+		case 'G': io.names[1] = optarg; break;
+		case 'J': io.names[2] = optarg; break;
 		case 'P':	/* what a metric-provider stream holds */
 			io.provider = optarg;
 			break;

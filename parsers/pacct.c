@@ -263,15 +263,6 @@ pacct_run(struct pacct_reader *r)
 	return i / PACCT_RECORD_SIZE;
 }
 
-int
-pacct_reader_open(struct pacct_reader *r, const char *path,
-    struct ex_err *err)
-{
-	memset(r, 0, sizeof(*r));
-	r->path = path;
-	return source_open(&r->src, path, err);
-}
-
 void
 pacct_reader_adopt(struct pacct_reader *r, const char *path,
     const struct source *src)

@@ -44,8 +44,6 @@ struct pacct_reader {
 	int		 zeros;		/* the last damage was zero records */
 };
 
-int	pacct_reader_open(struct pacct_reader *r, const char *path,
-	    struct ex_err *err);
 /* As exacct_reader_adopt. */
 void	pacct_reader_adopt(struct pacct_reader *r, const char *path,
 	    const struct source *src);

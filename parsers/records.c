@@ -36,10 +36,6 @@ const struct field_info task_fields[TASK_NFIELDS] = {
 	TASK_FIELD_ROWS(INFO_ROW)
 };
 
-const struct field_info flow_fields[FLOW_NFIELDS] = {
-	FLOW_FIELD_ROWS(INFO_ROW)
-};
-
 /*
  * The maps, indexed by data id less the kind's first id: each row puts
  * its item (and a time's nanoseconds, an address's IPv6 form) where the

@@ -200,7 +200,6 @@ struct rec_counts {
 
 extern const struct field_info proc_fields[PROC_NFIELDS];
 extern const struct field_info task_fields[TASK_NFIELDS];
-extern const struct field_info flow_fields[FLOW_NFIELDS];
 
 /* What kind of record a decoded top-level object is. */
 enum rec_kind	rec_kind(const struct ex_rec *rec);

@@ -44,7 +44,9 @@ test_expect_success 'strict numbers: junk, sign, range' '
 	test_expect_code 2 extracct gen --kind proc --records 99999999999999999999 -o f 2>err &&
 	grep "too large" err &&
 	test_expect_code 2 extracct gen --kind nope --records 1 -o f 2>err &&
-	grep "not one of proc, task, flow" err
+	grep "not one of proc, task, flow" err &&
+	test_expect_code 2 extracct gen --kind proc --records 1 2>err &&
+	grep "gen: -o FILE is required: the log to write (- for standard output)" err
 '
 
 test_expect_success 'numbers: a leading 0 is decimal, 0x is hex' '
