@@ -58,6 +58,7 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 
 PARSERS = parsers/exerr.c parsers/source.c parsers/pacct.c parsers/sniff.c parsers/exacct_read.c \
 	parsers/exacct_write.c parsers/exacct_names.c parsers/records.c \
+	parsers/skim.c \
 	parsers/recwrite.c parsers/stream.c parsers/taskstats_decode.c \
 	parsers/reader.c
 STORE = store/db.c store/dblock.c store/diff.c store/flows.c store/ledger.c store/live.c \
