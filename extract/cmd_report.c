@@ -292,7 +292,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 {
 	struct cmdopt_parser op = { .doc = &cmd_report_doc };
 	struct report_opts o = { .by = BY_USER, .format = FMT_TABLE,
-	    .from_ns = INT64_MIN, .to_ns = INT64_MAX, .tolerance = 0.05 };
+	    .from_ns = INT64_MIN, .to_ns = INT64_MAX, .tolerance = -1 };
 	/* The same default as ingest's and run's: the configuration's. */
 	const char *db = ctx->cfg->database, *from = NULL, *to = NULL;
 	const char *tz = strcmp(ctx->cfg->timezone, "local") != 0 ?

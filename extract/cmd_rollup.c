@@ -7,9 +7,11 @@
  * changed by hand.  Hours whose intervals retention has deleted
  * (v_expiry) keep their rollup rows: nothing is left to build them from.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../store/db.h"
 #include "../store/expire.h"
@@ -79,6 +81,11 @@ cmd_rollup(int argc, char **argv, struct ctx *ctx)
 		return complain(EXR_USAGE, "rollup --expire: a central server "
 		    "is configured: run expires the database, after its push "
 		    "(only what the central server has may expire)");
+	/* It works on what ingest made: a name mistyped creates nothing. */
+	if (access(db, F_OK) != 0 && errno == ENOENT)
+		return complain(EXR_DB, "rollup: %s: no such database (rollup "
+		    "rebuilds or expires a database ingest made; --db FILE "
+		    "names it): nothing created", db);
 	if ((rc = ingest_open(&s, db, wait_s, ctx)) != EXR_OK)
 		return rc;
 	if (expire) {

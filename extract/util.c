@@ -98,6 +98,9 @@ parse_u64(const char *flag, const char *s, uint64_t min, uint64_t max,
 		digits = s + 2;
 		base = 16;
 	}
+	if (s[0] == '-' && isdigit((unsigned char)s[1]))
+		return complain(EXR_USAGE, "%s '%s': too small (at least %llu, "
+		    "no sign)", flag, s, (unsigned long long)min);
 	if (!isxdigit((unsigned char)digits[0]))
 		return complain(EXR_USAGE, "%s '%s': not a number", flag, s);
 	errno = 0;

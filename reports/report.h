@@ -61,7 +61,8 @@ struct report_opts {
 	int		 open;		/* REPORT_OPEN_FROM | REPORT_OPEN_TO */
 	const char	*tz;		/* name printed; TZ is already set */
 	double		 tolerance;	/* --capture: a ratio outside 1 +- this
-					   names the window's processes */
+					   names the window's processes (< 0:
+					   not given; report_check: 0.05) */
 	int		 scan;		/* add up the intervals, not rollups */
 	enum report_by	 keys[REPORT_MAXKEYS];	/* --by, in order */
 	int		 nkeys;		/* 0: keys[0] = by alone */

@@ -40,6 +40,12 @@ report_check(struct report_opts *o, int nfiles, int by_given,
 	if (nfiles > 0 && (o->nkeys > 1 || o->every != EVERY_NONE))
 		return ex_fail(err, EXR_USAGE, 0, "report FILE...: one --by "
 		    "key, and no --every (those need a database)");
+	/* Not given: < 0 (the capture's default then). */
+	if (o->tolerance >= 0 && !capture)
+		return ex_fail(err, EXR_USAGE, 0, "--tolerance: how far from 1 "
+		    "a capture ratio may be; it goes with --capture only");
+	if (o->tolerance < 0)
+		o->tolerance = 0.05;
 	o->keyless = o->every != EVERY_NONE && !by_given;
 	return EXR_OK;
 }

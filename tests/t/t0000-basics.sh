@@ -38,6 +38,8 @@ test_expect_success 'strict numbers: junk, sign, range' '
 	test_expect_code 2 extracct gen --kind proc --records 10x -o f 2>err &&
 	grep -- "--records '\''10x'\'': not a number" err &&
 	test_expect_code 2 extracct gen --kind proc --records -1 -o f 2>err &&
+	grep "records .-1.: too small (at least 1, no sign)" err &&
+	test_expect_code 2 extracct gen --kind proc --records x1 -o f 2>err &&
 	grep "not a number" err &&
 	test_expect_code 2 extracct gen --kind proc --records 0 -o f 2>err &&
 	grep "too small" err &&

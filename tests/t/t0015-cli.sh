@@ -244,4 +244,21 @@ test_expect_success 'report FILE mode still reads logs, and an empty one is dama
 	grep "^#" out
 '
 
+# Read-side commands create nothing, and a refused option says which
+# option and what it takes.
+test_expect_success 'rollup on a database that is not there creates none' '
+	test_expect_code 3 extracct rollup --rebuild --db typo.db 2>err &&
+	grep "rollup: typo.db: no such database" err &&
+	! test -e typo.db
+'
+
+test_expect_success '--tolerance without --capture, --limit -1: refused, saying why' '
+	extracct gen --kind pacct --records 20 -o cli.pacct &&
+	extracct ingest --db cli.db --host h cli.pacct >/dev/null &&
+	test_expect_code 2 extracct report --db cli.db --tolerance 0.1 2>err &&
+	grep -- "--tolerance: .* it goes with --capture only" err &&
+	test_expect_code 2 extracct report --db cli.db --limit -1 2>err &&
+	grep -- "--limit .-1.: too small (at least 1, no sign)" err
+'
+
 test_done

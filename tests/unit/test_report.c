@@ -15,6 +15,7 @@ usage_opts(void)
 
 	memset(&o, 0, sizeof(o));
 	o.by = BY_USER;
+	o.tolerance = -1;
 	return o;
 }
 
@@ -36,6 +37,7 @@ suite_report_check(void)
 
 	CHECK("usage by user", report_check(&o, 0, 1, &err) == EXR_OK &&
 	    !o.keyless);
+	o = usage_opts();
 	o.every = EVERY_DAY;
 	CHECK("--every without --by: totals alone",
 	    report_check(&o, 0, 0, &err) == EXR_OK && o.keyless);
@@ -73,4 +75,15 @@ suite_report_check(void)
 	o = usage_opts();
 	o.every = EVERY_HOUR;
 	CHECK("files --every", refused(o, 1, "report FILE..."));
+	o = usage_opts();
+	o.tolerance = 0.1;
+	CHECK("--tolerance without --capture", refused(o, 0, "--capture "
+	    "only"));
+	o.kind = REPORT_CAPTURE;
+	CHECK("--tolerance with --capture", report_check(&o, 0, 1, &err) ==
+	    EXR_OK && o.tolerance == 0.1);
+	o = usage_opts();
+	o.kind = REPORT_CAPTURE;
+	CHECK("the default tolerance", report_check(&o, 0, 1, &err) ==
+	    EXR_OK && o.tolerance == 0.05);
 }
