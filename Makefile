@@ -70,9 +70,9 @@ STORE = store/db.c store/migrations.c store/dblock.c store/diff.c store/flows.c 
 	store/names.c store/rollup.c store/expire.c
 REPORTS = reports/fmt.c reports/outbuf.c reports/tmmemo.c reports/idnames.c \
 	reports/dump.c reports/text.c reports/csv.c reports/report.c \
-	reports/report_set.c reports/report_query.c reports/report_table.c \
-	reports/report_csv.c \
-	reports/report_json.c reports/report_capture.c reports/report_bucket.c \
+	reports/report_set.c reports/report_query.c reports/report_out.c \
+	reports/rtab.c reports/rtab_print.c \
+	reports/report_capture.c reports/report_bucket.c \
 	reports/report_shape.c reports/report_cols.c reports/report_names.c \
 	reports/report_pct.c reports/report_check.c \
 	reports/summary.c reports/energy.c reports/capture_top.c \

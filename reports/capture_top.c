@@ -6,7 +6,7 @@
 
 #include "../parsers/records.h"
 #include "fmt.h"
-#include "report.h"
+#include "report_int.h"
 
 int
 capture_out_of_tolerance(int64_t proc_ns, int64_t busy_ns, double tolerance)
@@ -21,7 +21,7 @@ capture_out_of_tolerance(int64_t proc_ns, int64_t busy_ns, double tolerance)
 }
 
 int
-capture_top(struct rdb *db, FILE *fp, const char *host, int64_t t0_ns,
+capture_top(struct rdb *db, struct rtab *t, const char *host, int64_t t0_ns,
     int64_t t1_ns, int n, struct ex_err *err)
 {
 	/* The intervals the capture view counts in the window. */
@@ -54,7 +54,7 @@ capture_top(struct rdb *db, FILE *fp, const char *host, int64_t t0_ns,
 		fmt_datetime(start, sizeof(start),
 		    rdb_int64(st, 2) / NS_I64);
 		fmt_secs(cpu, sizeof(cpu), rdb_int64(st, 3));
-		fprintf(fp, "  top: pid %" PRId64 " %s, started %s: %s s\n",
+		rtab_note(t, "  top: pid %" PRId64 " %s, started %s: %s s\n",
 		    (int64_t)rdb_int64(st, 0), cmd, start, cpu);
 	}
 	rdb_finalize(st);

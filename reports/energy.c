@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "../parsers/records.h"
-#include "csv.h"
 #include "fmt.h"
 #include "report_int.h"
+#include "rtab.h"
 
 enum basis { MEASURED, ESTIMATE };
 
@@ -94,8 +94,8 @@ ratio3(char *buf, size_t n, double a, double b)
 }
 
 /*
- * The columns, one name in every format (the table adds none, and has
- * no carbon_sources: its comment lines say them).
+ * The columns after the key, one name in every format (the table has no
+ * carbon_sources: its comment lines say them), and the table's widths.
  */
 static const char *const cols[] = { "basis", "processes", "joules",
     "avg_watts", "peak_watts", "cpu_s", "joules_per_cpu_s", "share",
@@ -103,66 +103,32 @@ static const char *const cols[] = { "basis", "processes", "joules",
 static const int widths[] = { 8, 9, 12, 9, 10, 12, 16, 6, 10 };
 #define NCOLS	(sizeof(cols) / sizeof(cols[0]))
 
+/* Row r's cells; an unknown figure is "-" (JSON: null). */
 static void
-print_row(FILE *fp, const struct report_opts *o, const struct erow *r,
-    double total_nj, int first, int kw)
+put_row(struct rtab *t, enum report_format fmt, const struct erow *r,
+    double total_nj)
 {
-	char k[4 * sizeof(r->key)], j[32], avg[32], peak[32], cpu[48],
-	    jpc[32], share[32], g[32];
-	const char *v[NCOLS];
 	int known = r->energy_nj >= 0;
-	size_t c;
+	char b[48];
 
-	ratio3(j, sizeof(j), r->energy_nj, 1e9);
-	ratio3(avg, sizeof(avg), r->energy_nj, (double)r->span_ns);
-	snprintf(peak, sizeof(peak), known ? "%.3f" : "-", r->peak_w);
-	fmt_secs128(cpu, sizeof(cpu), r->cpu_ns);
-	ratio3(jpc, sizeof(jpc), r->energy_nj, (double)r->cpu_ns);
-	ratio3(share, sizeof(share), r->energy_nj, total_nj);
-	snprintf(g, sizeof(g), known && r->grams >= 0 ? "%.3f" : "-",
-	    r->grams);
-	switch (o->format) {
-	case FMT_TABLE:
-		v[0] = basis_names[r->basis];
-		v[2] = j, v[3] = avg, v[4] = peak, v[5] = cpu, v[6] = jpc;
-		v[7] = share, v[8] = g;
-		fprintf(fp, "%-*s %-8s %9" PRId64, kw, fmt_escape(k, sizeof(k),
-		    r->key, ESC_SPACE), v[0], r->procs);
-		for (c = 2; c < NCOLS; c++)
-			fprintf(fp, " %*s", widths[c], v[c]);
-		fputc('\n', fp);
-		break;
-	case FMT_CSV:
-		/* A NULL key: an empty cell. */
-		if (!r->keynull)
-			csv_field(fp, r->key);
-		fprintf(fp, ",%s,%" PRId64 ",%s,%s,%s,%s,%s,%s,%s,",
-		    basis_names[r->basis], r->procs, j, avg, peak, cpu, jpc,
-		    share, g);
-		csv_field(fp, r->sources);
-		fputs("\r\n", fp);
-		break;
-	case FMT_JSON:
-		fprintf(fp, "%s\n  {\"%s\": ", first ? "" : ",",
-		    report_key_names[o->by]);
-		if (r->keynull)
-			fputs("null", fp);
-		else if (o->by == BY_USER)
-			fputs(r->key, fp);	/* a uid: a number */
-		else
-			json_raw(fp, r->key);
-		fprintf(fp, ", \"basis\": \"%s\", \"processes\": %" PRId64
-		    ", \"joules\": %s, \"avg_watts\": %s, \"peak_watts\": %s, "
-		    "\"cpu_s\": %s, \"joules_per_cpu_s\": %s, \"share\": %s, "
-		    "\"g_co2e\": %s, \"carbon_sources\": ",
-		    basis_names[r->basis], r->procs, known ? j : "null",
-		    known ? avg : "null", known ? peak : "null", cpu,
-		    known ? jpc : "null", known ? share : "null",
-		    known && r->grams >= 0 ? g : "null");
-		json_raw(fp, r->sources);
-		fputc('}', fp);
-		break;
-	}
+	rtab_row(t);
+	/* A NULL key: "-" in a table, empty in CSV, null in JSON. */
+	rtab_put(t, 0, r->keynull && fmt != FMT_TABLE ? NULL : r->key);
+	rtab_put(t, 1, basis_names[r->basis]);
+	rtab_putf(t, 2, "%" PRId64, r->procs);
+	ratio3(b, sizeof(b), r->energy_nj, 1e9);
+	rtab_put(t, 3, b);
+	ratio3(b, sizeof(b), r->energy_nj, (double)r->span_ns);
+	rtab_put(t, 4, b);
+	rtab_putf(t, 5, known ? "%.3f" : "-", r->peak_w);
+	fmt_secs128(b, sizeof(b), r->cpu_ns);
+	rtab_put(t, 6, b);
+	ratio3(b, sizeof(b), r->energy_nj, (double)r->cpu_ns);
+	rtab_put(t, 7, b);
+	ratio3(b, sizeof(b), r->energy_nj, total_nj);
+	rtab_put(t, 8, b);
+	rtab_putf(t, 9, known && r->grams >= 0 ? "%.3f" : "-", r->grams);
+	rtab_put(t, 10, r->sources);
 }
 
 /* The rows of one basis, appended to rows; *total gets their nJ. */
@@ -244,8 +210,9 @@ rapl_total(struct rdb *db, const struct report_opts *o, double *nj,
 
 /* The table's comment lines: each host's intensity and its source. */
 static void
-print_intensities(struct rdb *db, FILE *fp)
+print_intensities(struct rdb *db, struct rtab *t)
 {
+	char host[512], src[1024];
 	struct rdb_q *st;
 
 	if (rdb_prepare(db, "SELECT host, carbon_g_per_kwh, "
@@ -253,13 +220,11 @@ print_intensities(struct rdb *db, FILE *fp)
 	    "WHERE carbon_g_per_kwh IS NOT NULL ORDER BY host", &st) != 0)
 		return;
 	/* Host names come from log headers: escaped, as is the source. */
-	while (rdb_step(st) == RDB_ROW) {
-		fputs("# carbon intensity of ", fp);
-		fmt_escape_fp(fp, rdb_text(st, 0), 0);
-		fprintf(fp, ": %g g CO2e/kWh (", rdb_double(st, 1));
-		fmt_escape_fp(fp, rdb_text(st, 2), 0);
-		fputs(")\n", fp);
-	}
+	while (rdb_step(st) == RDB_ROW)
+		rtab_head(t, "# carbon intensity of %s: %g g CO2e/kWh (%s)\n",
+		    fmt_escape(host, sizeof(host), rdb_text(st, 0), 0),
+		    rdb_double(st, 1), fmt_escape(src, sizeof(src),
+		    rdb_text(st, 2), 0));
 	rdb_finalize(st);
 }
 
@@ -274,8 +239,10 @@ report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
 	};
 	struct erows rows = { NULL, 0, 0 };
 	double measured, estimated, rapl;	/* nJ */
+	struct rtab t;
+	char tz[256];
 	size_t nmeasured, i, c;
-	int rc, kw;
+	int rc;
 
 	if (o->by != BY_USER && o->by != BY_COMMAND && o->by != BY_HOST)
 		return ex_fail(err, EXR_USAGE, 0, "--energy: --by user, "
@@ -288,49 +255,32 @@ report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    &rows, &estimated, err)) != EXR_OK ||
 	    (rc = rapl_total(db, o, &rapl, err)) != EXR_OK)
 		goto out;
-	/* The key column as wide as its widest key. */
-	kw = (int)strlen(report_key_names[o->by]);
-	for (i = 0; i < rows.n; i++) {
-		char k[4 * sizeof(rows.v[i].key)];
-
-		fmt_escape(k, sizeof(k), rows.v[i].key, ESC_SPACE);
-		if ((int)strlen(k) > kw)
-			kw = (int)strlen(k);
-	}
-	switch (o->format) {
-	case FMT_TABLE:
-		fprintf(fp, "# energy by %s; time zone ",
-		    report_by_names[o->by]);
-		fmt_escape_fp(fp, o->tz, 0);
-		fputs("; ranked by joules; estimate = a host's RAPL energy "
-		    "shared by CPU time\n", fp);
-		print_intensities(db, fp);
-		fprintf(fp, "%-*s %-8s", kw, report_key_names[o->by], cols[0]);
-		for (c = 1; c < NCOLS; c++)
-			fprintf(fp, " %*s", widths[c], cols[c]);
-		fputc('\n', fp);
-		break;
-	case FMT_CSV:
-		fprintf(fp, "%s", report_key_names[o->by]);
-		for (c = 0; c < NCOLS; c++)
-			fprintf(fp, ",%s", cols[c]);
-		fputs(",carbon_sources\r\n", fp);
-		break;
-	case FMT_JSON:
-		fprintf(fp, "{\"by\": \"%s\", \"tz\": ",
-		    report_by_names[o->by]);
-		json_raw(fp, o->tz);
-		fputs(", \"rows\": [", fp);
-		break;
-	}
+	rtab_init(&t);
+	/* A uid is a number in JSON; the table puts every key left. */
+	rtab_col(&t, report_key_names[o->by], o->by == BY_USER &&
+	    o->format != FMT_TABLE ? COL_NUM : COL_TEXT, COLF_ALL, 0, 0);
+	for (c = 0; c < NCOLS; c++)
+		rtab_col(&t, cols[c], c == 0 ? COL_TEXT : COL_NUM, COLF_ALL,
+		    0, widths[c]);
+	rtab_col(&t, "carbon_sources", COL_TEXT, COLF_CSV | COLF_JSON, 0, 0);
 	/* Estimates share out all the RAPL energy, idle CPUs' too. */
 	if (rapl < estimated)
 		rapl = estimated;
 	for (i = 0; i < rows.n; i++)
-		print_row(fp, o, &rows.v[i], i < nmeasured ? measured : rapl,
-		    i == 0, kw);
-	if (o->format == FMT_JSON)
-		fputs("\n]}\n", fp);
+		put_row(&t, o->format, &rows.v[i], i < nmeasured ? measured :
+		    rapl);
+	rtab_head(&t, "# energy by %s; time zone %s; ranked by joules; "
+	    "estimate = a host's RAPL energy shared by CPU time\n",
+	    report_by_names[o->by], fmt_escape(tz, sizeof(tz), o->tz, 0));
+	print_intensities(db, &t);
+	rtab_meta(&t, "by", COL_TEXT, report_by_names[o->by]);
+	rtab_meta(&t, "tz", COL_TEXT, o->tz);
+	if (rtab_print(fp, &t, o->format) != 0) {
+		rtab_free(&t);
+		rc = ex_fail(err, EXR_NOMEM, 0, "no memory");
+		goto out;
+	}
+	rtab_free(&t);
 	rc = ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;
 out:
 	free(rows.v);

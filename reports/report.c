@@ -15,12 +15,8 @@ print_set(FILE *fp, const struct report_opts *o, struct report_set *s,
 		return rc;
 	if (o->percentiles)
 		rc = report_percentiles(fp, o, s, err);
-	else if (o->format == FMT_TABLE)
-		report_table(fp, o, s);
-	else if (o->format == FMT_CSV)
-		report_csv(fp, o, s);
-	else
-		report_json(fp, o, s);
+	else if (report_out(fp, o, s) != 0)
+		rc = ex_fail(err, EXR_NOMEM, 0, "no memory");
 	if (rc != EXR_OK)
 		return rc;
 	return ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;

@@ -129,13 +129,6 @@ int	report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 int	capture_out_of_tolerance(int64_t proc_ns, int64_t busy_ns,
 	    double tolerance);
 
-/*
- * One line per process, the n that put the most CPU into the capture
- * window (t0_ns, t1_ns] of host, with pid, command, start and CPU:
- * what an admin looks at first when a window's ratio is off.
- */
-int	capture_top(struct rdb *db, FILE *fp, const char *host,
-	    int64_t t0_ns, int64_t t1_ns, int n, struct ex_err *err);
 
 /*
  * Energy per command, user or host from the energy intervals, ranked by

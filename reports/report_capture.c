@@ -76,19 +76,25 @@ alt_text(char *buf, size_t n, const struct alt *alt, int nalt, int64_t pc,
 		snprintf(buf, n, "-");
 }
 
-/* {"pacct": 0.130, ...}'s members for the alternates of one window. */
+/* {"pacct": 0.130, ...}: the alternates of one window as JSON. */
 static void
-json_alts(FILE *fp, const struct alt *alt, int nalt, int64_t pc, int64_t bu)
+json_alts(char *buf, size_t n, const struct alt *alt, int nalt, int64_t pc,
+    int64_t bu)
 {
 	char r[16];
+	size_t o = 0;
 	int k;
 
-	for (k = 0; k < nalt; k++) {
+	o += (size_t)snprintf(buf, n, "{");
+	for (k = 0; k < nalt && o < n; k++) {
 		ratio_text(r, sizeof(r), pc + alt[k].delta_ns, bu);
-		fprintf(fp, "%s", k > 0 ? ", " : "");
-		json_raw(fp, alt[k].source);
-		fprintf(fp, ": %s", strcmp(r, "-") == 0 ? "null" : r);
+		/* Sources are extracct's own names: no escape needed. */
+		o += (size_t)snprintf(buf + o, n - o, "%s\"%s\": %s",
+		    k > 0 ? ", " : "", alt[k].source,
+		    strcmp(r, "-") == 0 ? "null" : r);
 	}
+	if (o < n)
+		snprintf(buf + o, n - o, "}");
 }
 
 /* Add one window's alternates into the running totals. */
@@ -118,7 +124,7 @@ alt_sum(struct alt *tot, int *ntot, const struct alt *alt, int nalt)
  * them were never written, whatever the ratio says.
  */
 static int
-capture_gaps(struct rdb *db, FILE *fp, const struct report_opts *o,
+capture_gaps(struct rdb *db, struct rtab *t, const struct report_opts *o,
     struct ex_err *err)
 {
 	static const char sql[] =
@@ -145,12 +151,80 @@ capture_gaps(struct rdb *db, FILE *fp, const struct report_opts *o,
 			    rdb_int64(st, 1) / NS_I64);
 		fmt_datetime(t1, sizeof(t1), rdb_int64(st, 2) /
 		    NS_I64);
-		fprintf(fp, "# %s: accounting was off from %s to %s (%s): "
+		rtab_note(t, "# %s: accounting was off from %s to %s (%s): "
 		    "exits then were not recorded\n", host, t0, t1, why);
 	}
 	rdb_finalize(st);
 	return rc == RDB_DONE ? EXR_OK :
 	    ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+}
+
+/* The columns: one list, each in the formats it has a value in. */
+enum { C_HOST, C_FROM, C_TO, C_T0_UTC, C_T0, C_T1_UTC, C_T1, C_TZ, C_PROC,
+	C_BUSY, C_RATIO, C_EXITS, C_LOST, C_OTHER };
+
+static void
+capture_cols(struct rtab *t, enum report_format fmt)
+{
+	static const struct {
+		const char	*name, *tname;
+		enum col_kind	 kind;
+		unsigned	 formats, flags;
+		int		 minw;
+	} c[] = {
+		[C_HOST] = { "host", NULL, COL_TEXT, COLF_ALL, 0, 16 },
+		[C_FROM] = { "from", NULL, COL_TEXT, COLF_TABLE, RTC_OURS, 19 },
+		[C_TO] = { "to", NULL, COL_TEXT, COLF_TABLE, RTC_OURS, 19 },
+		[C_T0_UTC] = { "t0_utc", NULL, COL_TEXT, COLF_CSV, 0, 0 },
+		[C_T0] = { "t0_epoch_s", NULL, COL_NUM, COLF_CSV | COLF_JSON,
+		    0, 0 },
+		[C_T1_UTC] = { "t1_utc", NULL, COL_TEXT, COLF_CSV, 0, 0 },
+		[C_T1] = { "t1_epoch_s", NULL, COL_NUM, COLF_CSV | COLF_JSON,
+		    0, 0 },
+		[C_TZ] = { "tz", NULL, COL_TEXT, COLF_CSV, 0, 0 },
+		[C_PROC] = { "proc_cpu_s", NULL, COL_NUM, COLF_ALL, 0, 12 },
+		[C_BUSY] = { "busy_cpu_s", NULL, COL_NUM, COLF_ALL, 0, 12 },
+		[C_RATIO] = { "capture_ratio", "ratio", COL_NUM, COLF_ALL, 0,
+		    7 },
+		[C_EXITS] = { "exit_sources", "exits", COL_TEXT, COLF_ALL,
+		    RTC_OURS, 11 },
+		[C_LOST] = { "lost_exits", "lost", COL_NUM, COLF_ALL, 0, 5 },
+		[C_OTHER] = { "other_sources", "other", COL_TEXT, COLF_ALL,
+		    RTC_OURS, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		int j = rtab_col(t, c[i].name, i == C_OTHER &&
+		    fmt == FMT_JSON ? COL_JSON : c[i].kind, c[i].formats,
+		    c[i].flags, c[i].minw);
+
+		if (j >= 0 && c[i].tname != NULL)
+			snprintf(t->col[j].tname, sizeof(t->col[j].tname),
+			    "%s", c[i].tname);
+	}
+}
+
+/* The figures a window and the total share: CPU, ratio, alternates. */
+static void
+put_figures(struct rtab *t, enum report_format fmt, int64_t pc,
+    int64_t bu, int64_t lost, const struct alt *alt, int nalt)
+{
+	char b[256];
+
+	fmt_secs(b, sizeof(b), pc);
+	rtab_put(t, C_PROC, b);
+	fmt_secs(b, sizeof(b), bu);
+	rtab_put(t, C_BUSY, b);
+	ratio_text(b, sizeof(b), pc, bu);
+	rtab_put(t, C_RATIO, b);
+	rtab_putf(t, C_LOST, "%" PRId64, lost);
+	if (fmt == FMT_JSON)
+		json_alts(b, sizeof(b), alt, nalt, pc, bu);
+	else
+		alt_text(b, sizeof(b), alt, nalt, pc, bu);
+	/* CSV: no alternates is an empty cell. */
+	rtab_put(t, C_OTHER, fmt == FMT_CSV && nalt == 0 ? "" : b);
 }
 
 int
@@ -174,145 +248,86 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    " WHERE i.host = ?1 AND i.final = 1 AND i.t1_ns > ?2"
 	    "   AND i.t1_ns <= ?3 AND i.t0_ns >= ?2 - " NS_SQL
 	    " GROUP BY x.source ORDER BY x.source";
-	char t0[40], t1[40], cpu[32], busy[32], ratio[16], alts[128];
+	char b[40], tz[256];
 	struct alt alt[MAX_ALT], tot[MAX_ALT];
 	int64_t sum_cpu = 0, sum_busy = 0, sum_lost = 0;
-	struct rdb_q *st, *q;
-	int rc, nalt, ntot = 0, csv = o->format == FMT_CSV;
-	int json = o->format == FMT_JSON, nrow = 0;
+	struct rdb_q *st = NULL, *q = NULL;
+	struct rtab t;
+	int rc, nalt, ntot = 0, table = o->format == FMT_TABLE;
 
-	if (rdb_prepare(db, sql, &st) != 0)
-		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
-	if (rdb_prepare(db, alt_sql, &q) != 0) {
-		rdb_finalize(st);
-		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	rtab_init(&t);
+	capture_cols(&t, o->format);
+	rtab_head(&t, "# capture ratio: process CPU / busy CPU "
+	    "(user+nice+system); time zone %s\n"
+	    "# exits: the exit source that closed the window's "
+	    "processes; lost: exit records lost (dropped by the kernel,"
+	    " or not written);\n"
+	    "# other: the ratio had another source that recorded the "
+	    "same exits closed them\n"
+	    "# top: under a window whose ratio is outside %g..%g, "
+	    "the %d processes with the most CPU in it\n",
+	    fmt_escape(tz, sizeof(tz), o->tz, 0), 1 - o->tolerance,
+	    1 + o->tolerance, CAPTURE_TOP);
+	rtab_meta(&t, "report", COL_TEXT, "capture");
+	rtab_meta(&t, "tz", COL_TEXT, o->tz);
+	snprintf(b, sizeof(b), "%g", o->tolerance);
+	rtab_meta(&t, "tolerance", COL_NUM, b);
+	t.rows_name = "windows";
+	if (rdb_prepare(db, sql, &st) != 0 ||
+	    rdb_prepare(db, alt_sql, &q) != 0) {
+		rc = ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+		goto out;
 	}
+	if (table && (rc = capture_gaps(db, &t, o, err)) != EXR_OK)
+		goto out;
 	rdb_bind_int64(st, 1, o->from_ns);
 	rdb_bind_int64(st, 2, o->to_ns);
-	if (csv)
-		fputs("host,t0_utc,t0_epoch_s,t1_utc,t1_epoch_s,tz,"
-		    "proc_cpu_s,busy_cpu_s,capture_ratio,exit_sources,"
-		    "lost_exits,other_sources\r\n", fp);
-	else if (json) {
-		fputs("{\"report\": \"capture\", \"tz\": ", fp);
-		json_raw(fp, o->tz);
-		fprintf(fp, ", \"tolerance\": %g, \"windows\": [",
-		    o->tolerance);
-	} else
-		fprintf(fp, "# capture ratio: process CPU / busy CPU "
-		    "(user+nice+system); time zone %s\n"
-		    "# exits: the exit source that closed the window's "
-		    "processes; lost: exit records lost (dropped by the kernel,"
-		    " or not written);\n"
-		    "# other: the ratio had another source that recorded the "
-		    "same exits closed them\n"
-		    "# top: under a window whose ratio is outside %g..%g, "
-		    "the %d processes with the most CPU in it\n"
-		    "%-16s %-19s %-19s "
-		    "%12s %12s %7s %-11s %5s %s\n", o->tz, 1 - o->tolerance,
-		    1 + o->tolerance, CAPTURE_TOP, "host", "from", "to",
-		    "proc_cpu_s", "busy_cpu_s", "ratio", "exits", "lost",
-		    "other");
-	if (!csv && !json && capture_gaps(db, fp, o, err) != EXR_OK) {
-		rdb_finalize(st);
-		rdb_finalize(q);
-		return EXR_DB;
-	}
 	while ((rc = rdb_step(st)) == RDB_ROW) {
-		char host[128];
+		const char *host = rdb_text(st, 0);
 		const char *src = rdb_text(st, 5);
-		int64_t t0n = rdb_int64(st, 1);
-		int64_t t1n = rdb_int64(st, 2);
-		int64_t a = t0n / NS_I64, b = t1n / NS_I64;
-		int64_t pc = rdb_int64(st, 3);
-		int64_t bu = rdb_int64(st, 4);
+		int64_t t0n = rdb_int64(st, 1), t1n = rdb_int64(st, 2);
+		int64_t a = t0n / NS_I64, z = t1n / NS_I64;
+		int64_t pc = rdb_int64(st, 3), bu = rdb_int64(st, 4);
 		int64_t lost = rdb_int64(st, 6);
 
-		if (alt_deltas(q, rdb_text(st, 0), t0n, t1n, alt,
-		    &nalt) != 0) {
+		if (alt_deltas(q, host, t0n, t1n, alt, &nalt) != 0) {
 			rc = RDB_ERROR;
 			break;
 		}
-		alt_text(alts, sizeof(alts), alt, nalt, pc, bu);
-		/* Host names come from log headers: escape them. */
-		fmt_escape(host, sizeof(host), rdb_text(st, 0) !=
-		    NULL ? rdb_text(st, 0) : "-",
-		    ESC_SPACE);
-		fmt_secs(cpu, sizeof(cpu), pc);
-		fmt_secs(busy, sizeof(busy), bu);
-		ratio_text(ratio, sizeof(ratio), pc, bu);
-		if (csv) {
-			csv_field(fp, rdb_text(st, 0) != NULL ? rdb_text(st, 0) :
-			    "");
-			fprintf(fp, ",%s,%" PRId64 ",", csv_utc(t0, sizeof(t0),
-			    a), a);
-			fprintf(fp, "%s,%" PRId64 ",", csv_utc(t1, sizeof(t1),
-			    b), b);
-			csv_field(fp, o->tz);
-			fprintf(fp, ",%s,%s,%s,", cpu, busy, ratio);
-			csv_field(fp, src != NULL ? src : "");
-			fprintf(fp, ",%" PRId64 ",", lost);
-			csv_field(fp, nalt > 0 ? alts : "");
-			fputs("\r\n", fp);
-		} else if (json) {
-			fprintf(fp, "%s\n  {\"host\": ", nrow++ > 0 ? "," : "");
-			json_raw(fp, rdb_text(st, 0) != NULL ? rdb_text(st, 0) :
-			    "");
-			fprintf(fp, ", \"t0_epoch_s\": %" PRId64 ", "
-			    "\"t1_epoch_s\": %" PRId64 ", \"proc_cpu_s\": %s, "
-			    "\"busy_cpu_s\": %s, \"capture_ratio\": %s, "
-			    "\"exit_sources\": ", a, b, cpu, busy,
-			    strcmp(ratio, "-") == 0 ? "null" : ratio);
-			if (src != NULL)
-				json_raw(fp, src);
-			else
-				fputs("null", fp);
-			fprintf(fp, ", \"lost_exits\": %" PRId64 ", "
-			    "\"other_sources\": {", lost);
-			json_alts(fp, alt, nalt, pc, bu);
-			fputs("}}", fp);
-		} else
-			fprintf(fp, "%-16s %-19s %-19s %12s %12s %7s %-11s "
-			    "%5" PRId64 " %s\n", host,
-			    fmt_datetime(t0, sizeof(t0), a),
-			    fmt_datetime(t1, sizeof(t1), b), cpu, busy, ratio,
-			    src != NULL ? src : "-", lost, alts);
-		if (!csv && !json &&
-		    capture_out_of_tolerance(pc, bu, o->tolerance) &&
-		    capture_top(db, fp, rdb_text(st, 0), t0n, t1n,
-		    CAPTURE_TOP, err) != EXR_OK) {
-			rdb_finalize(st);
-			rdb_finalize(q);
-			return EXR_DB;
-		}
+		rtab_row(&t);
+		rtab_put(&t, C_HOST, host != NULL ? host : table ? "-" : "");
+		rtab_put(&t, C_FROM, fmt_datetime(b, sizeof(b), a));
+		rtab_put(&t, C_TO, fmt_datetime(b, sizeof(b), z));
+		rtab_put(&t, C_T0_UTC, csv_utc(b, sizeof(b), a));
+		rtab_putf(&t, C_T0, "%" PRId64, a);
+		rtab_put(&t, C_T1_UTC, csv_utc(b, sizeof(b), z));
+		rtab_putf(&t, C_T1, "%" PRId64, z);
+		rtab_put(&t, C_TZ, o->tz);
+		rtab_put(&t, C_EXITS, src != NULL ? src : table ? "-" : NULL);
+		put_figures(&t, o->format, pc, bu, lost, alt, nalt);
+		if (table && capture_out_of_tolerance(pc, bu, o->tolerance) &&
+		    (rc = capture_top(db, &t, host, t0n, t1n, CAPTURE_TOP,
+		    err)) != EXR_OK)
+			goto out;
 		sum_cpu += pc;
 		sum_busy += bu;
 		sum_lost += lost;
 		alt_sum(tot, &ntot, alt, nalt);
 	}
+	if (rc != RDB_DONE) {
+		rc = ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+		goto out;
+	}
+	rtab_total(&t);
+	if (table)
+		rtab_put(&t, C_HOST, "total");
+	put_figures(&t, o->format, sum_cpu, sum_busy, sum_lost, tot, ntot);
+	rc = rtab_print(fp, &t, o->format) != 0 ? ex_fail(err, EXR_NOMEM, 0,
+	    "no memory") : ferror(fp) ? ex_fail(err, EXR_IO, 0,
+	    "write error") : EXR_OK;
+out:
 	rdb_finalize(st);
 	rdb_finalize(q);
-	if (rc != RDB_DONE)
-		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
-	if (json) {
-		fmt_secs(cpu, sizeof(cpu), sum_cpu);
-		fmt_secs(busy, sizeof(busy), sum_busy);
-		ratio_text(ratio, sizeof(ratio), sum_cpu, sum_busy);
-		fprintf(fp, "\n], \"total\": {\"proc_cpu_s\": %s, "
-		    "\"busy_cpu_s\": %s, \"capture_ratio\": %s, "
-		    "\"lost_exits\": %" PRId64 ", \"other_sources\": {", cpu,
-		    busy, strcmp(ratio, "-") == 0 ? "null" : ratio, sum_lost);
-		json_alts(fp, tot, ntot, sum_cpu, sum_busy);
-		fputs("}}}\n", fp);
-	} else if (!csv) {
-		fmt_secs(cpu, sizeof(cpu), sum_cpu);
-		fmt_secs(busy, sizeof(busy), sum_busy);
-		ratio_text(ratio, sizeof(ratio), sum_cpu, sum_busy);
-		alt_text(alts, sizeof(alts), tot, ntot, sum_cpu, sum_busy);
-		fprintf(fp, "%-16s %-19s %-19s %12s %12s %7s %-11s %5" PRId64
-		    " %s\n", "total", "", "", cpu, busy, ratio, "", sum_lost,
-		    alts);
-	}
-	return ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;
+	rtab_free(&t);
+	return rc;
 }
-

@@ -4,7 +4,7 @@
  *   report_bucket.c	--every: the local bucket edges
  *   report_shape.c	empty buckets as zero rows, --sort, --limit
  *   report_cols.c	the columns every format prints, and their values
- *   report_table.c, report_csv.c, report_json.c	the formats
+ *   report_out.c	the rows as an rtab (rtab.h), printed by its writers
  *   report_pct.c	--percentiles: p50/p95/max of the bucketed series
  *   report.c		ties them up
  * Internal to reports/: callers use report.h.
@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "report.h"
+#include "rtab.h"
 
 /* Most buckets one report makes (a year of hours is 8,784). */
 #define REPORT_MAXBUCKETS	100000
@@ -98,14 +99,9 @@ int	report_shape(const struct report_opts *o, struct report_set *s,
 
 /*
  * The columns.  Each has one name in every format; a value is text, or
- * absent (blank in tables and CSV, null in JSON).
+ * absent (blank in tables and CSV, null in JSON).  Kinds and formats
+ * are rtab.h's.
  */
-enum col_kind { COL_TEXT, COL_NUM };
-#define COLF_TABLE	0x1
-#define COLF_CSV	0x2
-#define COLF_JSON	0x4
-#define COLF_ALL	(COLF_TABLE | COLF_CSV | COLF_JSON)
-
 struct report_col {
 	char		 name[40];
 	enum col_kind	 kind;
@@ -154,23 +150,23 @@ int64_t	report_ncpu(const struct report_opts *o,
 int64_t	report_span(const struct report_opts *o,
 	    const struct report_set *s, const struct report_row *r);
 
-/* The header naming the report: key(s), window and zone. */
-void	report_title(FILE *fp, const struct report_opts *o);
+/* The table's title above the names: key(s), window and zone. */
+void	report_title(struct rtab *t, const struct report_opts *o);
 
-/* Print s in one format. */
-void	report_table(FILE *fp, const struct report_opts *o,
-	    const struct report_set *s);
-void	report_csv(FILE *fp, const struct report_opts *o,
-	    const struct report_set *s);
-void	report_json(FILE *fp, const struct report_opts *o,
+/* Print s in o's format (report_out.c).  0, or -1: no memory. */
+int	report_out(FILE *fp, const struct report_opts *o,
 	    const struct report_set *s);
 
 /* --percentiles: a row per key group over the buckets, in o's format. */
 int	report_percentiles(FILE *fp, const struct report_opts *o,
 	    const struct report_set *s, struct ex_err *err);
 
-/* A JSON string of a name as it is (see report_json.c); CSV cells
- * of names are csv.h's csv_field, as they are too. */
-void	json_raw(FILE *fp, const char *s);
+/*
+ * A table note per process, the n that put the most CPU into the capture
+ * window (t0_ns, t1_ns] of host, with pid, command, start and CPU:
+ * what an admin looks at first when a window's ratio is off.
+ */
+int	capture_top(struct rdb *db, struct rtab *t, const char *host,
+	    int64_t t0_ns, int64_t t1_ns, int n, struct ex_err *err);
 
 #endif

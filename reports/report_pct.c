@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
 #include "fmt.h"
 #include "report_int.h"
 
@@ -114,14 +113,13 @@ report_percentiles(FILE *fp, const struct report_opts *o,
 	__int128 *cpu = NULL;
 	long double *util = NULL;
 	size_t *idx = NULL, nidx = 0, ng = 0, i, j0, g, nb = s->nb;
-	char b[256], e[1024];
+	struct rtab t;
+	char b[256];
 	int na, nk = 0, j, utilok, keyless = report_nkeys(o) == 0;
-	size_t w[REPORT_MAXCOLS + NSTAT];
 
 	na = report_cols(o, all);
 	for (j = 0; j < na; j++)
-		if (all[j].key && (all[j].formats & (o->format == FMT_TABLE ?
-		    COLF_TABLE : o->format == FMT_CSV ? COLF_CSV : COLF_JSON)))
+		if (all[j].key)
 			kc[nk++] = all[j];
 	if ((idx = calloc(s->n + 1, sizeof(*idx))) == NULL ||
 	    (cpu = calloc(nb + 1, sizeof(*cpu))) == NULL ||
@@ -161,12 +159,12 @@ report_percentiles(FILE *fp, const struct report_opts *o,
 		}
 		utilok = nb > 0 && report_ncpu(o, s, l) > 0;
 		for (bi = 0; bi < nb && utilok; bi++) {
-			struct report_row t = *l;
+			struct report_row at = *l;
 
-			t.bucket = s->edge[bi];
+			at.bucket = s->edge[bi];
 			util[bi] = (long double)cpu[bi] * 100 /
-			    ((long double)report_ncpu(o, s, &t) *
-			    (long double)report_span(o, s, &t) * 1e9L);
+			    ((long double)report_ncpu(o, s, &at) *
+			    (long double)report_span(o, s, &at) * 1e9L);
 		}
 		qsort(cpu, nb, sizeof(*cpu), cmp_i128);
 		qsort(util, nb, sizeof(*util), cmp_ld);
@@ -188,112 +186,37 @@ report_percentiles(FILE *fp, const struct report_opts *o,
 	if (ng > 1)
 		qsort(gr, ng, sizeof(*gr), cmp_groups);
 
-	/* Print: key columns, then the statistics (blank: not known). */
-#define KEYVAL(g, j) report_value(o, s, &kc[j], &s->rows[gr[g].lead], \
-	o->format, b, sizeof(b))
-	if (o->format == FMT_TABLE) {
+	/* Print: key columns, then the statistics (absent: not known). */
+	rtab_init(&t);
+	for (j = 0; j < nk; j++)
+		rtab_col(&t, kc[j].name, kc[j].kind, kc[j].formats, 0, 0);
+	rtab_col(&t, "tz", COL_TEXT, COLF_CSV, 0, 0);
+	for (j = 0; j < NSTAT; j++)
+		rtab_col(&t, stat_names[j], COL_NUM, COLF_ALL, 0, 0);
+	for (g = 0; g < ng; g++) {
+		rtab_row(&t);
 		for (j = 0; j < nk; j++) {
-			w[j] = strlen(kc[j].name);
-			for (g = 0; g < ng; g++) {
-				const char *v = KEYVAL(g, j);
+			const char *v = report_value(o, s, &kc[j],
+			    &s->rows[gr[g].lead], o->format, b, sizeof(b));
 
-				fmt_escape(e, sizeof(e), v != NULL ? v : "-",
-				    ESC_SPACE);
-				if (strlen(e) > w[j])
-					w[j] = strlen(e);
-			}
+			rtab_put(&t, j, v == NULL && o->format == FMT_TABLE ?
+			    "-" : v);
 		}
-		for (j = 0; j < NSTAT; j++) {
-			w[nk + j] = strlen(stat_names[j]);
-			for (g = 0; g < ng; g++)
-				if (strlen(gr[g].cell[j]) > w[nk + j])
-					w[nk + j] = strlen(gr[g].cell[j]);
-		}
-		report_title(fp, o);
-		fprintf(fp, "# p50, p95, max: nearest rank over the %zu "
-		    "buckets, 0 where nothing ran\n", nb);
-		for (g = 0; g <= ng; g++) {
-			char line[4096];
-			size_t at = 0;
-
-			/* g == 0: the names; then group g - 1. */
-			for (j = 0; j < nk + NSTAT; j++) {
-				const char *v;
-				int left = j < nk;
-
-				if (g == 0)
-					v = j < nk ? kc[j].name :
-					    stat_names[j - nk];
-				else if (j < nk) {
-					v = KEYVAL(g - 1, j);
-					v = fmt_escape(e, sizeof(e),
-					    v != NULL ? v : "-", ESC_SPACE);
-				} else
-					v = gr[g - 1].cell[j - nk];
-				if (at < sizeof(line))
-					at += (size_t)snprintf(line + at,
-					    sizeof(line) - at, left ? "%s%-*s" :
-					    "%s%*s", j > 0 ? " " : "",
-					    (int)w[j], v);
-			}
-			if (at >= sizeof(line))
-				at = sizeof(line) - 1;
-			while (at > 0 && line[at - 1] == ' ')
-				at--;
-			fprintf(fp, "%.*s\n", (int)at, line);
-		}
-	} else if (o->format == FMT_CSV) {
-		for (j = 0; j < nk; j++)
-			fprintf(fp, "%s,", kc[j].name);
-		fputs("tz", fp);
+		rtab_put(&t, nk, o->tz);
 		for (j = 0; j < NSTAT; j++)
-			fprintf(fp, ",%s", stat_names[j]);
-		fputs("\r\n", fp);
-		for (g = 0; g < ng; g++) {
-			for (j = 0; j < nk; j++) {
-				const char *v = KEYVAL(g, j);
-
-				if (v != NULL) {
-					if (kc[j].kind == COL_TEXT)
-						csv_field(fp, v);
-					else
-						fputs(v, fp);
-				}
-				fputc(',', fp);
-			}
-			csv_field(fp, o->tz);
-			for (j = 0; j < NSTAT; j++)
-				fprintf(fp, ",%s", gr[g].cell[j]);
-			fputs("\r\n", fp);
-		}
-	} else {
-		fprintf(fp, "{\"every\": \"%s\", \"tz\": ",
-		    report_every_names[o->every]);
-		json_raw(fp, o->tz);
-		fputs(", \"percentiles\": [", fp);
-		for (g = 0; g < ng; g++) {
-			fprintf(fp, "%s\n  {", g > 0 ? "," : "");
-			for (j = 0; j < nk; j++) {
-				const char *v = KEYVAL(g, j);
-
-				fprintf(fp, "\"%s\": ", kc[j].name);
-				if (v == NULL)
-					fputs("null", fp);
-				else if (kc[j].kind == COL_TEXT)
-					json_raw(fp, v);
-				else
-					fputs(v, fp);
-				fputs(", ", fp);
-			}
-			for (j = 0; j < NSTAT; j++)
-				fprintf(fp, "%s\"%s\": %s", j > 0 ? ", " : "",
-				    stat_names[j], gr[g].cell[j][0] != '\0' ?
-				    gr[g].cell[j] : "null");
-			fputc('}', fp);
-		}
-		fputs("\n]}\n", fp);
+			rtab_put(&t, nk + 1 + j, gr[g].cell[j][0] != '\0' ?
+			    gr[g].cell[j] : NULL);
 	}
-#undef KEYVAL
+	report_title(&t, o);
+	rtab_head(&t, "# p50, p95, max: nearest rank over the %zu "
+	    "buckets, 0 where nothing ran\n", nb);
+	rtab_meta(&t, "every", COL_TEXT, report_every_names[o->every]);
+	rtab_meta(&t, "tz", COL_TEXT, o->tz);
+	t.rows_name = "percentiles";
+	j = rtab_print(fp, &t, o->format);
+	rtab_free(&t);
+	if (j != 0)
+		goto nomem;
 	free(idx);
 	free(gr);
 	free(cpu);

@@ -64,34 +64,6 @@ report_set_release(struct report_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void
-report_title(FILE *fp, const struct report_opts *o)
-{
-	char from[40], to[40];
-	int k;
-
-	fputs("# usage", fp);
-	for (k = 0; k < report_nkeys(o); k++)
-		fprintf(fp, "%s%s", k > 0 ? ", " : " by ",
-		    report_by_names[report_key(o, k)]);
-	if (o->every != EVERY_NONE)
-		fprintf(fp, " every %s", report_every_names[o->every]);
-	if (o->open & REPORT_OPEN_FROM)
-		fputs(", from the start", fp);
-	else
-		fprintf(fp, ", from %s", fmt_datetime(from, sizeof(from),
-		    o->from_ns / NS_I64));
-	if (o->open & REPORT_OPEN_TO)
-		fputs(" to the end", fp);
-	else
-		fprintf(fp, " to %s", fmt_datetime(to, sizeof(to),
-		    o->to_ns / NS_I64));
-	fputs("; time zone ", fp);
-	fmt_escape_fp(fp, o->tz, 0);
-	fputs("\n# " REPORT_APPORTIONED "; calls: processes that ended\n",
-	    fp);
-}
-
 int
 report_window(struct rdb *db, struct report_opts *o, int energy,
     int64_t *out, struct ex_err *err)

@@ -23,6 +23,7 @@ extern int check_passed, check_failed;
 void	suite_bytes(void);
 void	suite_exerr(void);
 void	suite_report_check(void);
+void	suite_rtab(void);
 void	suite_exacct(void);
 void	suite_records(void);
 void	suite_fmt(void);

@@ -11,6 +11,7 @@ main(void)
 	suite_bytes();
 	suite_exerr();
 	suite_report_check();
+	suite_rtab();
 	suite_exacct();
 	suite_records();
 	suite_fmt();

@@ -1,0 +1,85 @@
+/*
+ * The usage report as an rtab (rtab.h): the columns of report_cols.c,
+ * the values of report_value, the title above a table and, for JSON,
+ * the keys, buckets and zone around the rows.  rtab_print writes it.
+ */
+#include <string.h>
+
+#include "../parsers/records.h"
+#include "fmt.h"
+#include "report_int.h"
+
+void
+report_title(struct rtab *t, const struct report_opts *o)
+{
+	char from[40], to[40], tz[256];
+	int k;
+
+	rtab_head(t, "# usage");
+	for (k = 0; k < report_nkeys(o); k++)
+		rtab_head(t, "%s%s", k > 0 ? ", " : " by ",
+		    report_by_names[report_key(o, k)]);
+	if (o->every != EVERY_NONE)
+		rtab_head(t, " every %s", report_every_names[o->every]);
+	if (o->open & REPORT_OPEN_FROM)
+		rtab_head(t, ", from the start");
+	else
+		rtab_head(t, ", from %s", fmt_datetime(from, sizeof(from),
+		    o->from_ns / NS_I64));
+	if (o->open & REPORT_OPEN_TO)
+		rtab_head(t, " to the end");
+	else
+		rtab_head(t, " to %s", fmt_datetime(to, sizeof(to),
+		    o->to_ns / NS_I64));
+	rtab_head(t, "; time zone %s\n# " REPORT_APPORTIONED
+	    "; calls: processes that ended\n",
+	    fmt_escape(tz, sizeof(tz), o->tz, 0));
+}
+
+/* JSON: the keys, buckets and zone around the rows. */
+static void
+report_meta(struct rtab *t, const struct report_opts *o)
+{
+	char by[256];
+	size_t at = 0;
+	int k;
+
+	by[0] = '\0';
+	for (k = 0; k < report_nkeys(o) && at < sizeof(by); k++)
+		at += (size_t)snprintf(by + at, sizeof(by) - at, "%s%s",
+		    k > 0 ? "," : "", report_by_names[report_key(o, k)]);
+	rtab_meta(t, "by", COL_TEXT, by);
+	if (o->every != EVERY_NONE)
+		rtab_meta(t, "every", COL_TEXT, report_every_names[o->every]);
+	rtab_meta(t, "tz", COL_TEXT, o->tz);
+}
+
+int
+report_out(FILE *fp, const struct report_opts *o, const struct report_set *s)
+{
+	static struct report_col c[REPORT_MAXCOLS];
+	struct rtab t;
+	char b[256];
+	size_t i;
+	int j, nc, rc;
+
+	rtab_init(&t);
+	nc = report_cols(o, c);
+	for (j = 0; j < nc; j++)
+		rtab_col(&t, c[j].name, c[j].kind, c[j].formats,
+		    strcmp(c[j].name, "calls") == 0 ? RTC_KEEP : 0, 0);
+	/* A pacct host has no read_bytes: no column of blanks for it. */
+	t.drop_empty = 1;
+	for (i = 0; i < s->n; i++) {
+		rtab_row(&t);
+		for (j = 0; j < nc; j++)
+			rtab_put(&t, j, report_value(o, s, &c[j], &s->rows[i],
+			    o->format, b, sizeof(b)));
+	}
+	report_title(&t, o);
+	report_meta(&t, o);
+	rtab_meta(&t, "apportioned", COL_TEXT, REPORT_APPORTIONED);
+	rc = rtab_print(fp, &t, o->format);
+	rtab_free(&t);
+	return rc;
+}
