@@ -187,6 +187,24 @@ total_of(const struct report_set *s, const struct report_row *r)
 	return (b = report_bucket_of(s, r->bucket)) < 0 ? 0 : s->btotal[b];
 }
 
+/*
+ * An hour as a table shows it: "2023-11-10T00:00", one word, so the
+ * columns still split on blanks without an escape in the date.
+ */
+static const char *
+table_hour(char *b, size_t n, const char *hour, enum report_format fmt)
+{
+	char *sp;
+
+	if (fmt != FMT_TABLE)
+		return hour;
+	if (hour != b)
+		snprintf(b, n, "%s", hour);
+	if ((sp = strchr(b, ' ')) != NULL)
+		*sp = 'T';
+	return b;
+}
+
 const char *
 report_value(const struct report_opts *o, const struct report_set *s,
     const struct report_col *c, const struct report_row *r,
@@ -200,7 +218,7 @@ report_value(const struct report_opts *o, const struct report_set *s,
 	switch (c->what) {
 	case W_BUCKET:
 		report_bucket_text(b, n, o->every, r->bucket);
-		return b;
+		return table_hour(b, n, b, fmt);
 	case W_BUCKET_UTC:
 		return csv_utc(b, n, r->bucket);
 	case W_BUCKET_EPOCH:
@@ -220,6 +238,8 @@ report_value(const struct report_opts *o, const struct report_set *s,
 			if (name != NULL)
 				return name;
 			return fmt == FMT_TABLE ? r->key[k] : NULL;
+		case BY_HOUR:
+			return table_hour(b, n, r->key[k], fmt);
 		default:
 			return r->key[k];
 		}
