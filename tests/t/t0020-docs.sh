@@ -2,7 +2,8 @@
 # The manual and README against the program: the man
 # page's SYNOPSIS, each command's heading and option list, and its
 # schema version must say what the binary says (--help, --version), both
-# ways, and README's commands must exist.  An option added to the code
+# ways, and the commands and make targets that README and the pages of
+# docs/ give must exist.  An option added to the code
 # and not to the page, or the other way round, fails here.
 . "$(dirname "$0")/../lib.sh"
 
@@ -125,18 +126,19 @@ test_expect_success 'the page says nothing that is no longer so' '
 	! grep -n "^\.Pa \./extracct\.db" "$PAGE"
 '
 
-# Commands as README and the man page's examples give them: the command
-# exists, and every option they use is one of its options.
-test_expect_success 'README and EXAMPLES use commands and options that exist' '
+# Commands as README, docs/*.md and the man page's examples give them:
+# the command exists, and every option they use is one of its options.
+test_expect_success 'README, docs/ and EXAMPLES use commands and options that exist' '
 	for c in $COMMANDS; do
 		extracct $c --help >h.$c &&
 		grep "^  -" h.$c | grep -o -- "^  -[^ ]*\( --[^ ]*\)\{0,1\}" |
 		    tr -s " ," "\n\n" | grep . >o.$c || return 1
 	done &&
 	{
-		grep -o "\`extracct [^\`]*\`" "$SRC/README.md" | tr -d "\`" &&
+		grep -ho "\`extracct [^\`]*\`" "$SRC/README.md" \
+		    "$SRC"/docs/*.md | tr -d "\`" &&
 		sed -n "s/^ *[\$#] \([A-Z][A-Z]*=[^ ]* \)*\(extracct .*\)/\2/p" \
-		    "$SRC/README.md" "$PAGE"
+		    "$SRC/README.md" "$SRC"/docs/*.md "$PAGE"
 	} | sed "s/[|;&<>].*//" >uses &&
 	test "$(line_count uses)" -gt 20 &&
 	while read -r x rest; do
@@ -158,15 +160,17 @@ test_expect_success 'README and EXAMPLES use commands and options that exist' '
 	done <uses
 '
 
-test_expect_success 'README: the make targets it names are in the Makefile' '
+test_expect_success 'README, docs/: the make targets they name are in the Makefile' '
 	{
-		grep -o "\`make [a-z][a-z]*\`" "$SRC/README.md" | tr -d "\`" &&
-		sed -n "s/^    \(make [a-z][a-z]*\).*/\1/p" "$SRC/README.md"
+		grep -ho "\`make [a-z][a-z]*\`" "$SRC/README.md" \
+		    "$SRC"/docs/*.md | tr -d "\`" &&
+		sed -n "s/^    \(make [a-z][a-z]*\).*/\1/p" "$SRC/README.md" \
+		    "$SRC"/docs/*.md
 	} | sort -u >targets &&
 	test "$(line_count targets)" -ge 4 &&
 	while read -r m t; do
 		grep -q "^$t:" "$SRC/Makefile" ||
-		{ echo "README names make $t"; return 1; }
+		{ echo "README or docs/ names make $t"; return 1; }
 	done <targets
 '
 

@@ -1,6 +1,7 @@
 #!/bin/sh
-# The folder layout is the architecture (README, "The source"): each
-# folder may include headers only from those below it.
+# The folder layout is the architecture (README, "The source"; each
+# file's job: docs/design.md, "The source"): each folder may include
+# headers only from those below it.
 #   parsers/         nothing above it
 #   store/           parsers/
 #   reports/         parsers/, store/
@@ -9,7 +10,9 @@
 #                    util.h and paths.h
 #   extract/linux/   the same, and extract/spool/
 #   extract/         everything
-# An include outside its folder's list fails, named with its line.
+# An include outside its folder's list fails, named with its line.  The
+# two tables name only folders that exist, and the README's names every
+# folder that holds C sources.
 . "$(dirname "$0")/../lib.sh"
 
 # includes DIR: "file:line:header" of every quoted include in DIR's own
@@ -78,6 +81,54 @@ test_expect_success 'the check fails on a file that breaks the rule' '
 	printf "#include \"../linux/procfs.h\"\n" >fake/extract/spool/x.c &&
 	! (SRC=$TRASH/fake && allowed extract/spool "extract/spool/*") >out &&
 	grep "extract/spool may not include: extract/spool/x.c:1:extract/linux/procfs.h" out
+'
+
+# folders FILE: the folders in the first column of FILE's tables
+# ("| `dir/` | ..."), one a line, without the trailing slash.
+folders() {
+	sed -n 's/^| `\([a-z.][a-z/._-]*\)\/` |.*/\1/p' "$1"
+}
+
+# tables_exist DOC...: every folder DOC's tables name is one of $SRC.
+tables_exist() {
+	for doc in "$@"; do
+		folders "$SRC/$doc" >f || return 1
+		test "$(line_count f)" -ge 10 ||
+		{ echo "$doc: $(line_count f) folders read"; return 1; }
+		while read -r d; do
+			test -d "$SRC/$d" ||
+			{ echo "$doc names $d/, which does not exist"; return 1; }
+		done <f
+	done
+}
+
+test_expect_success 'the layout tables name folders that exist' '
+	tables_exist README.md docs/design.md
+'
+
+test_expect_success 'the README names every folder that holds C sources' '
+	folders "$SRC/README.md" >f &&
+	{ (cd "$SRC" && git ls-files "*.c" 2>/dev/null) ||
+	    (cd "$SRC" && find . -name "*.c" ! -path "./build/*"); } |
+	    sed "s,^\./,,; s,/[^/]*$,," | sort -u >dirs &&
+	test "$(line_count dirs)" -ge 8 &&
+	while read -r d; do
+		grep -qx "$d" f && continue
+		# tests/unit/, tests/fuzz/ ...: the tests/ row names them.
+		case $d in tests/*) grep -qx tests f && continue ;; esac
+		echo "README, The source: no row for $d/"
+		return 1
+	done <dirs
+'
+
+test_expect_success 'the table check fails on a folder that does not exist' '
+	folders "$SRC/README.md" >f &&
+	while read -r d; do mkdir -p "fake/$d" || return 1; done <f &&
+	cp "$SRC/README.md" fake/README.md &&
+	(SRC=$TRASH/fake && tables_exist README.md) &&
+	printf "| \140gone/\140 | nothing |\n" >>fake/README.md &&
+	! (SRC=$TRASH/fake && tables_exist README.md) >out &&
+	grep "README.md names gone/, which does not exist" out
 '
 
 test_done
