@@ -1,8 +1,10 @@
 /*
- * The processes behind a capture window out of tolerance (see report.h).
+ * What is behind a capture window out of tolerance (see report.h): its
+ * top processes, and the exits that closed processes in it.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../parsers/records.h"
 #include "fmt.h"
@@ -61,4 +63,23 @@ capture_top(struct rdb *db, struct rtab *t, const char *host, int64_t t0_ns,
 	if (rc != RDB_DONE)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	return EXR_OK;
+}
+
+int
+capture_exits(struct rdb_q *q, const char *host, int64_t t0_ns,
+    int64_t t1_ns, struct capture_exits *x)
+{
+	int rc;
+
+	memset(x, 0, sizeof(*x));
+	rdb_bind_text(q, 1, host);
+	rdb_bind_int64(q, 2, t0_ns);
+	rdb_bind_int64(q, 3, t1_ns);
+	if ((rc = rdb_step(q)) == RDB_ROW) {
+		x->n = rdb_int64(q, 0);
+		x->cpu_ns = rdb_int64(q, 1);
+		x->zero = rdb_int64(q, 2);
+	}
+	rdb_reset(q);
+	return rc == RDB_ROW ? 0 : -1;
 }

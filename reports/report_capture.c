@@ -161,7 +161,8 @@ capture_gaps(struct rdb *db, struct rtab *t, const struct report_opts *o,
 
 /* The columns: one list, each in the formats it has a value in. */
 enum { C_HOST, C_FROM, C_TO, C_T0_UTC, C_T0, C_T1_UTC, C_T1, C_TZ, C_PROC,
-	C_BUSY, C_RATIO, C_EXITS, C_LOST, C_OTHER };
+	C_BUSY, C_RATIO, C_EXITS, C_LOST, C_OTHER, C_ENDED, C_ENDED_CPU,
+	C_ENDED_ZERO };
 
 static void
 capture_cols(struct rtab *t, enum report_format fmt)
@@ -191,6 +192,14 @@ capture_cols(struct rtab *t, enum report_format fmt)
 		[C_LOST] = { "lost_exits", "lost", COL_NUM, COLF_ALL, 0, 5 },
 		[C_OTHER] = { "other_sources", "other", COL_TEXT, COLF_ALL,
 		    RTC_OURS, 0 },
+		/* Processes that ended in the window: the table says them
+		 * under a window out of tolerance. */
+		[C_ENDED] = { "ended", NULL, COL_NUM, COLF_CSV | COLF_JSON,
+		    0, 0 },
+		[C_ENDED_CPU] = { "ended_cpu_s", NULL, COL_NUM,
+		    COLF_CSV | COLF_JSON, 0, 0 },
+		[C_ENDED_ZERO] = { "ended_zero_cpu", NULL, COL_NUM,
+		    COLF_CSV | COLF_JSON, 0, 0 },
 	};
 	size_t i;
 
@@ -203,6 +212,44 @@ capture_cols(struct rtab *t, enum report_format fmt)
 			snprintf(t->col[j].tname, sizeof(t->col[j].tname),
 			    "%s", c[i].tname);
 	}
+}
+
+/* The exits of a window (or all windows'), and the table's note. */
+static void
+put_exits(struct rtab *t, const struct capture_exits *x, int note)
+{
+	char cpu[32];
+
+	fmt_secs(cpu, sizeof(cpu), x->cpu_ns);
+	rtab_putf(t, C_ENDED, "%" PRId64, x->n);
+	rtab_put(t, C_ENDED_CPU, cpu);
+	rtab_putf(t, C_ENDED_ZERO, "%" PRId64, x->zero);
+	if (note && x->n == 0)
+		rtab_note(t, "  ended: no exit recorded in it\n");
+	else if (note)
+		rtab_note(t, "  ended: %" PRId64 " processes, %s s CPU in "
+		    "their exit records, %" PRId64 " of them 0 s (pacct "
+		    "counts 10 ms ticks: a short process is 0)\n", x->n, cpu,
+		    x->zero);
+}
+
+/*
+ * Whether db has any capture window: without snapshots there is no
+ * busy CPU to hold the processes against.  1, 0, or -1 (database).
+ */
+static int
+has_snapshots(struct rdb *db)
+{
+	struct rdb_q *q;
+	int n = -1;
+
+	if (rdb_prepare(db, "SELECT count(*) FROM (SELECT 1 FROM capture "
+	    "LIMIT 1) x", &q) != 0)
+		return -1;
+	if (rdb_step(q) == RDB_ROW)
+		n = rdb_int64(q, 0) > 0;
+	rdb_finalize(q);
+	return n;
 }
 
 /* The figures a window and the total share: CPU, ratio, alternates. */
@@ -249,13 +296,21 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    "   AND i.t1_ns <= ?3 AND i.t0_ns >= ?2 - " NS_SQL
 	    " GROUP BY x.source ORDER BY x.source";
 	char b[40], tz[256];
+	struct capture_exits x, xsum = { 0, 0, 0 };
 	struct alt alt[MAX_ALT], tot[MAX_ALT];
 	int64_t sum_cpu = 0, sum_busy = 0, sum_lost = 0;
-	struct rdb_q *st = NULL, *q = NULL;
+	struct rdb_q *st = NULL, *q = NULL, *qx = NULL;
 	struct rtab t;
 	int rc, nalt, ntot = 0, table = o->format == FMT_TABLE;
 
 	rtab_init(&t);
+	if ((rc = has_snapshots(db)) <= 0) {
+		if (rc < 0)
+			return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+		return ex_fail(err, EXR_USAGE, 0, "--capture: no snapshots "
+		    "in the database: the ratio needs the busy CPU that snap "
+		    "records (extracct snap, or the hourly job)");
+	}
 	capture_cols(&t, o->format);
 	rtab_head(&t, "# capture ratio: process CPU / busy CPU "
 	    "(user+nice+system); time zone %s\n"
@@ -274,7 +329,8 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	rtab_meta(&t, "tolerance", COL_NUM, b);
 	t.rows_name = "windows";
 	if (rdb_prepare(db, sql, &st) != 0 ||
-	    rdb_prepare(db, alt_sql, &q) != 0) {
+	    rdb_prepare(db, alt_sql, &q) != 0 ||
+	    rdb_prepare(db, CAPTURE_EXITS_SQL, &qx) != 0) {
 		rc = ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 		goto out;
 	}
@@ -290,10 +346,14 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 		int64_t pc = rdb_int64(st, 3), bu = rdb_int64(st, 4);
 		int64_t lost = rdb_int64(st, 6);
 
-		if (alt_deltas(q, host, t0n, t1n, alt, &nalt) != 0) {
+		int off;
+
+		if (alt_deltas(q, host, t0n, t1n, alt, &nalt) != 0 ||
+		    capture_exits(qx, host, t0n, t1n, &x) != 0) {
 			rc = RDB_ERROR;
 			break;
 		}
+		off = capture_out_of_tolerance(pc, bu, o->tolerance);
 		rtab_row(&t);
 		rtab_put(&t, C_HOST, host != NULL ? host : table ? "-" : "");
 		rtab_put(&t, C_FROM, fmt_datetime(b, sizeof(b), a));
@@ -305,10 +365,14 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 		rtab_put(&t, C_TZ, o->tz);
 		rtab_put(&t, C_EXITS, src != NULL ? src : table ? "-" : NULL);
 		put_figures(&t, o->format, pc, bu, lost, alt, nalt);
-		if (table && capture_out_of_tolerance(pc, bu, o->tolerance) &&
-		    (rc = capture_top(db, &t, host, t0n, t1n, CAPTURE_TOP,
-		    err)) != EXR_OK)
+		/* Under a window out of tolerance: where its CPU went. */
+		put_exits(&t, &x, table && off);
+		if (table && off && (rc = capture_top(db, &t, host, t0n, t1n,
+		    CAPTURE_TOP, err)) != EXR_OK)
 			goto out;
+		xsum.n += x.n;
+		xsum.cpu_ns += x.cpu_ns;
+		xsum.zero += x.zero;
 		sum_cpu += pc;
 		sum_busy += bu;
 		sum_lost += lost;
@@ -322,12 +386,14 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	if (table)
 		rtab_put(&t, C_HOST, "total");
 	put_figures(&t, o->format, sum_cpu, sum_busy, sum_lost, tot, ntot);
+	put_exits(&t, &xsum, 0);
 	rc = rtab_print(fp, &t, o->format) != 0 ? ex_fail(err, EXR_NOMEM, 0,
 	    "no memory") : ferror(fp) ? ex_fail(err, EXR_IO, 0,
 	    "write error") : EXR_OK;
 out:
 	rdb_finalize(st);
 	rdb_finalize(q);
+	rdb_finalize(qx);
 	rtab_free(&t);
 	return rc;
 }

@@ -169,4 +169,23 @@ int	report_percentiles(FILE *fp, const struct report_opts *o,
 int	capture_top(struct rdb *db, struct rtab *t, const char *host,
 	    int64_t t0_ns, int64_t t1_ns, int n, struct ex_err *err);
 
+/*
+ * The exits of a capture window: processes whose last interval ends in
+ * (t0_ns, t1_ns], the CPU their exit records gave those intervals, and
+ * how many recorded none (pacct counts in 10 ms ticks: a short process
+ * is 0).  q is prepared from CAPTURE_EXITS_SQL.  0, or -1 (database).
+ */
+#define CAPTURE_EXITS_SQL \
+	"SELECT count(*), coalesce(sum(coalesce(cpu_user_ns, 0) +" \
+	"   coalesce(cpu_sys_ns, 0)), 0), coalesce(sum(CASE WHEN" \
+	"   coalesce(cpu_user_ns, 0) + coalesce(cpu_sys_ns, 0) = 0" \
+	"   THEN 1 ELSE 0 END), 0)" \
+	" FROM v_proc_usage WHERE host = ?1 AND final = 1" \
+	"   AND t1_ns > ?2 AND t1_ns <= ?3"
+struct capture_exits {
+	int64_t		 n, cpu_ns, zero;
+};
+int	capture_exits(struct rdb_q *q, const char *host, int64_t t0_ns,
+	    int64_t t1_ns, struct capture_exits *x);
+
 #endif

@@ -133,8 +133,9 @@ test_expect_success 'report --capture: a window out of tolerance names its proce
 	extracct ingest --db jump.db jump.exacct >out &&
 	extracct report --db jump.db --capture --tz UTC >report &&
 	cat report &&
-	grep -A1 "^flip  *2026-11-30 00:53:24 2026-11-30 00:53:25 " report >win &&
-	sed -n 2p win | grep "^  top: pid 100 busy, started 2026-11-30 00:53:19: 10.980 s$" &&
+	grep -A2 "^flip  *2026-11-30 00:53:24 2026-11-30 00:53:25 " report >win &&
+	sed -n 2p win | grep "^  ended: no exit recorded in it$" &&
+	sed -n 3p win | grep "^  top: pid 100 busy, started 2026-11-30 00:53:19: 10.980 s$" &&
 	test "$(grep -c "^  top:" report)" -eq 1
 '
 

@@ -139,6 +139,14 @@ test_expect_success 'pacct: manage: switched back on, the gap recorded and repor
 	test ! -e sp3/.gaps-pacct-$HOST &&
 	sqlite3 j.db "SELECT t0_ns / 1000000000, reason FROM pacct_gaps" >got &&
 	echo "$t0|off" >want && test_cmp want got &&
+	test_expect_code 2 extracct report --db j.db --capture --tz UTC \
+	    2>err && grep "no snapshots" err &&
+	# (the job ran with --no-snap: two system CPU readings stand for
+	# snap, around the gap, for the report to have a window)
+	sqlite3 j.db "INSERT INTO sysload (host_id, t_ns, user_ticks,
+	    nice_ticks, system_ticks, idle_ticks, clk_tck, ncpu)
+	  SELECT host_id, t * 1000000000, t - $t0 + 100, 0, 10, 1000, 100, 2
+	  FROM hosts, (SELECT $t0 - 60 AS t UNION ALL SELECT $t0 + 600)" &&
 	extracct report --db j.db --capture --tz UTC >rep &&
 	cat rep &&
 	grep "^# $HOST: accounting was off from $at to .* (off): exits then were not recorded$" rep

@@ -78,9 +78,11 @@ test_expect_success 'report FILE...: partial records are not counted' '
 	test "$n" -eq "$finals"
 '
 
-test_expect_success '--capture with no snapshots: an empty report, exit 0' '
-	extracct report --db r.db --capture --tz UTC >c &&
-	grep "^total " c
+test_expect_success '--capture with no snapshots: refused, saying why' '
+	test_expect_code 2 extracct report --db r.db --capture --tz UTC \
+	    >c 2>err &&
+	test ! -s c &&
+	grep "^extracct: --capture: no snapshots in the database: the ratio needs the busy CPU that snap records" err
 '
 
 # Sums past 2^63 ns (292 years): one host's daemons reach that in a year.
