@@ -74,7 +74,12 @@ struct chart {
 struct chart_window {
 	int64_t		 lo_ns, hi_ns;
 	int		 empty;		/* no row in the window at all */
+	int		 daily;		/* --every: 0 hours, 1 days; -1: by
+					   the window's length */
 };
+
+/* Most series a chart tells apart (svg.c's palette; --limit). */
+#define CHART_MAXTOP	10
 
 void	chart_init(struct chart *c, enum chart_kind kind);
 void	chart_release(struct chart *c);

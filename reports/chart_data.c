@@ -120,6 +120,8 @@ chart_window(struct rdb *db, const struct report_opts *o, int mask,
 	    "v_energy_estimate", o, &lo, &hi, &any, err)) != EXR_OK)))
 		return rc;
 	w->empty = !any;
+	w->daily = o->every == EVERY_HOUR ? 0 : o->every == EVERY_DAY ? 1 :
+	    -1;
 	/* A window given is drawn whole; an open end stops at the data. */
 	w->lo_ns = !(o->open & REPORT_OPEN_FROM) ? o->from_ns : lo;
 	w->hi_ns = !(o->open & REPORT_OPEN_TO) ? o->to_ns : hi + 1;
@@ -627,7 +629,7 @@ make_buckets(struct chart *c, const struct chart_window *w, const char *tz,
 
 	/* The last second of the window, rounded up: [lo, hi]. */
 	hi = (w->hi_ns - 1) / NS_I64;
-	c->daily = hi - lo > CHART_HOURLY_MAX_S;
+	c->daily = w->daily >= 0 ? w->daily : hi - lo > CHART_HOURLY_MAX_S;
 	snprintf(c->xlabel, sizeof(c->xlabel), "time in %s; intervals count in "
 	    "the %s they end in", tz, c->daily ? "day" : "hour");
 	if (w->empty)

@@ -78,20 +78,23 @@ build(struct rdb *db, const struct report_opts *o,
     const struct chart_window *w, enum chart_which which, struct chart *c,
     struct ex_err *err)
 {
+	/* --limit: the series (bars) drawn apart, the rest one "other". */
+	size_t top = o->limit > 0 ? (size_t)o->limit : CHART_TOP;
+
 	switch (which) {
 	case CHART_CAPTURE:
 		chart_init(c, CHART_LINES);
 		return chart_capture(db, o, w, c, err);
 	case CHART_ENERGY:
 		chart_init(c, CHART_BARS);
-		return chart_energy(db, o, w, CHART_TOP, c, err);
+		return chart_energy(db, o, w, top, c, err);
 	case CHART_ENERGY_TIME:
 		chart_init(c, CHART_STACKED);
-		return chart_energy_time(db, o, w, CHART_TOP, c, err);
+		return chart_energy_time(db, o, w, top, c, err);
 	case CHART_CPU:
 	default:
 		chart_init(c, CHART_STACKED);
-		return chart_cpu(db, o, w, CHART_TOP, c, err);
+		return chart_cpu(db, o, w, top, c, err);
 	}
 }
 

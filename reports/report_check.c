@@ -2,6 +2,7 @@
  * report_check (see report.h): the options of a report that cannot go
  * together, each refused with what to do instead.
  */
+#include "chart.h"
 #include "report.h"
 
 int
@@ -16,6 +17,20 @@ report_check(struct report_opts *o, int nfiles, int by_given,
 		return ex_fail(err, EXR_USAGE, 0, "--format svg|html: charts "
 		    "read the database, --by user, command, project, zone or "
 		    "host");
+	/* What a chart cannot draw is refused, never silently dropped. */
+	if (o->chart != REPORT_TEXT && (o->sort != NULL || o->percentiles ||
+	    o->averages))
+		return ex_fail(err, EXR_USAGE, 0, "--format svg|html: a chart "
+		    "has no --sort, --percentiles or --averages; use a table, "
+		    "CSV or JSON");
+	if (o->chart != REPORT_TEXT && o->every != EVERY_NONE &&
+	    o->every != EVERY_HOUR && o->every != EVERY_DAY)
+		return ex_fail(err, EXR_USAGE, 0, "--format svg|html: charts "
+		    "draw hours or days: --every hour or day");
+	if (o->chart != REPORT_TEXT && o->limit > CHART_MAXTOP)
+		return ex_fail(err, EXR_USAGE, 0, "--format svg|html: --limit "
+		    "%d at most (the colours a chart tells apart)",
+		    CHART_MAXTOP);
 	if (o->chart == REPORT_HTML && o->kind != REPORT_USAGE)
 		return ex_fail(err, EXR_USAGE, 0, "--format html draws every "
 		    "chart: no --capture or --energy");

@@ -350,6 +350,38 @@ test_expect_success 'bad combinations: exit 2 with the reason' '
 	grep "not table, csv, json, svg or html" err
 '
 
+test_expect_success 'what a chart cannot draw is refused, not dropped' '
+	for o in "--sort cpu" "--every day --percentiles" "--averages" \
+	    "--every week" "--every month" "--limit 11"; do
+		test_expect_code 2 extracct report --db g.db --format svg \
+		    --by command $o 2>err &&
+		grep "^extracct: --format svg|html: " err &&
+		test_expect_code 2 extracct report --db g.db --format html \
+		    --by command $o 2>err || return 1
+	done
+'
+
+test_expect_success '--limit 3: the top 3 in the legend, the rest other' '
+	extracct report --db g.db --format svg --by command --limit 3 >l3.svg &&
+	xmllint --noout l3.svg &&
+	sqlite3 g.db "SELECT command FROM $RU_WIN GROUP BY command
+	    ORDER BY sum(cpu) DESC, command LIMIT 3" >top &&
+	n=$(sqlite3 g.db "SELECT count(DISTINCT command) FROM $RU_WIN") &&
+	{ echo "other ($((n - 3)) commands)" && tac top; } >expect &&
+	texts legend l3.svg >actual &&
+	test_cmp expect actual &&
+	test "$(grep -c "class=\"series\"" l3.svg)" -eq 4
+'
+
+test_expect_success '--every hour over 10 days: hourly buckets; --every day: daily' '
+	extracct report --db g.db --format svg --by user --every hour \
+	    --from 2023-11-10 --to 2023-11-20 >h.svg &&
+	texts ylabel h.svg | grep "^CPUs busy (mean over each hour)$" &&
+	extracct report --db g.db --format svg --by user --every day \
+	    --from 2023-11-14T22:00 --to 2023-11-15T04:00 >d.svg &&
+	texts ylabel d.svg | grep "^CPUs busy (mean over each day)$"
+'
+
 test_expect_success 'docs/report-sample.svg is what the sample data gives (make sample-chart)' '
 	extracct ingest --db s.db "$SAMPLES/proc.exacct" >/dev/null &&
 	extracct report --db s.db --format svg --by command \
