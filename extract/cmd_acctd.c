@@ -23,8 +23,9 @@ static const struct cmdopt acctd_options[] = {
 	    "the pidfile, locked while acctd runs (default: acctd_pidfile, "
 	    PATH_ACCTD_PID ")" },
 	{ 'r', "rcvbuf", "BYTES", 0,
-	    "the socket's receive buffer, 4096 to 1073741824 bytes (default: "
-	    "acctd_rcvbuf, 16777216)" },
+	    "the socket's receive buffer, " CMDOPT_STR(ACCTD_RCVBUF_MIN) " to "
+	    CMDOPT_STR(ACCTD_RCVBUF_MAX) " bytes (default: acctd_rcvbuf, "
+	    CONFIG_ACCTD_RCVBUF ")" },
 	{ 0, NULL, NULL, 0, NULL }
 };
 

@@ -29,11 +29,12 @@ static const struct cmdopt ingest_options[] = {
 	    "(default: none)" },
 	{ 'I', "idle-rows", "heartbeat|always", 0,
 	    "rows for intervals in which a process used nothing: only those "
-	    "due as heartbeats, or every one (default: idle_rows, heartbeat)" },
+	    "due as heartbeats, or every one (default: idle_rows, "
+	    CONFIG_IDLE_ROWS ")" },
 	{ 'B', "heartbeat-hours", "N", 0,
 	    "store an idle process's interval when N hours have passed since "
-	    "its last row; 0 to 87600 hours, 0: never (default: "
-	    "heartbeat_hours, 24)" },
+	    "its last row; 0 to " CMDOPT_STR(CONFIG_HOURS_MAX) " hours, 0: "
+	    "never (default: heartbeat_hours, " CONFIG_HEARTBEAT_HOURS ")" },
 	{ 'C', "chunk", "N", 0,
 	    "commit every N records, 1 to 10000000 (default: 50000)" },
 	{ 'H', "host", "NAME", 0,
@@ -88,8 +89,8 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 				    "not heartbeat or always", optarg);
 			break;
 		case 'B':	/* an idle process's row at least this often */
-			if (parse_u64("--heartbeat-hours", optarg, 0, 87600,
-			    &n) != EXR_OK)
+			if (parse_u64("--heartbeat-hours", optarg, 0,
+			    CONFIG_HOURS_MAX, &n) != EXR_OK)
 				return EXR_USAGE;
 			io.heartbeat_ns = n * 3600 * 1000000000ull;
 			break;

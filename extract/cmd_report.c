@@ -75,7 +75,8 @@ static const struct cmdopt report_options[] = {
 	    "html: a page of all the charts (default: table)" },
 	{ 'z', "tz", "ZONE", 0,
 	    "the time zone of TIME, hours and times printed: local, UTC or a "
-	    "zoneinfo name such as Europe/Paris (default: timezone, local)" },
+	    "zoneinfo name such as Europe/Paris (default: timezone, "
+	    CONFIG_TIMEZONE ")" },
 	{ 'U', "passwd", "FILE", 0,
 	    "user names from this passwd file, for logs from another host "
 	    "(default: the names ingest stored from the host's own)" },

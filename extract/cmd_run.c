@@ -32,10 +32,12 @@ static const struct cmdopt run_options[] = {
 	CMDOPT_PACCT,
 	{ 'R', "retention-days", "N", 0,
 	    "delete a closed log N days old once the database holds all of "
-	    "it; 0 to 36500 days (default: retention_days, 14)" },
+	    "it; 0 to " CMDOPT_STR(CONFIG_DAYS_MAX) " days (default: "
+	    "retention_days, " CONFIG_RETENTION_DAYS ")" },
 	{ 'T', "text-retention-days", "N", 0,
-	    "delete the .txt and .csv of --outdir N days old; 0 to 36500 days "
-	    "(default: text_retention_days, 90)" },
+	    "delete the .txt and .csv of --outdir N days old; 0 to "
+	    CMDOPT_STR(CONFIG_DAYS_MAX) " days (default: text_retention_days, "
+	    CONFIG_TEXT_RETENTION_DAYS ")" },
 	{ 'S', "no-snap", NULL, 0,
 	    "take no snapshot (default: take one)" },
 	{ 'N', "no-rotate", NULL, 0,
@@ -84,13 +86,13 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 			h.pacct = optarg;
 			break;
 		case 'R':	/* keep ingested logs this many days */
-			if (parse_u64("--retention-days", optarg, 0, 36500,
-			    &h.keep_days) != EXR_OK)
+			if (parse_u64("--retention-days", optarg, 0,
+			    CONFIG_DAYS_MAX, &h.keep_days) != EXR_OK)
 				return EXR_USAGE;
 			break;
 		case 'T':	/* keep text outputs this many days */
 			if (parse_u64("--text-retention-days", optarg, 0,
-			    36500, &h.keep_text_days) != EXR_OK)
+			    CONFIG_DAYS_MAX, &h.keep_text_days) != EXR_OK)
 				return EXR_USAGE;
 			break;
 		case 'S':	/* no snapshot this time */

@@ -3,6 +3,13 @@
  * parser is enough for a flat mapping of scalars, and it gives the line
  * and column of every event for the messages.
  *
+ * Each key is one row of the table keys[] below: its name, where it is
+ * kept in struct config, its default (as a file would say it), its
+ * range or words, and how it is read and printed.  The parser, the
+ * defaults (config_defaults reads each row's default with the row's own
+ * parser) and config_print only walk the rows, so a key is added, or a
+ * default changed, in one place.
+ *
  * The schema is one document holding one flat mapping, each key at most
  * once, each value a scalar.  Everything else YAML can say is refused
  * rather than read some way: an alias used to be skipped, so the next
@@ -32,14 +39,16 @@
 #include "util.h"
 #include "linux/snapcpu.h"
 
-static const char *const snapcpu_names[] = { "auto", "ticks", "runtime" };
+/* snap_cpu's words, in the order of snapcpu.h's SNAPCPU_* (its index). */
+static const char *const snapcpu_names[] = { "auto", "ticks", "runtime",
+    NULL };
 
 int
 snapcpu_parse(const char *s)
 {
 	int i;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; snapcpu_names[i] != NULL; i++)
 		if (strcmp(s, snapcpu_names[i]) == 0)
 			return i;
 	return -1;
@@ -51,12 +60,7 @@ snapcpu_name(int measure)
 	return measure >= 0 && measure < 3 ? snapcpu_names[measure] : "?";
 }
 
-enum ktype {
-	K_STR, K_UINT, K_IDLE, K_WRAP, K_RAPL_WRAP, K_INTENSITY, K_SNAP_CPU,
-	K_PACCT
-};
-
-/* What a K_STR value must be, beyond fitting. */
+/* What a string value must be, beyond fitting. */
 enum kcheck {
 	C_ANY,
 	C_NONEMPTY,	/* a file must be named */
@@ -65,70 +69,159 @@ enum kcheck {
 	C_HOSTID	/* "" or a host identity (store/hostid.h) */
 };
 
+struct key;
+
+/*
+ * A value s for key k into its field: 0, or -1 with why[n] saying what
+ * is wrong, the key's name first ("retention_days: "x" is not ...").
+ * The field is written only when s is good.
+ */
+typedef int	kparse(const struct key *k, const char *s, void *field,
+		    char *why, size_t n);
+/* "name: VALUE\n", a value kparse reads back as the field's. */
+typedef void	kprint(FILE *fp, const struct key *k, const void *field);
+
+/*
+ * A key of the file: everything about it is in its row, and the parser,
+ * config_defaults and config_print only walk the rows.
+ */
 struct key {
 	const char	*name;
-	enum ktype	 type;
-	size_t		 off;		/* offset in struct config */
-	uint64_t	 min, max;	/* K_UINT */
-	enum kcheck	 check;		/* K_STR */
+	const char	*def;		/* the default, as a file says it */
+	size_t		 off;		/* its field in struct config */
+	size_t		 size;		/* and the field's size */
+	kparse		*parse;
+	kprint		*print;
+	uint64_t	 min, max;	/* a number's range */
+	enum kcheck	 check;		/* a string's */
+	const char *const *words;	/* a word's, NULL-ended: the field
+					   (an int) holds the index */
 };
 
-#define STR(name, field, check) \
-	{ name, K_STR, offsetof(struct config, field), 0, 0, check }
-#define UINT(name, field, min, max) \
-	{ name, K_UINT, offsetof(struct config, field), min, max, C_ANY }
-#define WORD(name, type) \
-	{ name, type, 0, 0, 0, C_ANY }
+static kparse	parse_str, parse_uint, parse_word, parse_wrap,
+		    parse_intensity;
+static kprint	print_str, print_uint, print_word, print_wrap,
+		    print_intensity, print_conninfo;
 
+/*
+ * The offset of field, of type t in struct config; a row whose field has
+ * another type is a build error (no _Generic association matches), not a
+ * value written over its neighbours.  A char array reads as char *.
+ */
+#define FIELD(field, t) \
+	_Generic(((struct config *)0)->field, t: offsetof(struct config, field))
+#define FIELD_SIZE(field)	sizeof(((struct config *)0)->field)
+
+/* A string, a whole number in [min, max], one of words. */
+#define STR(name, field, def, check) { name, def, FIELD(field, char *), \
+	FIELD_SIZE(field), parse_str, print_str, 0, 0, check, NULL }
+#define UINT(name, field, def, min, max) { name, def, \
+	FIELD(field, uint64_t), FIELD_SIZE(field), parse_uint, print_uint, \
+	min, max, C_ANY, NULL }
+#define WORD(name, field, def, words) { name, def, FIELD(field, int), \
+	FIELD_SIZE(field), parse_word, print_word, 0, 0, C_ANY, words }
+/* A key of its own: its own parse and print. */
+#define SPECIAL(name, field, t, def, parse, print) { name, def, \
+	FIELD(field, t), FIELD_SIZE(field), parse, print, 0, 0, C_ANY, NULL }
+
+static const char *const pacct_words[] = { "leave", "manage", NULL };
+static const char *const idle_words[] = { "heartbeat", "always", NULL };
+static const char *const rapl_words[] = { "unwrap", "drop", NULL };
+
+/*
+ * The keys, in the order config prints them (docs/extracct.yml.example
+ * has the same order and explains each).  A default here is the one
+ * --help restates where it is a macro (config.h, paths.h).
+ */
 static const struct key keys[] = {
-	STR("spool_dir", spool_dir, C_ABSOLUTE),
-	STR("database", database, C_NONEMPTY),
-	STR("output_dir", output_dir, C_ANY),
-	STR("pacct_file", pacct_file, C_ANY),
-	WORD("pacct", K_PACCT),
-	STR("host", host, C_ANY),
-	STR("host_id", host_id, C_HOSTID),
-	STR("timezone", timezone, C_ZONE),
-	UINT("retention_days", retention_days, 0, 36500),
-	UINT("text_retention_days", text_retention_days, 0, 36500),
-	UINT("keep_intervals_days", keep_intervals_days, 0, 36500),
-	UINT("keep_rollups_months", keep_rollups_months, 0, 12000),
-	WORD("idle_rows", K_IDLE),
-	UINT("heartbeat_hours", heartbeat_hours, 0, 87600),
-	WORD("counter_wrap", K_WRAP),
-	STR("acctd_pidfile", acctd_pidfile, C_ANY),
+	STR("spool_dir", spool_dir, PATH_SPOOL, C_ABSOLUTE),
+	STR("database", database, PATH_DB, C_NONEMPTY),
+	STR("output_dir", output_dir, "", C_ANY),
+	STR("pacct_file", pacct_file, PATH_PACCT, C_ANY),
+	/* Who keeps process accounting on: the admin (leave: run says
+	 * when it went off), or run (manage: switches it back on into the
+	 * spool and records the gap). */
+	WORD("pacct", pacct_manage, "leave", pacct_words),
+	STR("host", host, "", C_ANY),
+	STR("host_id", host_id, "", C_HOSTID),
+	/* The central server push sends to (libpq's conninfo or URI),
+	 * printed with its passwords masked. */
+	SPECIAL("central", central, char *, "", parse_str, print_conninfo),
+	STR("timezone", timezone, CONFIG_TIMEZONE, C_ZONE),
+	UINT("retention_days", retention_days, CONFIG_RETENTION_DAYS, 0,
+	    CONFIG_DAYS_MAX),
+	UINT("text_retention_days", text_retention_days,
+	    CONFIG_TEXT_RETENTION_DAYS, 0, CONFIG_DAYS_MAX),
+	UINT("keep_intervals_days", keep_intervals_days, "0", 0,
+	    CONFIG_DAYS_MAX),
+	UINT("keep_rollups_months", keep_rollups_months, "0", 0, 12000),
+	WORD("idle_rows", idle_always, CONFIG_IDLE_ROWS, idle_words),
+	UINT("heartbeat_hours", heartbeat_hours, CONFIG_HEARTBEAT_HOURS, 0,
+	    CONFIG_HOURS_MAX),
+	/* Only "none" so far: a counter that goes down is an anomaly
+	 * (NULL and a flag), never unwrapped. */
+	SPECIAL("counter_wrap", counter_wrap, char *, "none", parse_wrap,
+	    print_wrap),
+	STR("acctd_pidfile", acctd_pidfile, PATH_ACCTD_PID, C_ANY),
 	/* What acctd --rcvbuf takes. */
-	UINT("acctd_rcvbuf", acctd_rcvbuf, ACCTD_RCVBUF_MIN,
-	    ACCTD_RCVBUF_MAX),
-	STR("powercap_dir", powercap_dir, C_ANY),
-	WORD("rapl_wrap", K_RAPL_WRAP),
-	WORD("snap_cpu", K_SNAP_CPU),
-	WORD("carbon_intensity", K_INTENSITY),
-	STR("carbon_source", carbon_source, C_ANY),
-	/* The central server push sends to (libpq's conninfo or URI). */
-	STR("central", central, C_ANY),
+	UINT("acctd_rcvbuf", acctd_rcvbuf, CONFIG_ACCTD_RCVBUF,
+	    ACCTD_RCVBUF_MIN, ACCTD_RCVBUF_MAX),
+	STR("powercap_dir", powercap_dir, PATH_POWERCAP, C_ANY),
+	/* RAPL's counter has a known range: unwrap it, or leave the
+	 * interval's energy unknown as Scaphandre and GMT do. */
+	WORD("rapl_wrap", rapl_drop_wrapped, "unwrap", rapl_words),
+	/* Which CPU time snap records: snapcpu.h. */
+	WORD("snap_cpu", snap_cpu, "auto", snapcpu_names),
+	/* g CO2e per kWh: a number, or none (-1). */
+	SPECIAL("carbon_intensity", carbon_intensity, double, "none",
+	    parse_intensity, print_intensity),
+	STR("carbon_source", carbon_source, "", C_ANY),
 };
 
 #define NKEYS	(sizeof(keys) / sizeof(keys[0]))
 
+/* The field of key k in c. */
+#define KFIELD(c, k)	((char *)(c) + (k)->off)
+
+/*
+ * Every key's default, read as the file's value would be: a default is
+ * written once, in its row.  (A default the parser refused would leave
+ * the field zero; the unit tests read every one.)
+ */
 void
 config_defaults(struct config *c)
 {
+	char why[CONFIG_STR + 256];
+	size_t i;
+
 	memset(c, 0, sizeof(*c));
-	snprintf(c->spool_dir, sizeof(c->spool_dir), "%s", PATH_SPOOL);
-	snprintf(c->database, sizeof(c->database), "%s", PATH_DB);
-	snprintf(c->pacct_file, sizeof(c->pacct_file), "%s", PATH_PACCT);
-	snprintf(c->timezone, sizeof(c->timezone), "local");
-	snprintf(c->counter_wrap, sizeof(c->counter_wrap), "none");
-	c->retention_days = 14;
-	c->text_retention_days = 90;
-	c->heartbeat_hours = 24;
-	snprintf(c->acctd_pidfile, sizeof(c->acctd_pidfile), "%s",
-	    PATH_ACCTD_PID);
-	c->acctd_rcvbuf = 16u << 20;	/* in [ACCTD_RCVBUF_MIN, MAX] */
-	snprintf(c->powercap_dir, sizeof(c->powercap_dir), "%s",
-	    PATH_POWERCAP);
-	c->carbon_intensity = -1;
+	for (i = 0; i < NKEYS; i++)
+		(void)keys[i].parse(&keys[i], keys[i].def, KFIELD(c, &keys[i]),
+		    why, sizeof(why));
+}
+
+const char *
+config_key(size_t i, const char **def)
+{
+	if (i >= NKEYS)
+		return NULL;
+	if (def != NULL)
+		*def = keys[i].def;
+	return keys[i].name;
+}
+
+int
+config_set(struct config *c, const char *name, const char *value,
+    char *why, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (strcmp(keys[i].name, name) == 0)
+			return keys[i].parse(&keys[i], value,
+			    KFIELD(c, &keys[i]), why, n);
+	snprintf(why, n, "unknown key \"%s\"", name);
+	return -1;
 }
 
 static int	at(struct ex_err *err, const yaml_event_t *ev,
@@ -204,122 +297,127 @@ decimal(const char *s)
 	return s[i] == '\0';
 }
 
-/* The K_STR value s for key k: EXR_OK or an error at v. */
 static int
-check_str(const struct key *k, const char *s, const yaml_event_t *v,
-    const char *path, struct ex_err *err)
+parse_str(const struct key *k, const char *s, void *field, char *why,
+    size_t n)
 {
-	char why[CONFIG_STR + 128];
+	char bad[CONFIG_STR + 128];
 
+	if (strlen(s) >= k->size) {
+		snprintf(why, n, "%s: longer than %zu bytes", k->name,
+		    k->size - 1);
+		return -1;
+	}
 	switch (k->check) {
 	case C_ANY:
 		break;
 	case C_NONEMPTY:
-		if (s[0] == '\0')
-			return at(err, v, path, "%s: empty: it must name a "
-			    "file", k->name);
+		if (s[0] == '\0') {
+			snprintf(why, n, "%s: empty: it must name a file",
+			    k->name);
+			return -1;
+		}
 		break;
 	case C_ABSOLUTE:
-		if (s[0] != '/')
-			return at(err, v, path, "%s: \"%s\" is not an absolute "
-			    "path", k->name, s);
+		if (s[0] != '/') {
+			snprintf(why, n, "%s: \"%s\" is not an absolute path",
+			    k->name, s);
+			return -1;
+		}
 		break;
 	case C_ZONE:
-		if (config_zone_check(s, why, sizeof(why)) != 0)
-			return at(err, v, path, "%s: \"%s\": %s", k->name, s,
-			    why);
+		if (config_zone_check(s, bad, sizeof(bad)) != 0) {
+			snprintf(why, n, "%s: \"%s\": %s", k->name, s, bad);
+			return -1;
+		}
 		break;
 	case C_HOSTID:
-		if (s[0] != '\0' && hostid_check(s, why, sizeof(why)) != 0)
-			return at(err, v, path, "%s: \"%s\": %s", k->name, s,
-			    why);
+		if (s[0] != '\0' && hostid_check(s, bad, sizeof(bad)) != 0) {
+			snprintf(why, n, "%s: \"%s\": %s", k->name, s, bad);
+			return -1;
+		}
 		break;
 	}
-	return EXR_OK;
+	snprintf(field, k->size, "%s", s);
+	return 0;
 }
 
 static int
-set(struct config *c, const struct key *k, const yaml_event_t *v,
-    const char *path, struct ex_err *err)
+parse_uint(const struct key *k, const char *s, void *field, char *why,
+    size_t n)
 {
-	const char *s = (const char *)v->data.scalar.value;
+	unsigned long long v;
 	char *end;
-	unsigned long long n;
-	int rc;
 
-	switch (k->type) {
-	case K_STR:
-		if (strlen(s) >= CONFIG_STR)
-			return at(err, v, path, "%s: longer than 511 bytes",
-			    k->name);
-		if ((rc = check_str(k, s, v, path, err)) != EXR_OK)
-			return rc;
-		snprintf((char *)c + k->off, CONFIG_STR, "%s", s);
-		return EXR_OK;
-	case K_UINT:
-		errno = 0;
-		n = strtoull(s, &end, 10);
-		if (s[0] < '0' || s[0] > '9' || *end != '\0' || errno != 0 ||
-		    n < k->min || n > k->max)
-			return at(err, v, path, "%s: \"%s\" is not a whole "
-			    "number from %llu to %llu", k->name, s,
-			    (unsigned long long)k->min,
-			    (unsigned long long)k->max);
-		*(uint64_t *)((char *)c + k->off) = n;
-		return EXR_OK;
-	case K_IDLE:
-		if (strcmp(s, "heartbeat") != 0 && strcmp(s, "always") != 0)
-			return at(err, v, path, "%s: \"%s\" is not heartbeat "
-			    "or always", k->name, s);
-		c->idle_always = strcmp(s, "always") == 0;
-		return EXR_OK;
-	case K_WRAP:
-		/* Only "none" so far: a counter that goes down is an
-		 * anomaly (NULL and a flag), never unwrapped. */
-		if (strcmp(s, "none") != 0)
-			return at(err, v, path, "%s: \"%s\": only none is "
-			    "supported", k->name, s);
-		snprintf(c->counter_wrap, sizeof(c->counter_wrap), "%s", s);
-		return EXR_OK;
-	case K_RAPL_WRAP:
-		/* RAPL's counter has a known range: unwrap it, or leave the
-		 * interval's energy unknown as Scaphandre and GMT do. */
-		if (strcmp(s, "unwrap") != 0 && strcmp(s, "drop") != 0)
-			return at(err, v, path, "%s: \"%s\" is not unwrap or "
-			    "drop", k->name, s);
-		c->rapl_drop_wrapped = strcmp(s, "drop") == 0;
-		return EXR_OK;
-	case K_PACCT:
-		/* Who keeps process accounting on: the admin (leave: run
-		 * says when it went off), or run (manage: switches it back
-		 * on into the spool and records the gap). */
-		if (strcmp(s, "leave") != 0 && strcmp(s, "manage") != 0)
-			return at(err, v, path, "%s: \"%s\" is not leave or "
-			    "manage", k->name, s);
-		c->pacct_manage = strcmp(s, "manage") == 0;
-		return EXR_OK;
-	case K_SNAP_CPU:
-		/* Which CPU time snap records: snapcpu.h. */
-		if ((c->snap_cpu = snapcpu_parse(s)) < 0)
-			return at(err, v, path, "%s: \"%s\" is not auto, "
-			    "ticks or runtime", k->name, s);
-		return EXR_OK;
-	case K_INTENSITY:
-		/* g CO2e per kWh: a number, or none. */
-		if (strcmp(s, "none") == 0) {
-			c->carbon_intensity = -1;
-			return EXR_OK;
-		}
-		/* Plain decimals only: strtod also takes 0x1p3 and 1e3. */
-		errno = 0;
-		c->carbon_intensity = decimal(s) ? strtod(s, &end) : -1;
-		if (!decimal(s) || *end != '\0' || errno != 0 ||
-		    c->carbon_intensity > 10000)
-			return at(err, v, path, "%s: \"%s\" is not grams "
-			    "CO2e per kWh (0 to 10000) or none", k->name, s);
-		return EXR_OK;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (s[0] < '0' || s[0] > '9' || *end != '\0' || errno != 0 ||
+	    v < k->min || v > k->max) {
+		snprintf(why, n, "%s: \"%s\" is not a whole number from %llu "
+		    "to %llu", k->name, s, (unsigned long long)k->min,
+		    (unsigned long long)k->max);
+		return -1;
 	}
-	return EXR_OK;
+	*(uint64_t *)field = v;
+	return 0;
+}
+
+/* One of k's words: "is not a, b or c" when it is none of them. */
+static int
+parse_word(const struct key *k, const char *s, void *field, char *why,
+    size_t n)
+{
+	size_t i, len;
+
+	for (i = 0; k->words[i] != NULL; i++)
+		if (strcmp(s, k->words[i]) == 0) {
+			*(int *)field = (int)i;
+			return 0;
+		}
+	len = (size_t)snprintf(why, n, "%s: \"%s\" is not", k->name, s);
+	for (i = 0; k->words[i] != NULL && len < n; i++)
+		len += (size_t)snprintf(why + len, n - len, "%s%s",
+		    i == 0 ? " " : k->words[i + 1] == NULL ? " or " : ", ",
+		    k->words[i]);
+	return -1;
+}
+
+static int
+parse_wrap(const struct key *k, const char *s, void *field, char *why,
+    size_t n)
+{
+	if (strcmp(s, "none") != 0) {
+		snprintf(why, n, "%s: \"%s\": only none is supported",
+		    k->name, s);
+		return -1;
+	}
+	snprintf(field, k->size, "%s", s);
+	return 0;
+}
+
+static int
+parse_intensity(const struct key *k, const char *s, void *field,
+    char *why, size_t n)
+{
+	double v;
+	char *end;
+
+	if (strcmp(s, "none") == 0) {
+		*(double *)field = -1;
+		return 0;
+	}
+	/* Plain decimals only: strtod also takes 0x1p3 and 1e3. */
+	if (decimal(s)) {
+		errno = 0;
+		v = strtod(s, &end);
+		if (*end == '\0' && errno == 0 && v <= 10000) {
+			*(double *)field = v;
+			return 0;
+		}
+	}
+	snprintf(why, n, "%s: \"%s\" is not grams CO2e per kWh (0 to 10000) "
+	    "or none", k->name, s);
+	return -1;
 }
 
 /*
@@ -394,6 +492,7 @@ config_read(struct config *c, FILE *fp, const char *path,
 	yaml_event_t ev, key;
 	yaml_mark_t seen[NKEYS];	/* where each key was; line 0: not */
 	const char *why;
+	char refusal[CONFIG_STR + 256];	/* why a value is refused */
 	int rc = EXR_OK, depth = 0, have_key = 0, done = 0, docs = 0;
 	size_t i;
 
@@ -474,8 +573,11 @@ config_read(struct config *c, FILE *fp, const char *path,
 				    "(first at line %zu, column %zu)",
 				    keys[i].name, seen[i].line,
 				    seen[i].column);
-			else if ((rc = set(c, &keys[i], &ev, path, err)) ==
-			    EXR_OK) {
+			else if (keys[i].parse(&keys[i],
+			    (const char *)ev.data.scalar.value,
+			    KFIELD(c, &keys[i]), refusal, sizeof(refusal)) != 0)
+				rc = at(err, &ev, path, "%s", refusal);
+			else {
 				/* 1-based, as printed */
 				seen[i] = key.start_mark;
 				seen[i].line++;
@@ -749,51 +851,68 @@ mask_conninfo(const char *s, char *out, size_t n)
 	mask_conninfo_at(s, out, n, &o);
 }
 
+static void
+print_str(FILE *fp, const struct key *k, const void *field)
+{
+	yaml_kv(fp, k->name, field);
+}
+
+static void
+print_uint(FILE *fp, const struct key *k, const void *field)
+{
+	fprintf(fp, "%s: %llu\n", k->name,
+	    (unsigned long long)*(const uint64_t *)field);
+}
+
+static void
+print_word(FILE *fp, const struct key *k, const void *field)
+{
+	int v = *(const int *)field, i;
+
+	for (i = 0; k->words[i] != NULL && i < v; i++)
+		;
+	fprintf(fp, "%s: %s\n", k->name, v >= 0 && k->words[i] != NULL ?
+	    k->words[i] : "?");
+}
+
+static void
+print_wrap(FILE *fp, const struct key *k, const void *field)
+{
+	fprintf(fp, "%s: %s\n", k->name, (const char *)field);
+}
+
+static void
+print_intensity(FILE *fp, const struct key *k, const void *field)
+{
+	double v = *(const double *)field;
+
+	if (v < 0)
+		fprintf(fp, "%s: none\n", k->name);
+	else
+		yaml_double(fp, k->name, v);
+}
+
+/* Where it goes, not the password it may hold. */
+static void
+print_conninfo(FILE *fp, const struct key *k, const void *field)
+{
+	char masked[2 * CONFIG_STR];
+
+	mask_conninfo(field, masked, sizeof(masked));
+	yaml_kv(fp, k->name, masked);
+}
+
 void
 config_print(FILE *fp, const struct config *c)
 {
-	char central[2 * CONFIG_STR];
+	size_t i;
 
 	fputs("# effective configuration (", fp);
 	fmt_escape_fp(fp, c->path[0] != '\0' ? c->path :
 	    "defaults: no configuration file", 0);
 	fputs(")\n", fp);
-	yaml_kv(fp, "spool_dir", c->spool_dir);
-	yaml_kv(fp, "database", c->database);
-	yaml_kv(fp, "output_dir", c->output_dir);
-	yaml_kv(fp, "pacct_file", c->pacct_file);
-	fprintf(fp, "pacct: %s\n", c->pacct_manage ? "manage" : "leave");
-	yaml_kv(fp, "host", c->host);
-	yaml_kv(fp, "host_id", c->host_id);
-	/* Where it goes, not the password it may hold. */
-	mask_conninfo(c->central, central, sizeof(central));
-	yaml_kv(fp, "central", central);
-	yaml_kv(fp, "timezone", c->timezone);
-	fprintf(fp, "retention_days: %llu\n",
-	    (unsigned long long)c->retention_days);
-	fprintf(fp, "text_retention_days: %llu\n",
-	    (unsigned long long)c->text_retention_days);
-	fprintf(fp, "keep_intervals_days: %llu\n",
-	    (unsigned long long)c->keep_intervals_days);
-	fprintf(fp, "keep_rollups_months: %llu\n",
-	    (unsigned long long)c->keep_rollups_months);
-	fprintf(fp, "idle_rows: %s\n", c->idle_always ? "always" :
-	    "heartbeat");
-	fprintf(fp, "heartbeat_hours: %llu\n",
-	    (unsigned long long)c->heartbeat_hours);
-	fprintf(fp, "counter_wrap: %s\n", c->counter_wrap);
-	yaml_kv(fp, "acctd_pidfile", c->acctd_pidfile);
-	fprintf(fp, "acctd_rcvbuf: %llu\n",
-	    (unsigned long long)c->acctd_rcvbuf);
-	yaml_kv(fp, "powercap_dir", c->powercap_dir);
-	fprintf(fp, "rapl_wrap: %s\n", c->rapl_drop_wrapped ? "drop" :
-	    "unwrap");
-	fprintf(fp, "snap_cpu: %s\n", snapcpu_name(c->snap_cpu));
-	if (c->carbon_intensity < 0)
-		fprintf(fp, "carbon_intensity: none\n");
-	else
-		yaml_double(fp, "carbon_intensity", c->carbon_intensity);
-	yaml_kv(fp, "carbon_source", c->carbon_source);
+	for (i = 0; i < NKEYS; i++)
+		keys[i].print(fp, &keys[i], (const char *)c + keys[i].off);
 }
 
 void

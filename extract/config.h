@@ -3,7 +3,9 @@
  * A flat YAML mapping; every key has a default, an unknown key or a value
  * of the wrong type is an error naming its line and column, as is a key
  * given twice, a second document, an alias, an anchor or a tag.  Command-line
- * options override it.  docs/extracct.yml.example lists every key.
+ * options override it.  docs/extracct.yml.example lists every key; the
+ * key table in config.c is where each key's name, type, range, default
+ * and printed form are written, once.
  */
 #ifndef CONFIG_H
 #define CONFIG_H
@@ -45,12 +47,39 @@ struct config {
 							   other access */
 };
 
+/*
+ * Defaults and limits that --help texts restate, defaults as a file
+ * says them: config.c's key table has the same, so the two cannot
+ * disagree.  (Plain literals, for CMDOPT_STR.)  The paths are paths.h's.
+ */
+#define CONFIG_TIMEZONE			"local"
+#define CONFIG_RETENTION_DAYS		"14"
+#define CONFIG_TEXT_RETENTION_DAYS	"90"
+#define CONFIG_IDLE_ROWS		"heartbeat"
+#define CONFIG_HEARTBEAT_HOURS		"24"
+#define CONFIG_ACCTD_RCVBUF		"16777216"	/* 16 MiB */
+#define CONFIG_DAYS_MAX			36500	/* the *_days keys */
+#define CONFIG_HOURS_MAX		87600	/* heartbeat_hours */
 /* acctd's socket receive buffer, bytes: acctd_rcvbuf and --rcvbuf. */
-#define ACCTD_RCVBUF_MIN	4096
-#define ACCTD_RCVBUF_MAX	(1ULL << 30)
+#define ACCTD_RCVBUF_MIN		4096
+#define ACCTD_RCVBUF_MAX		1073741824	/* 1 GiB */
 
-/* The defaults (paths.h). */
+/* The defaults: every key's, from its row of the key table. */
 void	config_defaults(struct config *c);
+
+/*
+ * The i-th key of the table, in the order config_print prints them, and
+ * its default as a file says it into *def (if def is not NULL); NULL
+ * past the last.  For the unit tests, which walk the table.
+ */
+const char *config_key(size_t i, const char **def);
+
+/*
+ * Set key name to value as the file's "name: value" would: 0, or -1
+ * with why[n] saying why not, the key's name first.
+ */
+int	config_set(struct config *c, const char *name, const char *value,
+	    char *why, size_t n);
 
 /*
  * Read path into c (on top of the defaults).  Returns EXR_OK, EXR_USAGE

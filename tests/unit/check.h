@@ -45,5 +45,6 @@ void	suite_chart(void);
 void	suite_fleet(void);
 void	suite_rdb(void);
 void	suite_rollup(void);
+void	suite_config(void);
 
 #endif

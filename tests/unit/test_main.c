@@ -33,6 +33,7 @@ main(void)
 	suite_fleet();
 	suite_rdb();
 	suite_rollup();
+	suite_config();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }
