@@ -2,7 +2,7 @@
  * extracct report [--db FILE|CONNINFO] [--by KEY[,KEY...]] [--every PERIOD]
  *     [--from TIME] [--to TIME] [--sort COLUMN] [--limit N] [--averages]
  *     [--percentiles] [--format table|csv|json|svg|html] [--tz ZONE]
- *     [--passwd FILE] [--group FILE] [--project FILE]
+ *     [--passwd FILE] [--group FILE] [--project FILE] [--numeric]
  *     [--capture] [--energy] [FILE...]
  *
  * Usage totals from the database (reports/report*.c), the capture ratio
@@ -79,13 +79,17 @@ static const struct cmdopt report_options[] = {
 	    CONFIG_TIMEZONE ")" },
 	{ 'U', "passwd", "FILE", 0,
 	    "user names from this passwd file, for logs from another host "
-	    "(default: the names ingest stored from the host's own)" },
+	    "(default: the names ingest stored from the host's own; from "
+	    "log files, this machine's, as sa does)" },
 	{ 'G', "group", "FILE", 0,
 	    "group names from this group file (default: the host's, as "
 	    "stored)" },
 	{ 'J', "project", "FILE", 0,
 	    "project names from this project file, Solaris's "
 	    "name:projid:... (default: the host's, as stored)" },
+	{ 'N', "numeric", NULL, 0,
+	    "users, groups and projects by number, never by name (default: "
+	    "names where known)" },
 	{ 'c', "capture", NULL, 0,
 	    "the capture ratio, process CPU / busy CPU per snapshot interval, "
 	    "instead of usage (default: usage totals)" },
@@ -323,6 +327,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		case 'U': rc = load_names(&o, &names, ID_USER, optarg); break;
 		case 'G': rc = load_names(&o, &names, ID_GROUP, optarg); break;
 		case 'J': rc = load_names(&o, &names, ID_PROJECT, optarg); break;
+		case 'N': o.numeric = 1; break;
 		case 'f': from = optarg; break;
 		case 't': to = optarg; break;
 		case 'F': rc = parse_format(optarg, &o); break;
@@ -349,9 +354,16 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		idnames_release(&names);
 		return rc;
 	}
-	if (optind < argc)
+	if (optind < argc) {
+		/*
+		 * Logs read here are presumably this machine's: their ids
+		 * named by its databases where no file is given, as sa
+		 * names them.
+		 */
+		o.names = &names;
+		o.names_local = 1;
 		rc = report_files(argc - optind, argv + optind, &o);
-	else if ((rc = report_db_open(&d, db, tz)) == EXR_OK) {
+	} else if ((rc = report_db_open(&d, db, tz)) == EXR_OK) {
 		rc = report_db_run(&d, &o);
 		report_db_close(&d);
 	}

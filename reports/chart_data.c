@@ -23,6 +23,7 @@
 #include "../parsers/records.h"
 #include "chart.h"
 #include "fmt.h"
+#include "report_int.h"
 
 /* More buckets than this (274 years of days) is no picture. */
 #define MAX_BUCKETS	100000
@@ -54,6 +55,9 @@ static int	make_buckets(struct chart *c, const struct chart_window *w,
 		    const char *tz, struct ex_err *err);
 static size_t	bucket_of(const struct chart *c, int64_t epoch_s);
 static int	alloc_series(struct chart *c, size_t ns, struct ex_err *err);
+static int	series(struct rdb *db, int64_t a, int64_t b1, size_t n,
+		    size_t nkeys, const char *what, const char *hour_sql,
+		    struct chart *c, struct ex_err *err);
 static int	describe(struct rdb *db, const struct report_opts *o,
 		    const struct chart_window *w, struct chart *c,
 		    struct ex_err *err);
@@ -131,40 +135,106 @@ chart_window(struct rdb *db, const struct report_opts *o, int mask,
 }
 
 /*
- * The stacked series of c from two queries, each with ?1, ?2 the
- * window (a, b: ns, or the rollups' hours in s): top_sql gives "key, total" for every key, largest first;
- * hour_sql "local hour, key, amount" per hour and key.  The first n
- * keys are series, the rest one "other (N whats)"; each bucket's
- * amount is divided by its seconds (a mean rate).
+ * The name column and join (NAME_OF, NAME_JOIN) of a key of kind (-1:
+ * not an id) over rows whose host label is host and id is id, when the
+ * names come from the database; else both empty.
  */
 static int
-time_series(struct rdb *db, int64_t a, int64_t b1, size_t n,
-    const char *what, const char *top_sql, const char *hour_sql,
-    struct chart *c, struct ex_err *err)
+name_sql(const struct report_opts *o, int kind, const char *host,
+    const char *id, char *col, size_t ncol, char *join, size_t njoin)
+{
+	col[0] = join[0] = '\0';
+	if (kind < 0 || !report_names_stored(o, kind))
+		return 0;
+	snprintf(col, ncol, ", " NAME_OF("n"));
+	snprintf(join, njoin, NAME_JOIN("n", "%s", "%s", "%s"), host,
+	    report_name_kinds[kind], id);
+	return 1;
+}
+
+/*
+ * A series' or bar's text: the name of the id key (kind >= 0), by the
+ * report's rule (report_id_name; stored: the query's NAME_OF), else
+ * the key itself.
+ */
+static void
+key_label(const struct report_opts *o, int kind, const char *key,
+    const char *stored, char *b, size_t n)
+{
+	const char *name = NULL;
+	char *end;
+	long long id;
+
+	if (kind >= 0 && key[0] >= '0' && key[0] <= '9') {
+		id = strtoll(key, &end, 10);
+		if (*end == '\0')
+			name = report_id_name(o, kind, id, stored);
+	}
+	snprintf(b, n, "%s", name != NULL ? name : key);
+}
+
+/*
+ * The stacked series of c from two queries, each with ?1, ?2 the
+ * window (a, b: ns, or the rollups' hours in s): top_sql gives "key,
+ * total" for every key, largest first, and the key's name (name_sql)
+ * where the names of kind come from the database; hour_sql "local hour,
+ * key, amount" per hour and key.  The first n keys are series, shown by
+ * their names (key_label), the rest one "other (N whats)"; each
+ * bucket's amount is divided by its seconds (a mean rate).
+ */
+static int
+time_series(struct rdb *db, const struct report_opts *o, int kind,
+    int64_t a, int64_t b1, size_t n, const char *what, const char *top_sql,
+    const char *hour_sql, struct chart *c, struct ex_err *err)
 {
 	struct rdb_q *q;
-	size_t s, b, nkeys = 0, k, top;
-	int rc;
+	char (*label)[128];
+	size_t nkeys = 0, k;
+	int rc, named = kind >= 0 && report_names_stored(o, kind);
 
 	if (rdb_prepare(db, top_sql, &q) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	rdb_bind_int64(q, 1, a);
 	rdb_bind_int64(q, 2, b1);
-	if ((c->name = calloc(n + 1, sizeof(*c->name))) == NULL) {
+	if ((c->name = calloc(n + 1, sizeof(*c->name))) == NULL ||
+	    (label = calloc(n + 1, sizeof(*label))) == NULL) {
 		rdb_finalize(q);
 		return ex_fail(err, EXR_NOMEM, 0, "no memory");
 	}
 	while ((rc = rdb_step(q)) == RDB_ROW) {
-		if (nkeys < n)
+		/* The key to match the hours by, the text to show. */
+		if (nkeys < n) {
 			snprintf(c->name[nkeys], sizeof(c->name[0]), "%s",
 			    rdb_text(q, 0) != NULL ? rdb_text(q, 0) : "-");
+			key_label(o, kind, c->name[nkeys], named ?
+			    rdb_text(q, 2) : NULL, label[nkeys],
+			    sizeof(label[0]));
+		}
 		nkeys++;
 	}
-	if (rc != RDB_DONE)
+	if (rc != RDB_DONE) {
+		free(label);
 		return db_fail(db, q, err);
+	}
 	rdb_finalize(q);
-	if (nkeys == 0)
-		return EXR_OK;
+	rc = nkeys == 0 ? EXR_OK : series(db, a, b1, n, nkeys, what,
+	    hour_sql, c, err);
+	for (k = 0; rc == EXR_OK && k < n && k < nkeys; k++)
+		memcpy(c->name[k], label[k], sizeof(label[k]));
+	free(label);
+	return rc;
+}
+
+/* time_series' second part: the hours' amounts of the top keys. */
+static int
+series(struct rdb *db, int64_t a, int64_t b1, size_t n, size_t nkeys,
+    const char *what, const char *hour_sql, struct chart *c,
+    struct ex_err *err)
+{
+	struct rdb_q *q;
+	size_t s, b, k, top;
+	int rc;
+
 	c->has_other = nkeys > n;
 	if (nkeys > n) {
 		snprintf(c->name[n], sizeof(c->name[0]), "other (%zu %ss)",
@@ -213,9 +283,9 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	};
 	enum report_by by = o->by == BY_HOUR ? BY_COMMAND : o->by;
 	const char *key = key_sql[by];
-	char top_sql[768], hour_sql[768];
+	char top_sql[1024], hour_sql[768], ncol[256], njoin[256];
 	size_t b;
-	int rc;
+	int rc, kind = report_name_kind(by);
 
 	snprintf(c->title, sizeof(c->title), "CPU by %s",
 	    report_by_names[by]);
@@ -225,11 +295,13 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	snprintf(c->ylabel, sizeof(c->ylabel), "CPUs busy (mean over each "
 	    "%s)", c->daily ? "day" : "hour");
 	snprintf(c->unit, sizeof(c->unit), "CPUs");
-	snprintf(c->legend, sizeof(c->legend), "%s", by == BY_USER ? "uid" :
-	    by == BY_PROJECT ? "projid" : report_by_names[by]);
+	/* Users and projects by name where known, as in the table. */
+	snprintf(c->legend, sizeof(c->legend), "%s", report_by_names[by]);
 	snprintf(c->empty, sizeof(c->empty), "no data in this window");
 	if (w->empty)
 		return EXR_OK;
+	name_sql(o, kind, "i.host", key, ncol, sizeof(ncol), njoin,
+	    sizeof(njoin));
 	for (b = 0; b <= c->nb; b++)
 		if (c->edge[b] % 3600 != 0)
 			break;
@@ -239,39 +311,47 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 		    "count in the %s they end in (local hours are not "
 		    "UTC hours)", o->tz, c->daily ? "day" : "hour");
 		snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS"
-		    " TEXT), '-') AS k, " SPLIT_SECS(CPU_NS) " FROM "
-		    "v_proc_usage i WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 "
-		    "GROUP BY k ORDER BY 2 DESC, 1", key);
+		    " TEXT), '-') AS k, " SPLIT_SECS(CPU_NS) "%s FROM "
+		    "v_proc_usage i%s WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 "
+		    "GROUP BY k ORDER BY 2 DESC, 1", key, ncol, njoin);
 		snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour("
 		    "i.t1_ns) AS h, coalesce(CAST(%s AS TEXT), '-') AS k, "
 		    SPLIT_SECS(CPU_NS) " FROM v_proc_usage i WHERE i.t1_ns >= "
 		    "?1 AND i.t1_ns < ?2 GROUP BY h, k", key);
-		return time_series(db, w->lo_ns, w->hi_ns, n,
+		return time_series(db, o, kind, w->lo_ns, w->hi_ns, n,
 		    report_by_names[by], top_sql, hour_sql, c, err);
 	}
 	/* The rollups' hours that start in the buckets. */
 	snprintf(c->xlabel, sizeof(c->xlabel), "time in %s; " NOTE_SPLIT,
 	    o->tz);
 	snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS TEXT),"
-	    " '-') AS k, " ROLLUP_CPU_SECS " FROM v_usage_rollup i"
+	    " '-') AS k, " ROLLUP_CPU_SECS "%s FROM v_usage_rollup i%s"
 	    " WHERE i.hour_s >= ?1 AND i.hour_s < ?2 GROUP BY k"
-	    " ORDER BY 2 DESC, 1", key);
+	    " ORDER BY 2 DESC, 1", key, ncol, njoin);
 	snprintf(hour_sql, sizeof(hour_sql), "SELECT i.hour_s AS h,"
 	    " coalesce(CAST(%s AS TEXT), '-') AS k, " ROLLUP_CPU_SECS
 	    " FROM v_usage_rollup i WHERE i.hour_s >= ?1 AND i.hour_s < ?2"
 	    " GROUP BY h, k", key);
-	return time_series(db, c->edge[0], c->edge[c->nb], n,
+	return time_series(db, o, kind, c->edge[0], c->edge[c->nb], n,
 	    report_by_names[by], top_sql, hour_sql, c, err);
 }
 
-/* The energy of one basis, after "SELECT ...": FROM and WHERE. */
-#define MEASURED_FROM \
-	" FROM v_energy_usage i" \
+/*
+ * The energy of one basis, after "SELECT ...": FROM and WHERE (_NAMED:
+ * with a "%s" between them for the name join of name_sql).
+ */
+#define MEASURED_TABLE	" FROM v_energy_usage i"
+#define MEASURED_WHERE \
 	" WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns" \
 	" AND i.energy_nj IS NOT NULL"
-#define ESTIMATE_FROM \
-	" FROM v_energy_estimate e JOIN v_hosts h USING (host_id)" \
+#define ESTIMATE_TABLE \
+	" FROM v_energy_estimate e JOIN v_hosts h USING (host_id)"
+#define ESTIMATE_WHERE \
 	" WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2 AND e.energy_nj IS NOT NULL"
+#define MEASURED_FROM		MEASURED_TABLE MEASURED_WHERE
+#define ESTIMATE_FROM		ESTIMATE_TABLE ESTIMATE_WHERE
+#define MEASURED_NAMED		MEASURED_TABLE "%s" MEASURED_WHERE
+#define ESTIMATE_NAMED		ESTIMATE_TABLE "%s" ESTIMATE_WHERE
 
 int
 chart_energy_time(struct rdb *db, const struct report_opts *o,
@@ -283,9 +363,9 @@ chart_energy_time(struct rdb *db, const struct report_opts *o,
 	const char *key[2] = {
 	    by == BY_USER ? "i.uid" : by == BY_HOST ? "i.host" : "i.command",
 	    by == BY_USER ? "e.uid" : by == BY_HOST ? "h.host" : "e.command" };
-	char top_sql[512], hour_sql[512];
+	char top_sql[1024], hour_sql[512], ncol[256], njoin[256];
 	struct rdb_q *q;
-	int rc, measured;
+	int rc, measured, kind = report_name_kind(by);
 
 	if ((rc = describe(db, o, w, c, err)) != EXR_OK ||
 	    (rc = make_buckets(c, w, o->tz, err)) != EXR_OK)
@@ -293,8 +373,7 @@ chart_energy_time(struct rdb *db, const struct report_opts *o,
 	snprintf(c->ylabel, sizeof(c->ylabel), "watts (mean over each %s)",
 	    c->daily ? "day" : "hour");
 	snprintf(c->unit, sizeof(c->unit), "W");
-	snprintf(c->legend, sizeof(c->legend), "%s", by == BY_USER ? "uid" :
-	    report_by_names[by]);
+	snprintf(c->legend, sizeof(c->legend), "%s", report_by_names[by]);
 	snprintf(c->empty, sizeof(c->empty), "no data in this window "
 	    "(energy needs energy snapshots or RAPL)");
 	/*
@@ -323,25 +402,29 @@ chart_energy_time(struct rdb *db, const struct report_opts *o,
 	snprintf(c->title + strlen(c->title), sizeof(c->title) -
 	    strlen(c->title), " (%s)", measured ? "measured" :
 	    "estimate: RAPL shared by CPU time");
+	name_sql(o, kind, measured ? "i.host" : "h.host", key[!measured], ncol,
+	    sizeof(ncol), njoin, sizeof(njoin));
 	if (measured) {
 		snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS"
-		    " TEXT), '-') AS k, sum(i.energy_nj * 1.0) / 1e9"
-		    MEASURED_FROM " GROUP BY k ORDER BY 2 DESC, 1", key[0]);
+		    " TEXT), '-') AS k, sum(i.energy_nj * 1.0) / 1e9%s"
+		    MEASURED_NAMED " GROUP BY k ORDER BY 2 DESC, 1", key[0],
+		    ncol, njoin);
 		snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour("
 		    "i.t1_ns) AS hr, coalesce(CAST(%s AS TEXT), '-') AS k,"
 		    " sum(i.energy_nj * 1.0) / 1e9" MEASURED_FROM
 		    " GROUP BY hr, k", key[0]);
 	} else {
 		snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS"
-		    " TEXT), '-') AS k, sum(e.energy_nj) / 1e9" ESTIMATE_FROM
-		    " GROUP BY k ORDER BY 2 DESC, 1", key[1]);
+		    " TEXT), '-') AS k, sum(e.energy_nj) / 1e9%s"
+		    ESTIMATE_NAMED " GROUP BY k ORDER BY 2 DESC, 1", key[1],
+		    ncol, njoin);
 		snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour("
 		    "e.t1_ns) AS hr, coalesce(CAST(%s AS TEXT), '-') AS k,"
 		    " sum(e.energy_nj) / 1e9" ESTIMATE_FROM " GROUP BY hr, k",
 		    key[1]);
 	}
-	return time_series(db, w->lo_ns, w->hi_ns, n, report_by_names[by],
-	    top_sql, hour_sql, c, err);
+	return time_series(db, o, kind, w->lo_ns, w->hi_ns, n,
+	    report_by_names[by], top_sql, hour_sql, c, err);
 }
 
 int
@@ -433,6 +516,7 @@ chart_capture(struct rdb *db, const struct report_opts *o,
 /* One bar of the energy chart before the top n are picked. */
 struct ebar {
 	char	 key[128];
+	char	 label[128];	/* shown: the key, or its name */
 	int	 basis;		/* 0 measured, 1 estimate */
 	double	 joules;
 };
@@ -457,10 +541,10 @@ chart_energy(struct rdb *db, const struct report_opts *o,
 {
 #define MEASURED_SQL \
 	    "SELECT coalesce(CAST(%s AS TEXT), '-') AS k," \
-	    " sum(i.energy_nj * 1.0) / 1e9" MEASURED_FROM " GROUP BY k"
+	    " sum(i.energy_nj * 1.0) / 1e9%s" MEASURED_NAMED " GROUP BY k"
 #define ESTIMATE_SQL \
 	    "SELECT coalesce(CAST(%s AS TEXT), '-') AS k," \
-	    " sum(e.energy_nj) / 1e9" ESTIMATE_FROM " GROUP BY k"
+	    " sum(e.energy_nj) / 1e9%s" ESTIMATE_NAMED " GROUP BY k"
 	enum report_by by = o->by == BY_USER || o->by == BY_HOST ? o->by :
 	    BY_COMMAND;
 	const char *keys[2] = {
@@ -469,9 +553,9 @@ chart_energy(struct rdb *db, const struct report_opts *o,
 	struct ebar *bars = NULL, *nbars;
 	size_t nbar = 0, cap = 0, i, shown;
 	double max = 0, other = 0;
-	char sql[512];
+	char sql[1024], ncol[256], njoin[256];
 	struct rdb_q *q;
-	int rc = EXR_OK, basis;
+	int rc = EXR_OK, basis, named, kind = report_name_kind(by);
 
 	snprintf(c->title, sizeof(c->title), "Energy by %s",
 	    report_by_names[by]);
@@ -481,17 +565,20 @@ chart_energy(struct rdb *db, const struct report_opts *o,
 	snprintf(c->class_name[1], sizeof(c->class_name[1]), "estimate "
 	    "(RAPL shared by CPU time)");
 	snprintf(c->class_name[2], sizeof(c->class_name[2]), "other");
-	snprintf(c->legend, sizeof(c->legend), "%s", by == BY_USER ? "uid" :
-	    report_by_names[by]);
+	snprintf(c->legend, sizeof(c->legend), "%s", report_by_names[by]);
 	snprintf(c->empty, sizeof(c->empty), "no data in this window "
 	    "(energy needs energy snapshots or RAPL)");
 	if (w->empty)
 		return EXR_OK;
 	for (basis = 0; basis < 2; basis++) {
+		named = name_sql(o, kind, basis == 0 ? "i.host" : "h.host",
+		    keys[basis], ncol, sizeof(ncol), njoin, sizeof(njoin));
 		if (basis == 0)
-			snprintf(sql, sizeof(sql), MEASURED_SQL, keys[0]);
+			snprintf(sql, sizeof(sql), MEASURED_SQL, keys[0], ncol,
+			    njoin);
 		else
-			snprintf(sql, sizeof(sql), ESTIMATE_SQL, keys[1]);
+			snprintf(sql, sizeof(sql), ESTIMATE_SQL, keys[1], ncol,
+			    njoin);
 		if (rdb_prepare(db, sql, &q) != 0) {
 			free(bars);
 			return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
@@ -512,6 +599,9 @@ chart_energy(struct rdb *db, const struct report_opts *o,
 			}
 			snprintf(bars[nbar].key, sizeof(bars[0].key), "%s",
 			    rdb_text(q, 0));
+			key_label(o, kind, bars[nbar].key, named ?
+			    rdb_text(q, 2) : NULL, bars[nbar].label,
+			    sizeof(bars[0].label));
 			bars[nbar].basis = basis;
 			bars[nbar++].joules = rdb_double(q, 1);
 		}
@@ -536,7 +626,7 @@ chart_energy(struct rdb *db, const struct report_opts *o,
 		return ex_fail(err, EXR_NOMEM, 0, "no memory");
 	}
 	for (i = 0; i < shown; i++) {
-		memcpy(c->name[i], bars[i].key, sizeof(c->name[i]));
+		memcpy(c->name[i], bars[i].label, sizeof(c->name[i]));
 		c->v[i] = bars[i].joules;
 		c->bar_class[i] = bars[i].basis;
 	}

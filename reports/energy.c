@@ -57,7 +57,12 @@ struct erows {
  * and PostgreSQL compute the same: nJ as a double by CAST (x * 1.0 is a
  * double in SQLite, an exact decimal in PostgreSQL), a NULL key first.
  */
-static const char measured_sql[] =
+static const struct basis_sql {
+	const char	*cols;		/* after "SELECT key, " */
+	const char	*from;		/* then the name join (NAME_JOIN) */
+	const char	*host;		/* the rows' host label, for it */
+	const char	*rest;
+} measured_sql = {
     "count(DISTINCT eproc_id), sum(CAST(i.energy_nj AS DOUBLE PRECISION)),"
     " count(i.energy_nj), max(i.t1_ns) - min(i.t0_ns), "
     "max(CAST(i.energy_nj AS DOUBLE PRECISION) / (i.t1_ns - i.t0_ns)), "
@@ -65,12 +70,11 @@ static const char measured_sql[] =
     "i.carbon_g_per_kwh) THEN sum(i.energy_nj * i.carbon_g_per_kwh) / "
     "3.6e15 END, group_concat(DISTINCT i.carbon_source), "
     "coalesce(sum(i.cpu_ns / " NS_SQL "), 0), "
-    "coalesce(sum(i.cpu_ns % " NS_SQL "), 0) "
-    "FROM v_energy_usage i "
+    "coalesce(sum(i.cpu_ns % " NS_SQL "), 0)",
+    "FROM v_energy_usage i", "i.host",
     "WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns "
-    "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST";
-
-static const char estimate_sql[] =
+    "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST"
+}, estimate_sql = {
     "count(DISTINCT e.proc_id), sum(e.energy_nj), "
     "count(e.energy_nj), max(e.t1_ns) - min(e.t0_ns), "
     "max(e.energy_nj / (e.t1_ns - e.t0_ns)), "
@@ -78,10 +82,11 @@ static const char estimate_sql[] =
     "h.carbon_g_per_kwh) THEN sum(e.energy_nj * h.carbon_g_per_kwh) / "
     "3.6e15 END, group_concat(DISTINCT h.carbon_source), "
     "coalesce(sum(e.cpu_ns / " NS_SQL "), 0), "
-    "coalesce(sum(e.cpu_ns % " NS_SQL "), 0) "
-    "FROM v_energy_estimate e JOIN v_hosts h USING (host_id) "
+    "coalesce(sum(e.cpu_ns % " NS_SQL "), 0)",
+    "FROM v_energy_estimate e JOIN v_hosts h USING (host_id)", "h.host",
     "WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2 "
-    "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST";
+    "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST"
+};
 
 /* "a/b" to 3 places, or "-" (doubles: energy is REAL, see above). */
 static void
@@ -133,23 +138,32 @@ put_row(struct rtab *t, enum report_format fmt, const struct erow *r,
 
 /* The rows of one basis, appended to rows; *total gets their nJ. */
 static int
-query_rows(struct rdb *db, const char *rest, const char *key,
+query_rows(struct rdb *db, const struct basis_sql *q, const char *key,
     const struct report_opts *o, enum basis b, struct erows *rows,
     double *total, struct ex_err *err)
 {
-	char sql[1024];
+	char sql[2048], ncol[256] = "", njoin[256] = "";
 	struct rdb_q *st;
 	struct erow *r;
-	int rc;
+	int rc, kind = report_name_kind(o->by);
+	int named = o->format == FMT_TABLE && kind >= 0 &&
+	    report_names_stored(o, kind);
 
-	snprintf(sql, sizeof(sql), "SELECT %s, %s", key, rest);
+	/* Users by name in the table, as the usage table shows them. */
+	if (named) {
+		snprintf(ncol, sizeof(ncol), ", " NAME_OF("n"));
+		snprintf(njoin, sizeof(njoin), NAME_JOIN("n", "%s", "%s",
+		    "%s"), q->host, report_name_kinds[kind], key);
+	}
+	snprintf(sql, sizeof(sql), "SELECT %s, %s%s %s%s %s", key, q->cols,
+	    ncol, q->from, njoin, q->rest);
 	if (rdb_prepare(db, sql, &st) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	rdb_bind_int64(st, 1, o->from_ns);
 	rdb_bind_int64(st, 2, o->to_ns);
 	*total = 0;
 	while ((rc = rdb_step(st)) == RDB_ROW) {
-		const char *k = rdb_text(st, 0);
+		const char *k = rdb_text(st, 0), *name;
 		const char *src = rdb_text(st, 7);
 
 		if (rows->n == rows->cap) {
@@ -165,6 +179,10 @@ query_rows(struct rdb *db, const char *rest, const char *key,
 		}
 		r = &rows->v[rows->n++];
 		r->basis = b;
+		if (k != NULL && o->format == FMT_TABLE && kind >= 0 &&
+		    (name = report_id_name(o, kind, rdb_int64(st, 0), named ?
+		    rdb_text(st, 10) : NULL)) != NULL)
+			k = name;
 		snprintf(r->key, sizeof(r->key), "%s", k != NULL ?
 		    k : "-");
 		r->keynull = k == NULL;
@@ -247,11 +265,11 @@ report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
 	if (o->by != BY_USER && o->by != BY_COMMAND && o->by != BY_HOST)
 		return ex_fail(err, EXR_USAGE, 0, "--energy: --by user, "
 		    "command or host");
-	if ((rc = query_rows(db, measured_sql, keys[o->by][0], o, MEASURED,
+	if ((rc = query_rows(db, &measured_sql, keys[o->by][0], o, MEASURED,
 	    &rows, &measured, err)) != EXR_OK)
 		goto out;
 	nmeasured = rows.n;
-	if ((rc = query_rows(db, estimate_sql, keys[o->by][1], o, ESTIMATE,
+	if ((rc = query_rows(db, &estimate_sql, keys[o->by][1], o, ESTIMATE,
 	    &rows, &estimated, err)) != EXR_OK ||
 	    (rc = rapl_total(db, o, &rapl, err)) != EXR_OK)
 		goto out;
@@ -259,6 +277,9 @@ report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
 	/* A uid is a number in JSON; the table puts every key left. */
 	rtab_col(&t, report_key_names[o->by], o->by == BY_USER &&
 	    o->format != FMT_TABLE ? COL_NUM : COL_TEXT, COLF_ALL, 0, 0);
+	/* The table's key shows names: headed "user", as usage's is. */
+	snprintf(t.col[0].tname, sizeof(t.col[0].tname), "%s",
+	    report_by_names[o->by]);
 	for (c = 0; c < NCOLS; c++)
 		rtab_col(&t, cols[c], c == 0 ? COL_TEXT : COL_NUM, COLF_ALL,
 		    0, widths[c]);

@@ -13,9 +13,10 @@ print_set(FILE *fp, const struct report_opts *o, struct report_set *s,
 
 	if ((rc = report_shape(o, s, err)) != EXR_OK)
 		return rc;
-	if (o->percentiles)
+	if (o->percentiles) {
+		report_names_across(o, s);
 		rc = report_percentiles(fp, o, s, err);
-	else if (report_out(fp, o, s) != 0)
+	} else if (report_out(fp, o, s) != 0)
 		rc = ex_fail(err, EXR_NOMEM, 0, "no memory");
 	if (rc != EXR_OK)
 		return rc;
@@ -51,11 +52,12 @@ report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
 	struct report_set s = { 0 };
 	int rc;
 
-	if ((o->every == EVERY_NONE ||
+	/* The names first: the query's rows refer to them. */
+	if ((rc = report_names_load(db, &s, err)) == EXR_OK &&
+	    (o->every == EVERY_NONE ||
 	    (rc = report_buckets(db, o, &s, err)) == EXR_OK) &&
 	    (rc = report_query(db, o, &s, err)) == EXR_OK &&
-	    (rc = report_capacity(db, &s, err)) == EXR_OK &&
-	    (rc = report_names_load(db, &s, err)) == EXR_OK)
+	    (rc = report_capacity(db, &s, err)) == EXR_OK)
 		rc = print_set(fp, o, &s, err);
 	report_set_release(&s);
 	return rc;

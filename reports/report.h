@@ -73,6 +73,10 @@ struct report_opts {
 	int		 averages;	/* --averages: per-call columns */
 	int		 percentiles;	/* --percentiles: p50/p95/max */
 	struct idnames	*names;		/* --passwd/--group/--project; NULL */
+	int		 names_local;	/* FILE mode: a kind with no file named
+					   from this machine's databases, as
+					   sa(8) does */
+	int		 numeric;	/* --numeric: ids, never names */
 };
 
 #define REPORT_OPEN_FROM	1	/* no --from */
@@ -103,6 +107,9 @@ struct report_row {
 					   escaped only when printed */
 	int64_t		 id[REPORT_MAXKEYS];	/* uid, gid, projid keys */
 	unsigned	 keynull;	/* bit k: key k is NULL */
+	uint32_t	 name[REPORT_MAXKEYS];	/* uid, gid, projid keys: 1 + the
+					   index of its stored name in the
+					   set's names; 0: none */
 	int		 other;		/* 1: the rows past --limit, lumped */
 	int		 fill;		/* 1: an empty bucket's zero row */
 	int64_t		 hour_epoch;	/* BY_HOUR: start of the local hour */

@@ -233,8 +233,7 @@ report_value(const struct report_opts *o, const struct report_set *s,
 		case BY_USER:
 		case BY_GROUP:
 		case BY_PROJECT:
-			name = report_name(o, s, report_key(o, k), r->id[k],
-			    r);
+			name = report_name(o, s, k, r);
 			if (name != NULL)
 				return name;
 			return fmt == FMT_TABLE ? r->key[k] : NULL;

@@ -127,18 +127,62 @@ const char *report_value(const struct report_opts *o,
 	    size_t n);
 
 /*
- * The name of id (a uid, gid or projid key of row r): from
- * --passwd/--group/--project if given, else the row's host's files as
- * ingest stored them; with no host key, the name every host gives it.
- * NULL: none known.
+ * The name of a uid, gid or projid over a group of rows that may come
+ * from several hosts, in SQL for both engines: each row (alias a) LEFT
+ * JOINed to the name its host gives the id (kind: 'user', 'group' or
+ * 'project'; host: the rows' host label), and the group's name the one
+ * every row has, else NULL: a host that gives the id no name, or two
+ * hosts that give it two, leave the number.  So --by user shows what
+ * every row of --by host,user under it shows, or the number.  A host's
+ * names never name another host's ids.
  */
+#define NAME_JOIN(a, host, kind, id) \
+	" LEFT JOIN v_host_names " a " ON " a ".host = " host " AND " a \
+	".kind = '" kind "' AND " a ".id = " id
+#define NAME_OF(a) \
+	"CASE WHEN count(*) = count(" a ".name) AND min(" a ".name) = " \
+	"max(" a ".name) THEN min(" a ".name) END"
+
+/* The kinds' names in v_host_names, indexed by enum idkind. */
+extern const char *const report_name_kinds[];
+
+/* The kind of names (enum idkind) of a key; -1: not an id. */
+int	report_name_kind(enum report_by by);
+
+/*
+ * Whether the names of kind come from the database (NAME_JOIN): not
+ * with --numeric, nor from a file (--passwd...), nor in FILE mode.
+ */
+int	report_names_stored(const struct report_opts *o, int kind);
+
+/*
+ * The name of id of kind, by o: NULL with --numeric; from --passwd,
+ * --group, --project, or in FILE mode this machine's databases; else
+ * stored, the database's name (NAME_OF) or NULL.  The text lives as
+ * long as o's names or stored.
+ */
+const char *report_id_name(const struct report_opts *o, int kind,
+	    int64_t id, const char *stored);
+
+/* The name of key k (a uid, gid or projid) of row r, or NULL. */
 const char *report_name(const struct report_opts *o,
-	    const struct report_set *s, enum report_by by, int64_t id,
-	    const struct report_row *r);
+	    const struct report_set *s, int k, const struct report_row *r);
 
 /* The stored names (v_host_names) into s.  EXR_OK or EXR_DB. */
 int	report_names_load(struct rdb *db, struct report_set *s,
 	    struct ex_err *err);
+
+/* A row's reference to name (NAME_OF's) for id in s; 0: none. */
+uint32_t report_name_ref(const struct report_set *s, int kind,
+	    int64_t id, const char *name);
+
+/*
+ * --percentiles: one row per key over the buckets, so a key's name is
+ * the one its every bucket's row gives, else none, as one row for the
+ * whole window would be named.
+ */
+void	report_names_across(const struct report_opts *o,
+	    struct report_set *s);
 
 /*
  * The CPUs behind row r (its host's, or with no host key every host's,

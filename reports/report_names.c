@@ -3,8 +3,11 @@
  * run far from the host that wrote the logs, where the local passwd
  * means nothing: the names are the host's, stored by ingest from its
  * own files (v_host_names), or given with --passwd, --group and
- * --project for logs from elsewhere.  The local databases are never
- * asked.
+ * --project for logs from elsewhere.  A host's names are its own ids'
+ * only: a row's name is the one every host behind it gives (NAME_OF),
+ * computed by the query with the sums.  The local databases are asked
+ * only in FILE mode, where the logs are presumably this machine's, as
+ * sa(8) asks them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +15,10 @@
 #include "../parsers/compat.h"
 #include "idnames.h"
 #include "report_int.h"
+
+const char *const report_name_kinds[] = {
+	[ID_USER] = "user", [ID_GROUP] = "group", [ID_PROJECT] = "project",
+};
 
 static int
 by_id(const void *a, const void *b)
@@ -30,10 +37,6 @@ report_names_load(struct rdb *db, struct report_set *s, struct ex_err *err)
 {
 	static const char sql[] =
 	    "SELECT host, kind, id, name FROM v_host_names";
-	static const char *const kinds[] = {
-		[ID_USER] = "user", [ID_GROUP] = "group",
-		[ID_PROJECT] = "project",
-	};
 	struct rdb_q *st;
 	size_t cap = 0;
 	int rc, k;
@@ -46,7 +49,7 @@ report_names_load(struct rdb *db, struct report_set *s, struct ex_err *err)
 		struct report_name *x;
 
 		for (k = 0; k < ID_NKINDS; k++)
-			if (kind != NULL && strcmp(kind, kinds[k]) == 0)
+			if (kind != NULL && strcmp(kind, report_name_kinds[k]) == 0)
 				break;
 		if (k == ID_NKINDS || h == NULL || name == NULL)
 			continue;
@@ -73,23 +76,60 @@ report_names_load(struct rdb *db, struct report_set *s, struct ex_err *err)
 	return EXR_OK;
 }
 
+int
+report_name_kind(enum report_by by)
+{
+	switch (by) {
+	case BY_USER:
+		return ID_USER;
+	case BY_GROUP:
+		return ID_GROUP;
+	case BY_PROJECT:
+		return ID_PROJECT;
+	default:
+		return -1;
+	}
+}
+
+int
+report_names_stored(const struct report_opts *o, int kind)
+{
+	if (o->numeric || o->names_local)
+		return 0;
+	return o->names == NULL || !o->names->from_file[kind];
+}
+
+const char *
+report_id_name(const struct report_opts *o, int kind, int64_t id,
+    const char *stored)
+{
+	if (o->numeric)
+		return NULL;
+	if (!report_names_stored(o, kind))
+		return o->names == NULL || id < 0 || id > UINT32_MAX ? NULL :
+		    idnames_get(o->names, (enum idkind)kind, (uint32_t)id);
+	return stored;
+}
+
 const char *
 report_name(const struct report_opts *o, const struct report_set *s,
-    enum report_by by, int64_t id, const struct report_row *r)
+    int k, const struct report_row *r)
 {
-	int kind = by == BY_USER ? ID_USER : by == BY_GROUP ? ID_GROUP :
-	    ID_PROJECT;
-	const char *host = NULL, *name = NULL;
-	size_t lo = 0, hi = s->nnames, i;
-	int j;
+	uint32_t ref = r->name[k];
 
-	if (o->names != NULL && o->names->from_file[kind])
-		return id < 0 || id > UINT32_MAX ? NULL :
-		    idnames_get(o->names, (enum idkind)kind, (uint32_t)id);
-	for (j = 0; j < report_nkeys(o); j++)
-		if (report_key(o, j) == BY_HOST && !(r->keynull >> j & 1))
-			host = r->key[j];
-	/* The first entry of (kind, id). */
+	return report_id_name(o, report_name_kind(report_key(o, k)), r->id[k],
+	    ref > 0 && ref <= s->nnames ? s->names[ref - 1].name : NULL);
+}
+
+uint32_t
+report_name_ref(const struct report_set *s, int kind, int64_t id,
+    const char *name)
+{
+	size_t lo = 0, hi = s->nnames, i;
+
+	if (name == NULL)
+		return 0;
+	/* The first entry of (kind, id): one name, one reference. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct report_name *x = &s->names[mid];
@@ -100,16 +140,62 @@ report_name(const struct report_opts *o, const struct report_set *s,
 			hi = mid;
 	}
 	for (i = lo; i < s->nnames && s->names[i].kind == kind &&
-	    s->names[i].id == id; i++) {
-		if (host != NULL) {
-			if (strcmp(s->names[i].host, host) == 0)
-				return s->names[i].name;
-			continue;
-		}
-		/* No host key: a name only if every host agrees on it. */
-		if (name != NULL && strcmp(name, s->names[i].name) != 0)
-			return NULL;
-		name = s->names[i].name;
+	    s->names[i].id == id; i++)
+		if (strcmp(s->names[i].name, name) == 0)
+			return i + 1 <= UINT32_MAX ? (uint32_t)(i + 1) : 0;
+	return 0;
+}
+
+/* Sorting row indices by their keys alone, buckets aside. */
+static const struct report_opts *across_o;
+static const struct report_set *across_s;
+
+static int
+cmp_keys(const void *a, const void *b)
+{
+	const struct report_row *x = &across_s->rows[*(const size_t *)a];
+	const struct report_row *y = &across_s->rows[*(const size_t *)b];
+	int k, c;
+
+	if (x->other != y->other)
+		return x->other - y->other;
+	if (x->keynull != y->keynull)
+		return x->keynull < y->keynull ? -1 : 1;
+	for (k = 0; k < report_nkeys(across_o); k++) {
+		if (x->id[k] != y->id[k])
+			return x->id[k] < y->id[k] ? -1 : 1;
+		if ((c = strcmp(x->key[k], y->key[k])) != 0)
+			return c;
 	}
-	return host != NULL ? NULL : name;
+	return 0;
+}
+
+void
+report_names_across(const struct report_opts *o, struct report_set *s)
+{
+	size_t *ix, i, j, g;
+	int k, nk = report_nkeys(o);
+
+	if (s->n < 2 || (ix = calloc(s->n, sizeof(*ix))) == NULL)
+		return;
+	for (i = 0; i < s->n; i++)
+		ix[i] = i;
+	across_o = o;
+	across_s = s;
+	qsort(ix, s->n, sizeof(*ix), cmp_keys);
+	for (g = 0; g < s->n; g = j) {
+		for (j = g + 1; j < s->n && cmp_keys(&ix[g], &ix[j]) == 0; j++)
+			;
+		/* One reference a (kind, id, name): equal names, equal. */
+		for (k = 0; k < nk; k++) {
+			uint32_t ref = s->rows[ix[g]].name[k];
+
+			for (i = g + 1; i < j; i++)
+				if (s->rows[ix[i]].name[k] != ref)
+					ref = 0;
+			for (i = g; i < j; i++)
+				s->rows[ix[i]].name[k] = ref;
+		}
+	}
+	free(ix);
 }

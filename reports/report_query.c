@@ -293,6 +293,35 @@ source(struct sqlbuf *q, const struct report_opts *o,
 	}
 }
 
+/* Whether key k is an id whose name the query finds (NAME_OF). */
+static int
+named(const struct report_opts *o, int k)
+{
+	int kind = report_name_kind(report_key(o, k));
+
+	return kind >= 0 && report_names_stored(o, kind);
+}
+
+/* ", NAME_OF" and " NAME_JOIN" (report_int.h) for key k, as nK. */
+static void
+sb_name_of(struct sqlbuf *q, int k)
+{
+	char b[256];
+
+	snprintf(b, sizeof(b), ", " NAME_OF("n%d"), k, k, k, k);
+	sb_add(q, b);
+}
+
+static void
+sb_name_join(struct sqlbuf *q, int k, enum report_by by)
+{
+	char b[256];
+
+	snprintf(b, sizeof(b), NAME_JOIN("n%d", "i.host", "%s", "%s"), k, k,
+	    k, report_name_kinds[report_name_kind(by)], k, key_sql[by]);
+	sb_add(q, b);
+}
+
 /* The SQL for o (and s's buckets) into q, its parameters into p. */
 static void
 build(struct sqlbuf *q, const struct report_opts *o,
@@ -321,9 +350,17 @@ build(struct sqlbuf *q, const struct report_opts *o,
 		sb_add(q, ", ");
 		sb_add(q, measures[m].sql);
 	}
+	/* The names of the id keys, after the measures (NAME_OF). */
+	for (k = 0; k < nk; k++)
+		if (named(o, k))
+			sb_name_of(q, k);
 	sb_add(q, " FROM ");
 	source(q, o, s, engine, from, to, p, np);
-	sb_add(q, " i GROUP BY b");
+	sb_add(q, " i");
+	for (k = 0; k < nk; k++)
+		if (named(o, k))
+			sb_name_join(q, k, report_key(o, k));
+	sb_add(q, " GROUP BY b");
 	for (k = 0; k < nk; k++) {
 		snprintf(b, sizeof(b), ", k%d", k);
 		sb_add(q, b);
@@ -411,6 +448,13 @@ report_query(struct rdb *db, const struct report_opts *o,
 			if (have)
 				r->have |= 1u << x;
 		}
+		for (k = 0; k < nk; k++)
+			if (named(o, k) && !(r->keynull >> k & 1))
+				r->name[k] = report_name_ref(s,
+				    report_name_kind(report_key(o, k)),
+				    r->id[k], rdb_text(st, col++));
+			else if (named(o, k))
+				col++;
 	}
 	rdb_finalize(st);
 	return rc == RDB_DONE ? EXR_OK :

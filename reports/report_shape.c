@@ -91,6 +91,10 @@ lump(struct report_row *x, const struct report_row *y)
 {
 	int m;
 
+	/* Two rows of one key: a name only if both have it. */
+	for (m = 0; m < REPORT_MAXKEYS; m++)
+		if (x->name[m] != y->name[m])
+			x->name[m] = 0;
 	x->calls += y->calls;
 	for (m = 0; m < RM_N; m++) {
 		if (!(y->have >> m & 1))
