@@ -23,6 +23,7 @@
 #include "../parsers/records.h"
 #include "chart.h"
 #include "fmt.h"
+#include "../store/rollup_sql.h"
 
 /* More buckets than this (274 years of days) is no picture. */
 #define MAX_BUCKETS	100000
@@ -211,6 +212,9 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	};
 	enum report_by by = o->by == BY_HOUR ? BY_COMMAND : o->by;
 	const char *key = key_sql[by];
+	/* The intervals' command key, as the rollups' (rollup_sql.h). */
+	const char *ikey = by == BY_COMMAND ? RU_COMMAND("i.command",
+	    "i.final", "i.acctflags") : key;
 	char top_sql[768], hour_sql[768];
 	size_t b;
 	int rc;
@@ -239,11 +243,11 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 		snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS"
 		    " TEXT), '-') AS k, " SPLIT_SECS(CPU_NS) " FROM "
 		    "v_proc_usage i WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 "
-		    "GROUP BY k ORDER BY 2 DESC, 1", key);
+		    "GROUP BY k ORDER BY 2 DESC, 1", ikey);
 		snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour("
 		    "i.t1_ns) AS h, coalesce(CAST(%s AS TEXT), '-') AS k, "
 		    SPLIT_SECS(CPU_NS) " FROM v_proc_usage i WHERE i.t1_ns >= "
-		    "?1 AND i.t1_ns < ?2 GROUP BY h, k", key);
+		    "?1 AND i.t1_ns < ?2 GROUP BY h, k", ikey);
 		return time_series(db, w->lo_ns, w->hi_ns, n,
 		    report_by_names[by], top_sql, hour_sql, c, err);
 	}
