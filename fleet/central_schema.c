@@ -256,12 +256,22 @@ static const char v3_sql[] =
  */
 static const char v4_sql[] = "SELECT 1;";
 
+/*
+ * 4 -> 5: v_proc_usage shows each process's exit flags (acctflags),
+ * for the report that scans the intervals to key the exit of a process
+ * that forked and never exec'd as sa(8) does (local schema 19).  No
+ * table changes; a version, as 4, so that an older extracct refuses
+ * rather than make its views again without it.
+ */
+static const char v5_sql[] = "SELECT 1;";
+
 /* migrations[i] takes the central schema from version i to i + 1. */
 static const char *const migrations[] = {
 	v1_sql,
 	v2_sql,
 	v3_sql,
 	v4_sql,
+	v5_sql,
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -119,7 +119,7 @@ const char central_views_sql[] =
 	"CREATE VIEW v_proc_usage AS"
 	"  SELECT h.label COLLATE \"C\" AS host, p.pid, p.start_ns, p.uid,"
 	"    p.gid, p.projid, p.zone COLLATE \"C\" AS zone,"
-	"    p.command COLLATE \"C\" AS command,"
+	"    p.command COLLATE \"C\" AS command, p.acctflags,"
 	"    " PROC_ID("i", "proc_id") " AS proc_id, i.t0_ns, i.t1_ns,"
 	"    i.final, i.heartbeat, i.cpu_user_ns, i.cpu_sys_ns,"
 	"    i.faults_major, i.faults_minor, i.msgs_snd, i.msgs_rcv,"

@@ -98,6 +98,15 @@ _Static_assert(PROC_NFIELDS <= 64, "present is one 64-bit word");
 
 #define REC_HAS(r, f)	(((r)->present >> (f)) & 1)
 
+/*
+ * PROC_ACCTFLAGS' bit for a process that forked and never exec'd: AFORK
+ * in pacct, acctd's taskstats and illumos exacct alike.  sa(8) counts
+ * such a process apart, as its command with a '*' after it; so do the
+ * reports' command keys (PROC_FORKED_MARK).
+ */
+#define PROC_AFORK		0x01
+#define PROC_FORKED_MARK	"*"
+
 struct ex_proc {
 	uint32_t	 group;		/* EXD_GROUP_PROC or _PROC_PARTIAL */
 	uint64_t	 present;	/* bit f set: v[f] / string f present */

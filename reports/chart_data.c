@@ -24,6 +24,7 @@
 #include "chart.h"
 #include "fmt.h"
 #include "report_int.h"
+#include "../store/rollup_sql.h"
 
 /* More buckets than this (274 years of days) is no picture. */
 #define MAX_BUCKETS	100000
@@ -283,6 +284,9 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	};
 	enum report_by by = o->by == BY_HOUR ? BY_COMMAND : o->by;
 	const char *key = key_sql[by];
+	/* The intervals' command key, as the rollups' (rollup_sql.h). */
+	const char *ikey = by == BY_COMMAND ? RU_COMMAND("i.command",
+	    "i.final", "i.acctflags") : key;
 	char top_sql[1024], hour_sql[768], ncol[256], njoin[256];
 	size_t b;
 	int rc, kind = report_name_kind(by);
@@ -313,11 +317,11 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 		snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS"
 		    " TEXT), '-') AS k, " SPLIT_SECS(CPU_NS) "%s FROM "
 		    "v_proc_usage i%s WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 "
-		    "GROUP BY k ORDER BY 2 DESC, 1", key, ncol, njoin);
+		    "GROUP BY k ORDER BY 2 DESC, 1", ikey, ncol, njoin);
 		snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour("
 		    "i.t1_ns) AS h, coalesce(CAST(%s AS TEXT), '-') AS k, "
 		    SPLIT_SECS(CPU_NS) " FROM v_proc_usage i WHERE i.t1_ns >= "
-		    "?1 AND i.t1_ns < ?2 GROUP BY h, k", key);
+		    "?1 AND i.t1_ns < ?2 GROUP BY h, k", ikey);
 		return time_series(db, o, kind, w->lo_ns, w->hi_ns, n,
 		    report_by_names[by], top_sql, hour_sql, c, err);
 	}

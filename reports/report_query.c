@@ -68,15 +68,19 @@ static const struct {
 };
 #define NMEASURES	(sizeof(measures) / sizeof(measures[0]))
 
+/* An interval's command key, as the rollups' (rollup_sql.h). */
+#define SCAN_COMMAND \
+	RU_COMMAND("command", "final", "acctflags") " AS command"
+
 /*
  * The scan: the intervals split over hours, every key carried, for
  * each engine (the fence differs: rollup_sql.h).  ?1: the earliest end
  * (ns), ?2, ?3: the first hour counted and the end (s).
  */
-#define SCAN_SQL "(SELECT uid, gid, command, projid, zone, host, hour_s, " \
-	RU_PART_GR " FROM (" RU_PARTS("uid, gid, command, projid, zone, " \
-	"host, ", "v_proc_usage WHERE t1_ns >= ?1") ") x WHERE " \
-	"x.hour_s >= ?2 AND x.hour_s < ?3)"
+#define SCAN_SQL "(SELECT uid, gid, " SCAN_COMMAND ", projid, zone, host, " \
+	"hour_s, " RU_PART_GR " FROM (" RU_PARTS("uid, gid, command, " \
+	"acctflags, final, projid, zone, host, ", "v_proc_usage WHERE " \
+	"t1_ns >= ?1") ") x WHERE x.hour_s >= ?2 AND x.hour_s < ?3)"
 static const char scan_sqlite[] = SCAN_SQL;
 #undef RU_FENCE
 #define RU_FENCE "OFFSET 0"
@@ -241,7 +245,7 @@ source(struct sqlbuf *q, const struct report_opts *o,
 		 */
 		sb_add(q, "(SELECT uid, gid, command, projid, zone, host, "
 		    "0 AS hour_s, " RU_PART_GR " FROM (SELECT uid, gid, "
-		    "command, projid, zone, host, final AS calls, "
+		    SCAN_COMMAND ", projid, zone, host, final AS calls, "
 		    RU_REAL " AS real_ns, " RU_SUM_COLS ", rss_max_kb, "
 		    "threads FROM v_proc_usage WHERE t1_ns >= ?1 AND "
 		    "t1_ns < ?2) x)");

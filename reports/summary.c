@@ -106,6 +106,25 @@ key_u64(char *dst, uint64_t v)
 	dst[n] = '\0';
 }
 
+/*
+ * A process that forked and never exec'd (PROC_AFORK) ran its parent's
+ * program under its parent's name, as a shell's subshells and a
+ * daemon's forked workers do: sa(8) counts it apart, as the name with a
+ * '*' after it, and so does this key (as the database's: rollup.h).
+ */
+static void
+key_forked(char *key, size_t n, const struct ex_proc *p)
+{
+	size_t len;
+
+	if (!REC_HAS(p, PROC_ACCTFLAGS) ||
+	    !(p->v[PROC_ACCTFLAGS] & PROC_AFORK))
+		return;
+	len = strlen(key);
+	if (len + sizeof(PROC_FORKED_MARK) <= n)
+		memcpy(key + len, PROC_FORKED_MARK, sizeof(PROC_FORKED_MARK));
+}
+
 /* The row for key, created if new; NULL when out of memory. */
 static struct report_row *
 row_for(struct summary *s, const char *key, int64_t hour)
@@ -162,6 +181,8 @@ summary_add(struct summary *s, const struct ex_proc *p, const char *host)
 	case BY_COMMAND:
 		key_copy(key, sizeof(key), REC_HAS(p, PROC_COMMAND) ?
 		    p->command : "-");
+		if (REC_HAS(p, PROC_COMMAND))
+			key_forked(key, sizeof(key), p);
 		break;
 	case BY_ZONE:
 		key_copy(key, sizeof(key), REC_HAS(p, PROC_ZONE) ?

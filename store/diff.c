@@ -110,6 +110,8 @@ proc_diff(struct proc_state *st, const struct ex_proc *obs,
 	out->t0_ns = st->t_ns;
 	out->t1_ns = t;
 	out->final = final;
+	out->forked = final && REC_HAS(obs, PROC_ACCTFLAGS) &&
+	    (obs->v[PROC_ACCTFLAGS] & PROC_AFORK) != 0;
 	changed = cpu_source_changed(st, obs);
 	for (f = PROC_FIRST_COUNTER; f <= PROC_LAST_COUNTER; f++) {
 		uint64_t prev;

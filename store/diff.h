@@ -60,6 +60,8 @@ struct proc_state {
 struct proc_interval {
 	uint64_t	 t0_ns, t1_ns;
 	int		 final;
+	int		 forked;	/* final, of a process that forked and
+					 * never exec'd (AFORK) */
 	int		 heartbeat;
 	uint64_t	 present;	/* bit f: d[f] is not NULL */
 	uint64_t	 anomalies;	/* bit f: counter f went backwards */

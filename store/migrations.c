@@ -727,7 +727,7 @@ const char *const db_migrations[] = {
 	"  SELECT h.name AS host, r.host_id, r.hour_s, " RU_VIEW_VALUES
 	"  FROM rollup_host r JOIN hosts h USING (host_id);"
 	"CREATE VIEW v_expiry AS SELECT what, before_ns FROM expiry;"
-	RU_INSERT_HOUR("(" RU_PARTS("proc_id, ", "v_proc_usage") ")") ";"
+	RU_INSERT_HOUR_15("(" RU_PARTS("proc_id, ", "v_proc_usage") ")") ";"
 	RU_DAY_FROM_HOURS("-9223372036854775807")
 	RU_HOST_FROM_HOURS("-9223372036854775807"),
 
@@ -979,6 +979,44 @@ const char *const db_migrations[] = {
 	RU_REMAKE("rollup_host", RU_HOST_TABLE("rollup_host_new",
 	    RU_TABLE_VALUES_18))
 	V_USAGE_ROLLUPS,
+
+	/*
+	 * 18 -> 19: the exit interval of a process that forked and never
+	 * exec'd is rolled up under its command with a '*' after it, as
+	 * sa(8) counts such a process (rollup_sql.h, RU_COMMAND), and
+	 * v_proc_usage shows each process's exit flags (acctflags), for
+	 * the report that scans the intervals.  The rollup rows of the
+	 * hours from the first such interval on are made again, where the
+	 * intervals are all still there (from the intervals' expiry cut,
+	 * as rollup --rebuild); older hours keep the keys they had.  The
+	 * host rows have no command: they stay.
+	 */
+	"DROP VIEW v_proc_usage;"
+	"CREATE VIEW v_proc_usage AS"
+	"  SELECT h.label AS host, p.pid, p.start_ns, p.uid, p.gid,"
+	"    p.projid, p.zone, p.command, p.acctflags, i.*"
+	"  FROM proc_interval_rows i JOIN procs p USING (proc_id)"
+	"  JOIN hosts h USING (host_id)"
+	"  UNION ALL"
+	"  SELECT h.label, p.pid, p.start_ns, p.uid, p.gid, p.projid,"
+	"    p.zone, p.command, p.acctflags, p.proc_id, p.start_ns,"
+	"    p.finish_ns, 1, 0, "
+	PI_OF_P
+	"  FROM procs p JOIN hosts h USING (host_id)"
+	"  WHERE p.exit_anomalies IS NOT NULL;"
+	"CREATE TEMP TABLE m19_from AS SELECT max(f.h * 3600,"
+	"  coalesce((SELECT before_ns / " NS_SQL " FROM expiry"
+	"    WHERE what = 'intervals'), f.h * 3600)) AS h"
+	"  FROM (SELECT min(" RU_H0 ") AS h FROM v_proc_usage"
+	"    WHERE final = 1 AND acctflags % 2 = 1 AND command IS NOT NULL) f;"
+	"DELETE FROM rollup_hour WHERE hour_s >= (SELECT h FROM m19_from);"
+	RU_INSERT_HOUR("(SELECT * FROM (" RU_PARTS("proc_id, final, ",
+	"v_proc_usage WHERE t1_ns >= (SELECT h FROM m19_from) * " NS_SQL) ") "
+	"WHERE hour_s >= (SELECT h FROM m19_from))") ";"
+	"UPDATE m19_from SET h = h - (h % 86400 + 86400) % 86400;"
+	"DELETE FROM rollup_day WHERE day_s >= (SELECT h FROM m19_from);"
+	RU_DAY_FROM_HOURS("(SELECT h FROM m19_from)")
+	"DROP TABLE m19_from;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) ==

@@ -250,8 +250,8 @@ rollup_prepare(sqlite3 *db, struct rollup **rp, struct ex_err *err)
 	*rp = NULL;
 	/* No key: a part is added as often as its interval is written. */
 	if (db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS rollup_pending ("
-	    "proc_id INTEGER NOT NULL, hour_s INTEGER NOT NULL, "
-	    RU_VALUE_COLS ")", err) != EXR_OK)
+	    "proc_id INTEGER NOT NULL, final INTEGER NOT NULL, "
+	    "hour_s INTEGER NOT NULL, " RU_VALUE_COLS ")", err) != EXR_OK)
 		return EXR_DB;
 	if ((ru = calloc(1, sizeof(*ru))) == NULL)
 		return ex_fail(err, EXR_NOMEM, 0, "no memory");
@@ -580,6 +580,35 @@ key_find(struct rollup *ru, int64_t proc_id, int32_t *ki,
 	return key_find(ru, proc_id, ki, err);
 }
 
+/*
+ * *ki made the key of the exit interval of a process that forked and
+ * never exec'd: its command with PROC_FORKED_MARK after it (RU_KEY), as
+ * sa(8) counts such a process.  Only that interval's: the process's
+ * earlier ones were added, as they came, before its exit told.
+ */
+static int
+key_forked(struct rollup *ru, int32_t *ki, struct ex_err *err)
+{
+	struct ru_key k = ru->keys[*ki];
+	size_t len = strlen(k.command);
+	char *c;
+	int32_t fk;
+
+	if (k.nulls & 8)		/* no command: none to mark */
+		return EXR_OK;
+	if ((c = malloc(len + sizeof(PROC_FORKED_MARK))) == NULL)
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	memcpy(c, k.command, len);
+	memcpy(c + len, PROC_FORKED_MARK, sizeof(PROC_FORKED_MARK));
+	k.command = c;
+	fk = key_intern(ru, &k);
+	free(c);
+	if (fk < 0)
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	*ki = fk;
+	return EXR_OK;
+}
+
 struct acc_id {
 	int		 level;
 	int32_t		 key;
@@ -674,7 +703,8 @@ rollup_add(struct rollup *ru, int64_t proc_id,
 	int32_t ki;
 	int k, l, rc;
 
-	if ((rc = key_find(ru, proc_id, &ki, err)) != EXR_OK)
+	if ((rc = key_find(ru, proc_id, &ki, err)) != EXR_OK ||
+	    (iv->forked && (rc = key_forked(ru, &ki, err)) != EXR_OK))
 		return rc;
 	rollup_hours(t0, t1, &h0, &h1);
 	/*
@@ -956,7 +986,7 @@ int
 rollup_add_merged(struct rollup *ru, struct ex_err *err)
 {
 	static const char sql[] = "INSERT INTO " PENDING " (proc_id, "
-	    "hour_s, " RU_VALUE_COLS ") " RU_PARTS("proc_id, ",
+	    "final, hour_s, " RU_VALUE_COLS ") " RU_PARTS("proc_id, final, ",
 	    "temp.m_new_pi");
 	sqlite3_stmt *st;
 	int rc;
@@ -976,7 +1006,7 @@ rollup_rebuild(sqlite3 *db, int64_t from_s, struct ex_err *err)
 	/* ?1: the first hour rebuilt, ?2: the first day. */
 	static const char *const sql[] = {
 	    "DELETE FROM rollup_hour WHERE hour_s >= ?1",
-	    RU_INSERT_HOUR("(SELECT * FROM (" RU_PARTS("proc_id, ",
+	    RU_INSERT_HOUR("(SELECT * FROM (" RU_PARTS("proc_id, final, ",
 	    "v_proc_usage WHERE t1_ns >= ?1 * " NS_SQL) ") "
 	    "WHERE hour_s >= ?1)"),
 	    "DELETE FROM rollup_day WHERE day_s >= ?2",

@@ -157,21 +157,36 @@
 	"threads"
 
 /*
+ * The command key of an interval of command c (a column or NULL) whose
+ * final is f and whose process's exit flags are a: c, with
+ * PROC_FORKED_MARK after it for the exit interval of a process that
+ * forked and never exec'd (PROC_AFORK, bit 0x01), as rollup_add keys it
+ * and as sa(8) counts such a process.  NULL where c is.
+ */
+#define RU_COMMAND(c, f, a) \
+	"(" c " || CASE WHEN " f " = 1 AND " a " % 2 = 1 THEN '" \
+	PROC_FORKED_MARK "' ELSE '' END)"
+
+/*
  * A rollup row's key from the parts x of process p: an absent uid,
  * projid, zone, command or gid is bit 1, 2, 4, 8 or 16 of nulls, its
  * column 0 or '' (a key column of a primary key cannot be NULL and
- * still match).
+ * still match).  The parts carry their interval's final (RU_PARTS'
+ * K), for the command key.
  */
-#define RU_KEY(hour) \
+#define RU_KEY_IDS(hour) \
 	"p.host_id, " hour ", (p.uid IS NULL) + 2 * (p.projid IS NULL) + " \
 	"4 * (p.zone IS NULL) + 8 * (p.command IS NULL) + " \
 	"16 * (p.gid IS NULL), coalesce(p.uid, 0), coalesce(p.gid, 0), " \
-	"coalesce(p.projid, 0), coalesce(p.zone, ''), " \
-	"coalesce(p.command, '')"
+	"coalesce(p.projid, 0), coalesce(p.zone, ''), "
+#define RU_KEY(hour) \
+	RU_KEY_IDS(hour) "coalesce(" RU_COMMAND("p.command", "x.final", \
+	"p.acctflags") ", '')"
 #define RU_KEY_COLS(t) \
 	"host_id, " t ", nulls, uid, gid, projid, zone, command"
 
-/* The rollup rows of parts (a subquery named x, with proc_id). */
+/* The rollup rows of parts (a subquery named x, with proc_id and
+ * final). */
 #define RU_INSERT_HOUR(parts) \
 	"INSERT INTO rollup_hour (" RU_KEY_COLS("hour_s") ", " \
 	RU_TABLE_COLS ") SELECT " RU_KEY("x.hour_s") ", " RU_AGG \
@@ -187,6 +202,13 @@
 	"SELECT p.host_id, x.hour_s, " RU_AGG \
 	" FROM " parts " x JOIN procs p USING (proc_id) WHERE true " \
 	"GROUP BY 1, 2"
+/* Schema 15's, frozen with it: the command as it is. */
+#define RU_INSERT_HOUR_15(parts) \
+	"INSERT INTO rollup_hour (" RU_KEY_COLS("hour_s") ", " \
+	RU_TABLE_COLS ") SELECT " RU_KEY_IDS("x.hour_s") \
+	"coalesce(p.command, ''), " RU_AGG \
+	" FROM " parts " x JOIN procs p USING (proc_id) WHERE true " \
+	"GROUP BY 1, 2, 3, 4, 5, 6, 7, 8"
 
 /* The day and host rows from the hour rows, from hour (SQL) on. */
 #define RU_DAY_FROM_HOURS(from) \

@@ -5,7 +5,9 @@
 # processes with hourly partial records, pacct exits, acctd exits with
 # pacct alternates) and five sysload rows (sys.sql below), and
 # v12.reports what extracct at schema 15 (before exit-only rows)
-# reported of it, once migrated to 15.  Migrated to 16, the
+# reported of it, once migrated to 15 (since schema 19 with the exits of
+# processes that forked and never exec'd apart, as COMMAND*: the rows
+# by command split, their sums as before).  Migrated to 16, the
 # same reports must say the same; so must a fresh ingest of the same
 # logs at schema 16, where most processes are one procs row.
 . "$(dirname "$0")/../lib.sh"
@@ -75,7 +77,7 @@ test_expect_success 'an ingest migrates it: the logs are already in' '
 	extracct ingest --db old.db --host alpha a.proc a.pacct acctd.exacct \
 	    alt.pacct >out 2>&1 &&
 	test "$(grep -c "already ingested" out)" -eq 4 &&
-	test "$(sqlite3 old.db "PRAGMA user_version")" -eq 18 &&
+	test "$(sqlite3 old.db "PRAGMA user_version")" -eq 19 &&
 	test "$(sqlite3 old.db "SELECT type FROM sqlite_master
 	    WHERE name = '\''proc_intervals'\''")" = view
 '

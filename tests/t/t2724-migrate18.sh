@@ -34,13 +34,13 @@ reports() {
 	done
 }
 
-test_expect_success 'setup: daemons over many hours, at schema 18' '
+test_expect_success 'setup: daemons over many hours, at the current schema' '
 	extracct gen --kind proc --records 3000 --daemons 40 --seed 5 \
 	    --host web1 -o a.exacct &&
 	extracct gen --kind proc --records 3000 --daemons 40 --seed 6 \
 	    --host web1 -o b.exacct &&
 	extracct ingest --db new.db --host web1 a.exacct >/dev/null &&
-	test "$(sqlite3 new.db "PRAGMA user_version")" -eq 18 &&
+	test "$(sqlite3 new.db "PRAGMA user_version")" -eq 19 &&
 	test "$(calls_notnull new.db)" = "0 0 0 " &&
 	test "$(sqlite3 new.db "SELECT count(*) FROM rollup_hour")" -gt 1000
 '
@@ -56,14 +56,14 @@ test_expect_success 'schema 17 held calls NOT NULL' '
 test_expect_success 'an ingest migrates it: the same rollup rows, calls may be NULL' '
 	extracct ingest --db old.db --host web1 a.exacct >out 2>&1 &&
 	grep "already ingested" out &&
-	test "$(sqlite3 old.db "PRAGMA user_version")" -eq 18 &&
+	test "$(sqlite3 old.db "PRAGMA user_version")" -eq 19 &&
 	test "$(calls_notnull old.db)" = "0 0 0 " &&
 	rollup_rows old.db >actual &&
 	test_cmp expect actual &&
 	test "$(sqlite3 old.db "PRAGMA integrity_check")" = ok
 '
 
-test_expect_success 'the migrated database reports what one made at 18 does' '
+test_expect_success 'the migrated database reports what one made now does' '
 	reports new.db >expect &&
 	reports old.db >actual &&
 	test_cmp expect actual

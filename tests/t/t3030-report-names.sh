@@ -151,7 +151,7 @@ test_expect_success 'charts: the legend shows the names the table shows' '
 
 test_expect_success '--energy --by user: the table names users as the usage table does' '
 	extracct report --db f.db --energy --by user >e.table &&
-	sed -n "/^uid /,\$p" e.table | sed 1d | cut -d" " -f1 | sort >actual &&
+	sed -n "/^user /,\$p" e.table | sed 1d | cut -d" " -f1 | sort >actual &&
 	printf "501\nroot\n" >expect &&
 	test_cmp expect actual &&
 	extracct report --db f.db --energy --by user --format csv >e.csv &&
