@@ -143,7 +143,8 @@ report_db_run(struct report_db *d, const struct report_opts *opts)
 		    CHART_CAPTURE : o->kind == REPORT_ENERGY ? CHART_ENERGY :
 		    CHART_CPU, &err);
 	else
-		rc = o->kind == REPORT_CAPTURE ? report_capture(d->r, stdout,
+		rc = o->forecast ? report_forecast(d->r, stdout, o, &err) :
+		    o->kind == REPORT_CAPTURE ? report_capture(d->r, stdout,
 		    o, &err) : o->kind == REPORT_ENERGY ? report_energy(d->r,
 		    stdout, o, &err) : report_run(d->r, stdout, o, &err);
 	if (rc == EXR_OK)

@@ -73,6 +73,9 @@ struct report_opts {
 	int		 averages;	/* --averages: per-call columns */
 	int		 percentiles;	/* --percentiles: p50/p95/max */
 	struct idnames	*names;		/* --passwd/--group/--project; NULL */
+	int		 forecast;	/* --forecast: the daily peaks' trend */
+	double		 threshold;	/* --threshold PCT (0: not given;
+					   report_check: 80) */
 };
 
 #define REPORT_OPEN_FROM	1	/* no --from */
@@ -135,6 +138,14 @@ int	capture_out_of_tolerance(int64_t proc_ns, int64_t busy_ns,
  * joules (reports/energy.c).  EXR_USAGE for another --by.
  */
 int	report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
+	    struct ex_err *err);
+
+/*
+ * --forecast (reports/forecast.c): per key group (default: per host),
+ * the trend of its daily peak utilisation over the window and the day
+ * it crosses o->threshold.
+ */
+int	report_forecast(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    struct ex_err *err);
 
 /*
