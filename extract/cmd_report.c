@@ -71,8 +71,9 @@ static const struct cmdopt report_options[] = {
 	    "figures, slower; default: the rollups)" },
 	{ 'F', "format", "table|csv|json|svg|html", 0,
 	    "the output format; svg: a chart of CPU over time by --by (of "
-	    "the capture ratio with --capture, of energy with --energy); "
-	    "html: a page of all the charts (default: table)" },
+	    "the capture ratio with --capture, of energy with --energy, of "
+	    "the trend with --forecast); html: a page of all the charts "
+	    "(default: table)" },
 	{ 'z', "tz", "ZONE", 0,
 	    "the time zone of TIME, hours and times printed: local, UTC or a "
 	    "zoneinfo name such as Europe/Paris (default: timezone, local)" },

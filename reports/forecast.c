@@ -34,6 +34,7 @@
 
 #include "../parsers/compat.h"
 #include "../parsers/records.h"
+#include "chart.h"
 #include "fmt.h"
 #include "report_int.h"
 
@@ -55,6 +56,15 @@ struct fgroup {
 	double		 level;		/* the line on the last day, % */
 	double		 slope, se;	/* points a day, and its error */
 	double		 cross, lo, hi;	/* days from day0; hi < 0: none */
+	double		 a;		/* the line's level on day0 */
+	double		*x, *y;		/* the series: days from day0, % */
+};
+
+/* A forecast's groups, and the rows whose keys they carry. */
+struct forecast {
+	struct report_set s;
+	struct fgroup	*gr;
+	size_t		 ng;
 };
 
 /* Days since 1970-01-01 of a civil date (Howard Hinnant's). */
@@ -261,6 +271,7 @@ fit(struct fgroup *g, const double *x, const double *y, size_t n,
 	g->se = sqrt(s2 / sxx);
 	xl = x[n - 1];
 	g->level = ybar + g->slope * (xl - xbar);
+	g->a = ybar - g->slope * xbar;
 	t = t975(n - 2);
 	if (g->level >= threshold) {
 		g->status = F_ABOVE;
@@ -405,18 +416,20 @@ print_groups(FILE *fp, const struct report_opts *o,
 	    "utilisation; a least-squares line over the days; no trend: "
 	    "|slope| <= t(95%%) x slope_se; crossing interval: 95%%\n");
 	rtab_meta(&t, "tz", COL_TEXT, o->tz);
-	rtab_meta(&t, "threshold_pct", COL_NUM, (snprintf(b, sizeof(b), "%g",
-	    o->threshold), b));
+	snprintf(b, sizeof(b), "%g", o->threshold);
+	rtab_meta(&t, "threshold_pct", COL_NUM, b);
 	t.rows_name = "forecast";
 	rc = rtab_print(fp, &t, o->format);
 	rtab_free(&t);
 	return rc;
 }
 
-/* Group g's series, from its rows idx[i0..i1) of s, fitted. */
-static void
+/* Group g's series, from its rows idx[i0..i1) of s, fitted; -1: no
+ * memory. */
+static int
 series(const struct report_opts *o, const struct report_set *s,
-    const int64_t *obs, const long *day, const size_t *idx, size_t i0,
+    const int64_t *obs, const double *allcap, const long *day,
+    const size_t *idx, size_t i0,
     size_t i1, struct fgroup *g, double *cpu, double *hour, double *x,
     double *y)
 {
@@ -441,16 +454,13 @@ series(const struct report_opts *o, const struct report_set *s,
 			h = (l->keynull >> k & 1) ? -2 : host_index(s,
 			    l->key[k]);
 	for (b = 0; b < s->nb && ncpu > 0 && h != -2; b++) {
-		double cap = 0;	/* CPU-ns the hour had */
-		size_t j;
+		double cap;	/* CPU-ns the hour had */
 
 		if (h >= 0)
 			cap = (double)s->hosts[h].ncpu *
 			    (double)obs[(size_t)h * s->nb + b];
 		else
-			for (j = 0; j < s->nhosts; j++)
-				cap += (double)s->hosts[j].ncpu *
-				    (double)obs[j * s->nb + b];
+			cap = allcap[b];
 		if (cap > 0)
 			hour[nh++] = cpu[b] * 100 / cap;
 		/* The day ends: its peak, if any hour of it was seen. */
@@ -466,63 +476,90 @@ series(const struct report_opts *o, const struct report_set *s,
 		}
 	}
 	fit(g, x, y, n, o->threshold);
+	if (n == 0)
+		return 0;
+	if ((g->x = calloc(n, sizeof(*g->x))) == NULL ||
+	    (g->y = calloc(n, sizeof(*g->y))) == NULL)
+		return -1;
+	memcpy(g->x, x, n * sizeof(*x));
+	memcpy(g->y, y, n * sizeof(*y));
+	return 0;
 }
 
-int
-report_forecast(struct rdb *db, FILE *fp, const struct report_opts *opts,
-    struct ex_err *err)
+static void
+forecast_release(struct forecast *f)
+{
+	size_t g;
+
+	for (g = 0; g < f->ng; g++) {
+		free(f->gr[g].x);
+		free(f->gr[g].y);
+	}
+	free(f->gr);
+	report_set_release(&f->s);
+	memset(f, 0, sizeof(*f));
+}
+
+/* The groups of opts's keys, fitted and most urgent first, into f. */
+static int
+forecast_run(struct rdb *db, const struct report_opts *opts,
+    struct forecast *f, struct ex_err *err)
 {
 	struct report_opts hourly = *opts, *o = &hourly;
-	struct report_set s = { 0 };
-	struct fgroup *gr = NULL;
+	struct report_set *s = &f->s;
 	int64_t *obs = NULL;
 	long *day = NULL;
-	double *cpu = NULL, *hour = NULL, *x = NULL, *y = NULL;
-	size_t *idx = NULL, i, j, ng = 0, nb;
+	double *cpu = NULL, *hour = NULL, *x = NULL, *y = NULL, *allcap = NULL;
+	size_t *idx = NULL, i, j, nb;
 	int rc;
 
+	memset(f, 0, sizeof(*f));
 	/* The rows per hour, as --every hour has them. */
 	hourly.every = EVERY_HOUR;
-	if ((rc = report_buckets(db, o, &s, err)) != EXR_OK ||
-	    (rc = report_query(db, o, &s, err)) != EXR_OK ||
-	    (rc = report_capacity(db, &s, err)) != EXR_OK ||
-	    (rc = report_names_load(db, &s, err)) != EXR_OK)
+	if ((rc = report_buckets(db, o, s, err)) != EXR_OK ||
+	    (rc = report_query(db, o, s, err)) != EXR_OK ||
+	    (rc = report_capacity(db, s, err)) != EXR_OK ||
+	    (rc = report_names_load(db, s, err)) != EXR_OK)
 		goto out;
-	nb = s.nb;
-	rc = EXR_NOMEM;
-	if ((obs = calloc(s.nhosts * nb + 1, sizeof(*obs))) == NULL ||
+	nb = s->nb;
+	rc = ex_fail(err, EXR_NOMEM, 0, "no memory");
+	if ((obs = calloc(s->nhosts * nb + 1, sizeof(*obs))) == NULL ||
 	    (day = calloc(nb + 1, sizeof(*day))) == NULL ||
 	    (cpu = calloc(nb + 1, sizeof(*cpu))) == NULL ||
 	    (hour = calloc(nb + 1, sizeof(*hour))) == NULL ||
 	    (x = calloc(nb + 1, sizeof(*x))) == NULL ||
 	    (y = calloc(nb + 1, sizeof(*y))) == NULL ||
-	    (idx = calloc(s.n + 1, sizeof(*idx))) == NULL ||
-	    (gr = calloc(s.n + 1, sizeof(*gr))) == NULL) {
-		ex_fail(err, EXR_NOMEM, 0, "no memory");
+	    (allcap = calloc(nb + 1, sizeof(*allcap))) == NULL ||
+	    (idx = calloc(s->n + 1, sizeof(*idx))) == NULL ||
+	    (f->gr = calloc(s->n + 1, sizeof(*f->gr))) == NULL)
 		goto out;
+	if ((rc = load_observed(db, s, obs, err)) != EXR_OK)
+		goto out;
+	/* Every host's CPU-ns each hour: a group without a host key's. */
+	for (i = 0; i < nb; i++) {
+		day[i] = local_day(s->edge[i]);
+		for (j = 0; j < s->nhosts; j++)
+			allcap[i] += (double)s->hosts[j].ncpu *
+			    (double)obs[j * nb + i];
 	}
-	if ((rc = load_observed(db, &s, obs, err)) != EXR_OK)
-		goto out;
-	for (i = 0; i < nb; i++)
-		day[i] = local_day(s.edge[i]);
-	for (i = 0; i < s.n; i++)
+	for (i = 0; i < s->n; i++)
 		idx[i] = i;
 	/* The groups' keys are the report's, not the hours'. */
-	report_sort_keys(opts, &s, idx, s.n);
-	for (i = 0; i < s.n; i = j) {
-		for (j = i + 1; j < s.n && report_same_keys(opts,
-		    &s.rows[idx[i]], &s.rows[idx[j]]); j++)
+	report_sort_keys(opts, s, idx, s->n);
+	for (i = 0; i < s->n; i = j) {
+		for (j = i + 1; j < s->n && report_same_keys(opts,
+		    &s->rows[idx[i]], &s->rows[idx[j]]); j++)
 			;
-		series(opts, &s, obs, day, idx, i, j, &gr[ng++], cpu, hour,
-		    x, y);
+		if (series(opts, s, obs, allcap, day, idx, i, j,
+		    &f->gr[f->ng++],
+		    cpu, hour, x, y) != 0) {
+			rc = ex_fail(err, EXR_NOMEM, 0, "no memory");
+			goto out;
+		}
 	}
-	if (ng > 1)
-		qsort(gr, ng, sizeof(*gr), cmp_fgroups);
-	if (print_groups(fp, opts, &s, gr, ng) != 0)
-		rc = ex_fail(err, EXR_NOMEM, 0, "no memory");
-	else
-		rc = ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") :
-		    EXR_OK;
+	if (f->ng > 1)
+		qsort(f->gr, f->ng, sizeof(*f->gr), cmp_fgroups);
+	rc = EXR_OK;
 out:
 	free(obs);
 	free(day);
@@ -530,8 +567,149 @@ out:
 	free(hour);
 	free(x);
 	free(y);
+	free(allcap);
 	free(idx);
-	free(gr);
-	report_set_release(&s);
+	if (rc != EXR_OK)
+		forecast_release(f);
+	return rc;
+}
+
+int
+report_forecast(struct rdb *db, FILE *fp, const struct report_opts *o,
+    struct ex_err *err)
+{
+	struct forecast f;
+	int rc;
+
+	if ((rc = forecast_run(db, o, &f, err)) != EXR_OK)
+		return rc;
+	if (print_groups(fp, o, &f.s, f.gr, f.ng) != 0)
+		rc = ex_fail(err, EXR_NOMEM, 0, "no memory");
+	else
+		rc = ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") :
+		    EXR_OK;
+	forecast_release(&f);
+	return rc;
+}
+
+/* Local midnight of day number z, epoch s. */
+static int64_t
+day_start(long z)
+{
+	char b[32];
+	struct tm tm;
+
+	day_text(b, sizeof(b), z);
+	memset(&tm, 0, sizeof(tm));
+	if (sscanf(b, "%d-%d-%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday) != 3)
+		return 0;
+	tm.tm_year -= 1900;
+	tm.tm_mon--;
+	tm.tm_isdst = -1;
+	return (int64_t)mktime(&tm);
+}
+
+int
+chart_forecast(struct rdb *db, const struct report_opts *opts,
+    struct chart *c, struct ex_err *err)
+{
+	struct report_opts w = *opts;
+	struct report_col all[REPORT_MAXCOLS], *kc = NULL;
+	struct forecast f;
+	long first = 0, last = 0, end = 0, z;
+	size_t g, n, b, i;
+	char v[256];
+	int rc, j, na;
+
+	/* The page's forecast is of hosts, the svg's of its --by. */
+	if (!opts->forecast) {
+		w.by = BY_HOST;
+		w.nkeys = 0;
+		w.keyless = 0;
+	}
+	if (w.threshold <= 0)
+		w.threshold = 80;
+	snprintf(c->title, sizeof(c->title), "Capacity forecast by %s",
+	    report_by_names[w.by]);
+	snprintf(c->ylabel, sizeof(c->ylabel), "daily peak utilisation, %% "
+	    "(p95 of the hours observed)");
+	snprintf(c->empty, sizeof(c->empty), "no day observed in this window "
+	    "(a forecast needs snap's snapshots)");
+	snprintf(c->legend, sizeof(c->legend), "%s", report_by_names[w.by]);
+	snprintf(c->ref_label, sizeof(c->ref_label), "threshold %g%%",
+	    w.threshold);
+	snprintf(c->xlabel, sizeof(c->xlabel), "days in %s; dashed: the "
+	    "least-squares trend", w.tz);
+	c->ref = w.threshold;
+	c->paired = 1;
+	c->daily = 1;
+	if ((rc = forecast_run(db, &w, &f, err)) != EXR_OK)
+		return rc;
+	na = report_cols(&w, all);
+	for (j = 0; j < na; j++)
+		if (all[j].key && (all[j].formats & COLF_TABLE) &&
+		    kc == NULL)
+			kc = &all[j];
+	/* The most urgent groups with days, and how far ahead to draw. */
+	for (g = 0, n = 0; g < f.ng && n < CHART_TOP / 2; g++) {
+		const struct fgroup *x = &f.gr[g];
+		long to = x->dayn;
+
+		if (x->ndays == 0)
+			continue;
+		if (x->status == F_CROSSES)
+			to = x->day0 + (long)ceil(x->cross) + 1;
+		if (n == 0 || x->day0 < first)
+			first = x->day0;
+		if (n == 0 || x->dayn > last)
+			last = x->dayn;
+		if (n == 0 || to > end)
+			end = to;
+		n++;
+	}
+	snprintf(c->subtitle, sizeof(c->subtitle), "%s; time zone %s",
+	    (opts->open & (REPORT_OPEN_FROM | REPORT_OPEN_TO)) ?
+	    "the days of the data" : "the days of the window", w.tz);
+	if (n == 0)
+		goto done;
+	/* Ahead no further than the data goes back. */
+	if (end < last)
+		end = last;
+	if (end - last > last - first + 1)
+		end = last + (last - first + 1);
+	c->nb = (size_t)(end - first + 1);
+	rc = ex_fail(err, EXR_NOMEM, 0, "no memory");
+	if ((c->edge = calloc(c->nb + 1, sizeof(*c->edge))) == NULL ||
+	    (c->name = calloc(2 * n, sizeof(*c->name))) == NULL ||
+	    (c->v = calloc(2 * n * c->nb, sizeof(*c->v))) == NULL)
+		goto out;
+	for (b = 0; b <= c->nb; b++)
+		c->edge[b] = day_start(first + (long)b);
+	for (g = 0, c->ns = 0; g < f.ng && c->ns < 2 * n; g++) {
+		const struct fgroup *x = &f.gr[g];
+		double *peak = &c->v[c->ns * c->nb], *line = peak + c->nb;
+		const char *k;
+
+		if (x->ndays == 0)
+			continue;
+		k = kc == NULL ? NULL : report_value(&w, &f.s, kc,
+		    &f.s.rows[x->lead], FMT_TABLE, v, sizeof(v));
+		snprintf(c->name[c->ns], sizeof(c->name[0]), "%s",
+		    k != NULL ? k : "-");
+		snprintf(c->name[c->ns + 1], sizeof(c->name[0]), "%s: %s",
+		    k != NULL ? k : "-", status_names[x->status]);
+		for (b = 0; b < c->nb; b++)
+			peak[b] = line[b] = NAN;
+		for (i = 0; i < x->ndays; i++)
+			peak[x->day0 + (long)x->x[i] - first] = x->y[i];
+		for (z = x->day0; x->status <= F_NOCROSS && z <= end; z++)
+			line[z - first] = x->a + x->slope * (double)(z -
+			    x->day0);
+		c->ns += 2;
+	}
+done:
+	rc = EXR_OK;
+out:
+	forecast_release(&f);
 	return rc;
 }

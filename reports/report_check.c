@@ -12,9 +12,6 @@ report_check(struct report_opts *o, int nfiles, int by_given,
 	int energy = o->kind == REPORT_ENERGY;
 	int k;
 
-	if (o->forecast && o->chart != REPORT_TEXT)
-		return ex_fail(err, EXR_USAGE, 0, "--forecast: table, csv or "
-		    "json; its chart is not drawn yet");
 	if (o->forecast && (o->kind != REPORT_USAGE || nfiles > 0 ||
 	    o->every != EVERY_NONE || o->percentiles || o->sort != NULL ||
 	    o->limit > 0 || o->averages))

@@ -2,7 +2,8 @@
 # report --forecast: the trend of each host's daily peak utilisation and
 # the day it crosses the threshold, on data of a known growth; flat,
 # falling and saturated hosts; a day without snapshots left out, not 0;
-# the options it refuses; the same output on PostgreSQL as on SQLite.
+# the options it refuses; its chart; the same output on PostgreSQL as
+# on SQLite.
 #
 # The data, 2026-01-01 to 2026-01-22 UTC, hourly snapshots and one
 # process an hour per host, its CPU the hour's utilisation:
@@ -126,10 +127,6 @@ assert r[\"grow\"][\"days\"] == 20, r"
 '
 
 test_expect_success 'what --forecast does not go with, refused saying why' '
-	for f in svg html; do
-		test_expect_code 2 extracct report --db fc.db --forecast --format $f 2>err &&
-		grep "^extracct: --forecast: table, csv or json; its chart is not drawn yet" err || return 1
-	done &&
 	test_expect_code 2 extracct report --db fc.db --forecast --every day 2>err &&
 	grep "^extracct: --forecast reads" err &&
 	test_expect_code 2 extracct report --db fc.db --forecast --by host,hour 2>err &&
@@ -144,6 +141,41 @@ test_expect_success 'what --forecast does not go with, refused saying why' '
 	done
 '
 
+# The text of the elements of class $1 in SVG file $2, one a line.
+texts() {
+	sed -n "s/.*class=\"$1\"[^>]*>\([^<]*\)<.*/\1/p" "$2"
+}
+
+test_expect_success 'the chart: each host, its peaks and dashed trend; the threshold' '
+	extracct report --db fc.db --forecast --tz UTC --format svg >f.svg &&
+	if command -v xmllint >/dev/null; then xmllint --noout f.svg; fi &&
+	grep "<title>" f.svg | sed -n 1p | grep "Capacity forecast by host" &&
+	texts legend f.svg >legend &&
+	cat >expect <<-\EOF &&
+	hot
+	hot: already above
+	grow
+	grow: crosses
+	flat
+	flat: no trend
+	fall
+	fall: no crossing
+	threshold 80%
+	EOF
+	test_cmp expect legend &&
+	# The trends dashed, the peaks with a dot a day (20 + 3 x 21).
+	test "$(grep -c "class=\"series\".*stroke-dasharray=\"8 4\"" f.svg)" -eq 4 &&
+	test "$(grep -c "class=\"point\"" f.svg)" -eq 83 &&
+	# Drawn ahead to the day after grow crosses: the last tick 2026-02-02.
+	texts xtick f.svg | tail -n 1 | grep "^2026-02-02$" &&
+	extracct report --db fc.db --tz UTC --format html >f.html &&
+	if command -v xmllint >/dev/null; then xmllint --noout f.html; fi &&
+	test "$(grep -c "<svg" f.html)" -eq 5 &&
+	grep "Capacity forecast by host" f.html &&
+	test_expect_code 2 extracct report --db fc.db --forecast --format svg --by host,user 2>err &&
+	grep "charts read the database" err
+'
+
 . "$SRC/tests/lib-pg.sh"
 pg_start
 case $? in
@@ -151,7 +183,7 @@ case $? in
 	test_expect_success 'PostgreSQL: the same forecast as SQLite' '
 		pg_createdb fc &&
 		extracct push --db fc.db --to "$(pg_conn fc)" >/dev/null &&
-		for f in table csv json; do
+		for f in table csv json svg; do
 			extracct report --db fc.db --forecast --tz UTC --by host --format $f >expect &&
 			extracct report --db "$(pg_conn fc)" --forecast --tz UTC --by host --format $f >actual &&
 			test_cmp expect actual && grep -q crosses actual &&

@@ -94,8 +94,15 @@ suite_report_check(void)
 	    o.threshold == 80 && !o.keyless);
 	o = usage_opts();
 	o.forecast = 1;
-	o.chart = REPORT_HTML;
-	CHECK("a forecast's chart", refused(o, 0, "chart is not drawn"));
+	o.chart = REPORT_SVG;
+	CHECK("a forecast's chart", report_check(&o, 0, 0, &err) == EXR_OK &&
+	    o.by == BY_HOST);
+	o.nkeys = 2;
+	o.keys[0] = BY_HOST;
+	o.keys[1] = BY_USER;
+	CHECK("a forecast's chart of two keys", refused(o, 0,
+	    "--format svg|html"));
+	o.nkeys = 0;
 	o.chart = REPORT_TEXT;
 	o.every = EVERY_DAY;
 	CHECK("a forecast --every", refused(o, 0, "--forecast reads"));
