@@ -77,7 +77,8 @@ REPORTS = reports/fmt.c reports/outbuf.c reports/tmmemo.c reports/idnames.c \
 	reports/report_pct.c reports/report_check.c \
 	reports/summary.c reports/energy.c reports/capture_top.c \
 	reports/rdb.c reports/rdb_sqlite.c \
-	reports/chart_data.c reports/svg.c reports/html.c
+	reports/chart_data.c reports/svg.c reports/html.c \
+	reports/forecast.c
 # extract/: the commands, configuration and workflows; extract/spool/:
 # the hourly job's files and logs; extract/linux/: the collectors, which
 # read what only Linux has (/proc, taskstats over netlink, powercap).

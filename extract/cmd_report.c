@@ -3,11 +3,11 @@
  *     [--from TIME] [--to TIME] [--sort COLUMN] [--limit N] [--averages]
  *     [--percentiles] [--format table|csv|json|svg|html] [--tz ZONE]
  *     [--passwd FILE] [--group FILE] [--project FILE] [--numeric]
- *     [--capture] [--energy] [FILE...]
+ *     [--capture] [--energy] [--forecast [--threshold PCT]] [FILE...]
  *
  * Usage totals from the database (reports/report*.c), the capture ratio
- * (--capture), or, given log files, totals of their exit records with no
- * database (report_files.c).  --format svg draws one of them as a
+ * (--capture), a capacity forecast (--forecast), or, given log files,
+ * totals of their exit records with no database (report_files.c).  --format svg draws one of them as a
  * chart, --format html a page of all the charts (reports/chart.h).
  * TIME is YYYY-MM-DD[THH:MM[:SS]] in the report's time zone, or @EPOCH
  * seconds.  The options only: which options go together is
@@ -71,8 +71,9 @@ static const struct cmdopt report_options[] = {
 	    "figures, slower; default: the rollups)" },
 	{ 'F', "format", "table|csv|json|svg|html", 0,
 	    "the output format; svg: a chart of CPU over time by --by (of "
-	    "the capture ratio with --capture, of energy with --energy); "
-	    "html: a page of all the charts (default: table)" },
+	    "the capture ratio with --capture, of energy with --energy, of "
+	    "the trend with --forecast); html: a page of all the charts "
+	    "(default: table)" },
 	{ 'z', "tz", "ZONE", 0,
 	    "the time zone of TIME, hours and times printed: local, UTC or a "
 	    "zoneinfo name such as Europe/Paris (default: timezone, "
@@ -99,6 +100,13 @@ static const struct cmdopt report_options[] = {
 	{ 'e', "energy", NULL, 0,
 	    "energy (joules, watts, grams CO2e) instead of usage, by user, "
 	    "command or host (default: usage totals)" },
+	{ 'W', "forecast", NULL, 0,
+	    "per host (or --by group): the trend of its daily peak "
+	    "utilisation over the window and the day it crosses the "
+	    "threshold, instead of usage (default: usage totals)" },
+	{ 'L', "threshold", "PCT", CO_INSIDE,
+	    "with --forecast: the utilisation to forecast, a percentage "
+	    "above 0 up to 100 (default: 80)" },
 	{ 0, NULL, NULL, 0, NULL }
 };
 
@@ -125,6 +133,21 @@ parse_tolerance(const char *s, double *r)
 	if (errno != 0 || end == s || *end != '\0' || !(*r >= 0 && *r < 1))
 		return complain(EXR_USAGE, "--tolerance '%s': a fraction from "
 		    "0 up to 1 (0.05: ratios of 0.95 to 1.05)", s);
+	return EXR_OK;
+}
+
+/* --threshold PCT: 0 < PCT <= 100. */
+static int
+parse_threshold(const char *s, double *pct)
+{
+	char *end;
+
+	errno = 0;
+	*pct = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(*pct > 0 &&
+	    *pct <= 100))
+		return complain(EXR_USAGE, "--threshold '%s': a percentage "
+		    "of the CPUs, above 0 up to 100", s);
 	return EXR_OK;
 }
 
@@ -335,6 +358,8 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		case 'e': rc = parse_kind(REPORT_ENERGY, &o); break;
 		case 'I': o.scan = 1; break;
 		case 'T': rc = parse_tolerance(optarg, &o.tolerance); break;
+		case 'W': o.forecast = 1; break;
+		case 'L': rc = parse_threshold(optarg, &o.threshold); break;
 		case 'z': tz = optarg; break;
 		case 'h': idnames_release(&names);
 			return cmdopt_help(&cmd_report_doc);

@@ -139,11 +139,12 @@ report_db_run(struct report_db *d, const struct report_opts *opts)
 	if (o->chart == REPORT_HTML)
 		rc = report_html(d->r, stdout, o, &err);
 	else if (o->chart == REPORT_SVG)
-		rc = report_svg(d->r, stdout, o, o->kind == REPORT_CAPTURE ?
-		    CHART_CAPTURE : o->kind == REPORT_ENERGY ? CHART_ENERGY :
-		    CHART_CPU, &err);
+		rc = report_svg(d->r, stdout, o, o->forecast ? CHART_FORECAST :
+		    o->kind == REPORT_CAPTURE ? CHART_CAPTURE :
+		    o->kind == REPORT_ENERGY ? CHART_ENERGY : CHART_CPU, &err);
 	else
-		rc = o->kind == REPORT_CAPTURE ? report_capture(d->r, stdout,
+		rc = o->forecast ? report_forecast(d->r, stdout, o, &err) :
+		    o->kind == REPORT_CAPTURE ? report_capture(d->r, stdout,
 		    o, &err) : o->kind == REPORT_ENERGY ? report_energy(d->r,
 		    stdout, o, &err) : report_run(d->r, stdout, o, &err);
 	if (rc == EXR_OK)

@@ -11,7 +11,10 @@
  *     bar each, measured and estimated apart;
  *   energy over time (the page only): mean watts per bucket, stacked as
  *     the CPU, of one basis (measured where there is any, else the
- *     estimate).
+ *     estimate);
+ *   the capacity forecast (filled by forecast.c): each group's daily
+ *     peaks and their dashed trend, against the threshold, on an axis
+ *     of days that runs ahead to the crossing.
  *
  * The time axis is cut into local hours when the window is at most 3
  * days long, else into local days; an interval counts in the bucket it
@@ -66,6 +69,9 @@ struct chart {
 	int		*bar_class;	/* BARS: 0, 1 or 2 (other), a colour
 					   each */
 	char		 class_name[3][64];	/* BARS: the classes' legend */
+	int		 paired;	/* LINES: series 2k and 2k + 1 are a
+					   series and its trend, one colour,
+					   the trend dashed */
 	double		 scale;		/* values are divided by this ... */
 	char		 unit[16];	/* ... to read in this unit */
 };
@@ -116,6 +122,13 @@ int	chart_energy_time(struct rdb *db, const struct report_opts *o,
 	    struct ex_err *err);
 
 /*
+ * The capacity forecast (reports/forecast.c): per host, or by o's key
+ * with o->forecast, the daily peaks and their trend to the threshold.
+ */
+int	chart_forecast(struct rdb *db, const struct report_opts *o,
+	    struct chart *c, struct ex_err *err);
+
+/*
  * Write c as one <svg> element into fp (svg.c); with standalone, as a
  * whole SVG file (an XML declaration first).  Never fails on the data:
  * an empty chart says so in the picture.  fp's errors are the caller's.
@@ -127,7 +140,7 @@ void	svg_text(FILE *fp, const char *s, size_t max_chars);
 
 /* The report's charts. */
 enum chart_which { CHART_CPU, CHART_CAPTURE, CHART_ENERGY,
-	CHART_ENERGY_TIME };
+	CHART_ENERGY_TIME, CHART_FORECAST };
 
 /*
  * report --format svg: one chart (which) as an SVG file into fp.

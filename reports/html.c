@@ -21,6 +21,7 @@ static void	head(FILE *fp, const char *about);
 static const int window_mask[] = {
 	[CHART_CPU] = CW_USAGE, [CHART_CAPTURE] = CW_CAPTURE,
 	[CHART_ENERGY] = CW_ENERGY, [CHART_ENERGY_TIME] = CW_ENERGY,
+	[CHART_FORECAST] = CW_USAGE,
 };
 
 int
@@ -46,7 +47,7 @@ report_html(struct rdb *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
 	static const enum chart_which order[] = { CHART_CPU, CHART_CAPTURE,
-	    CHART_ENERGY, CHART_ENERGY_TIME };
+	    CHART_ENERGY, CHART_ENERGY_TIME, CHART_FORECAST };
 	struct chart_window w;
 	struct chart c;
 	size_t i;
@@ -91,6 +92,11 @@ build(struct rdb *db, const struct report_opts *o,
 	case CHART_ENERGY_TIME:
 		chart_init(c, CHART_STACKED);
 		return chart_energy_time(db, o, w, top, c, err);
+	case CHART_FORECAST:
+		/* Its own days: those observed, and ahead to the crossing. */
+		(void)w;
+		chart_init(c, CHART_LINES);
+		return chart_forecast(db, o, c, err);
 	case CHART_CPU:
 	default:
 		chart_init(c, CHART_STACKED);

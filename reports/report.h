@@ -77,6 +77,9 @@ struct report_opts {
 					   from this machine's databases, as
 					   sa(8) does */
 	int		 numeric;	/* --numeric: ids, never names */
+	int		 forecast;	/* --forecast: the daily peaks' trend */
+	double		 threshold;	/* --threshold PCT (0: not given;
+					   report_check: 80) */
 };
 
 #define REPORT_OPEN_FROM	1	/* no --from */
@@ -142,6 +145,14 @@ int	capture_out_of_tolerance(int64_t proc_ns, int64_t busy_ns,
  * joules (reports/energy.c).  EXR_USAGE for another --by.
  */
 int	report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
+	    struct ex_err *err);
+
+/*
+ * --forecast (reports/forecast.c): per key group (default: per host),
+ * the trend of its daily peak utilisation over the window and the day
+ * it crosses o->threshold.
+ */
+int	report_forecast(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    struct ex_err *err);
 
 /*

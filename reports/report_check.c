@@ -11,7 +11,21 @@ report_check(struct report_opts *o, int nfiles, int by_given,
 {
 	int capture = o->kind == REPORT_CAPTURE;
 	int energy = o->kind == REPORT_ENERGY;
+	int k;
 
+	if (o->forecast && (o->kind != REPORT_USAGE || nfiles > 0 ||
+	    o->every != EVERY_NONE || o->percentiles || o->sort != NULL ||
+	    o->limit > 0 || o->averages))
+		return ex_fail(err, EXR_USAGE, 0, "--forecast reads the "
+		    "database's hours itself: no --capture, --energy, FILE, "
+		    "--every, --percentiles, --sort, --limit or --averages");
+	for (k = 0; o->forecast && k < (o->nkeys > 0 ? o->nkeys : 1); k++)
+		if ((o->nkeys > 0 ? o->keys[k] : o->by) == BY_HOUR && by_given)
+			return ex_fail(err, EXR_USAGE, 0, "--forecast: a "
+			    "series of days per group; not --by hour");
+	/* A forecast is of hosts unless --by says otherwise. */
+	if (o->forecast && !by_given)
+		o->by = BY_HOST;
 	if (o->chart != REPORT_TEXT && (nfiles > 0 || o->nkeys > 1 ||
 	    o->by == BY_HOUR))
 		return ex_fail(err, EXR_USAGE, 0, "--format svg|html: charts "
@@ -61,6 +75,13 @@ report_check(struct report_opts *o, int nfiles, int by_given,
 		    "a capture ratio may be; it goes with --capture only");
 	if (o->tolerance < 0)
 		o->tolerance = 0.05;
+	/* Not given: 0, which no --threshold is (the default then). */
+	if (o->threshold > 0 && !o->forecast)
+		return ex_fail(err, EXR_USAGE, 0, "--threshold: the "
+		    "utilisation --forecast looks for; it goes with "
+		    "--forecast only");
+	if (o->threshold <= 0)
+		o->threshold = 80;
 	o->keyless = o->every != EVERY_NONE && !by_given;
 	return EXR_OK;
 }

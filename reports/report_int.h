@@ -201,6 +201,16 @@ void	report_title(struct rtab *t, const struct report_opts *o);
 int	report_out(FILE *fp, const struct report_opts *o,
 	    const struct report_set *s);
 
+/*
+ * Rows by their keys (report_pct.c): whether a and b hold the same
+ * keys, and idx (n indices into s's rows) sorted so that the rows of a
+ * key group are together.
+ */
+int	report_same_keys(const struct report_opts *o,
+	    const struct report_row *a, const struct report_row *b);
+void	report_sort_keys(const struct report_opts *o,
+	    const struct report_set *s, size_t *idx, size_t n);
+
 /* --percentiles: a row per key group over the buckets, in o's format. */
 int	report_percentiles(FILE *fp, const struct report_opts *o,
 	    const struct report_set *s, struct ex_err *err);

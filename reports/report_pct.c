@@ -46,9 +46,8 @@ static const char *const stat_names[NSTAT] = {
 	"util_pct_p50", "util_pct_p95", "util_pct_max",
 };
 
-/* Do rows a and b hold the same keys? */
-static int
-same_keys(const struct report_opts *o, const struct report_row *a,
+int
+report_same_keys(const struct report_opts *o, const struct report_row *a,
     const struct report_row *b)
 {
 	int k;
@@ -84,6 +83,16 @@ cmp_keys(const void *a, const void *b)
 			return c;
 	}
 	return 0;
+}
+
+void
+report_sort_keys(const struct report_opts *o, const struct report_set *s,
+    size_t *idx, size_t n)
+{
+	key_o = o;
+	key_s = s;
+	if (n > 1)
+		qsort(idx, n, sizeof(*idx), cmp_keys);
 }
 
 /* A group's figures, and its CPU in all, to rank the groups by. */
@@ -129,13 +138,11 @@ report_percentiles(FILE *fp, const struct report_opts *o,
 	for (i = 0; i < s->n; i++)
 		if (keyless || !s->rows[i].fill)
 			idx[nidx++] = i;
-	key_o = o;
-	key_s = s;
-	if (!keyless && nidx > 0)
-		qsort(idx, nidx, sizeof(*idx), cmp_keys);
+	if (!keyless)
+		report_sort_keys(o, s, idx, nidx);
 	/* A group is a run of rows of the same keys. */
 	for (i = 0, g = 0; i < nidx; i++)
-		if (i == 0 || (!keyless && !same_keys(o,
+		if (i == 0 || (!keyless && !report_same_keys(o,
 		    &s->rows[idx[i - 1]], &s->rows[idx[i]])))
 			g++;
 	if ((gr = calloc(g + 1, sizeof(*gr))) == NULL)
@@ -149,7 +156,7 @@ report_percentiles(FILE *fp, const struct report_opts *o,
 		memset(util, 0, (nb + 1) * sizeof(*util));
 		x->lead = idx[i];
 		for (j0 = i; j0 < nidx && (keyless ||
-		    same_keys(o, l, &s->rows[idx[j0]])); j0++) {
+		    report_same_keys(o, l, &s->rows[idx[j0]])); j0++) {
 			const struct report_row *r = &s->rows[idx[j0]];
 			long bx = report_bucket_of(s, r->bucket);
 

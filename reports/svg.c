@@ -383,7 +383,14 @@ series_colour(const struct chart *c, size_t s)
 {
 	if (c->has_other && s == c->ns - 1)
 		return OTHER_COLOUR;
-	return palette[s % NPALETTE];
+	return palette[(c->paired ? s / 2 : s) % NPALETTE];
+}
+
+/* A paired chart's trend: the odd series, drawn dashed. */
+static int
+is_trend(const struct chart *c, size_t s)
+{
+	return c->paired && s % 2 == 1;
 }
 
 /* A legend entry: a swatch (a box, or a dashed line) and a name. */
@@ -416,7 +423,8 @@ legend(FILE *fp, const struct chart *c)
 	for (s = 0; s < c->ns; s++) {
 		size_t k = c->kind == CHART_STACKED ? c->ns - 1 - s : s;
 
-		legend_entry(fp, i++, series_colour(c, k), 0, c->name[k]);
+		legend_entry(fp, i++, series_colour(c, k), is_trend(c, k),
+		    c->name[k]);
 	}
 	if (!isnan(c->ref))
 		legend_entry(fp, i, "#222222", 1, c->ref_label);
@@ -513,7 +521,8 @@ lines(FILE *fp, const struct chart *c)
 		const char *colour = series_colour(c, s);
 
 		fprintf(fp, "<path class=\"series\" fill=\"none\" stroke=\"%s\""
-		    " stroke-width=\"2\" d=\"", colour);
+		    " stroke-width=\"2\"%s d=\"", colour, is_trend(c, s) ?
+		    " stroke-dasharray=\"8 4\"" : "");
 		for (pen = 0, b = 0; b < c->nb; b++) {
 			if (isnan(v = c->v[s * c->nb + b])) {
 				pen = 0;
@@ -527,7 +536,7 @@ lines(FILE *fp, const struct chart *c)
 		fputs("\"><title>", fp);
 		svg_text(fp, c->name[s], 0);
 		fputs("</title></path>\n", fp);
-		if (c->nb > 120)
+		if (c->nb > 120 || is_trend(c, s))
 			continue;
 		for (b = 0; b < c->nb; b++) {
 			if (isnan(v = c->v[s * c->nb + b]))

@@ -276,17 +276,18 @@ svgs() {
 	awk "/^<svg /{ n++; f = \"part\" n \".svg\" } f { print > f } /^<\\/svg>/{ f = \"\" }" "$1"
 }
 
-test_expect_success 'html: one well-formed page, its four charts each valid SVG' '
+test_expect_success 'html: one well-formed page, its five charts each valid SVG' '
 	extracct report --db g.db --format html --by command >g.html &&
 	xmllint --noout g.html &&
 	svgs g.html &&
-	test -f part4.svg && test ! -f part5.svg &&
-	for i in 1 2 3 4; do xmllint --noout part$i.svg || return 1; done &&
+	test -f part5.svg && test ! -f part6.svg &&
+	for i in 1 2 3 4 5; do xmllint --noout part$i.svg || return 1; done &&
 	texts title part1.svg | grep "^CPU by command$" &&
 	texts title part2.svg | grep "^Capture ratio$" &&
 	texts title part3.svg | grep "^Energy by command$" &&
 	texts title part4.svg | grep "^Energy over time by command$" &&
 	texts empty part4.svg | grep "^no data in this window" &&
+	texts title part5.svg | grep "^Capacity forecast by host$" &&
 	! grep -i "<script\|http://\|https://" g.html | grep -v "xmlns=\"http://www.w3.org/" &&
 	texts legend part1.svg >l1 && texts legend cpu.svg >l2 && test_cmp l2 l1
 '

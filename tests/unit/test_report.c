@@ -86,4 +86,35 @@ suite_report_check(void)
 	o.kind = REPORT_CAPTURE;
 	CHECK("the default tolerance", report_check(&o, 0, 1, &err) ==
 	    EXR_OK && o.tolerance == 0.05);
+
+	o = usage_opts();
+	o.forecast = 1;
+	CHECK("a forecast is of hosts by default, at 80%",
+	    report_check(&o, 0, 0, &err) == EXR_OK && o.by == BY_HOST &&
+	    o.threshold == 80 && !o.keyless);
+	o = usage_opts();
+	o.forecast = 1;
+	o.chart = REPORT_SVG;
+	CHECK("a forecast's chart", report_check(&o, 0, 0, &err) == EXR_OK &&
+	    o.by == BY_HOST);
+	o.nkeys = 2;
+	o.keys[0] = BY_HOST;
+	o.keys[1] = BY_USER;
+	CHECK("a forecast's chart of two keys", refused(o, 0,
+	    "--format svg|html"));
+	o.nkeys = 0;
+	o.chart = REPORT_TEXT;
+	o.every = EVERY_DAY;
+	CHECK("a forecast --every", refused(o, 0, "--forecast reads"));
+	o.every = EVERY_NONE;
+	CHECK("a forecast of files", refused(o, 1, "--forecast reads"));
+	o.by = BY_HOUR;
+	CHECK("a forecast by hour", refused(o, 0, "not --by hour"));
+	o = usage_opts();
+	o.threshold = 70;
+	CHECK("--threshold without --forecast", refused(o, 0, "--forecast "
+	    "only"));
+	o.forecast = 1;
+	CHECK("--threshold with --forecast", report_check(&o, 0, 1, &err) ==
+	    EXR_OK && o.threshold == 70);
 }
