@@ -1,5 +1,5 @@
-# extracct: see README.md.  Targets: all check run bench fuzz portable
-# install uninstall clean.
+# extracct: see README.md.  Targets: all check check-san run bench fuzz
+# portable install uninstall clean.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -171,10 +171,17 @@ $(S)/extracct-test: $(LIB_SAN_OBJ) $(HELPER_SRC:%.c=$(S)/%.o)
 $(S)/unit: $(LIB_SAN_OBJ) $(UNIT_SRC:%.c=$(S)/%.o)
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
-# The tests run twice: the optimised build, then ASan + UBSan.  The fuzz
-# targets are built too where clang links libFuzzer (t9000 runs each
-# over its seeds once); without it t9000 says so and skips.
-check: $(B)/extracct $(B)/extracct-test $(B)/unit \
+# make check: the unit tests and the shell tests against the optimised
+# build, TEST_JOBS (default: the CPUs) scripts at a time (tests/run.sh).
+# make check-san: what a memory checker runs (valgrind, t1400, and the
+# fuzz targets over their seeds, t9000, where clang links libFuzzer;
+# without it t9000 says so and skips), then every test again against
+# ASan + UBSan.  CI runs both.
+TEST_JOBS ?=
+check: $(B)/extracct $(B)/extracct-test $(B)/unit
+	@sh tests/run.sh $(TEST_JOBS:%=-j %) check $(B)
+
+check-san: $(B)/extracct $(B)/extracct-test $(B)/unit \
 	$(S)/extracct $(S)/extracct-test $(S)/unit
 	@mkdir -p $(F)
 	@if printf 'int LLVMFuzzerTestOneInput(const char *p, long n)%s\n' \
@@ -184,7 +191,7 @@ check: $(B)/extracct $(B)/extracct-test $(B)/unit \
 	else \
 		echo "no clang with libFuzzer: fuzz targets not built"; \
 	fi
-	@sh tests/run.sh $(B) $(S)
+	@sh tests/run.sh $(TEST_JOBS:%=-j %) check-san $(B) $(S)
 
 # The demo: ingest the bundled sample logs into out/extracct.db, with the
 # .txt and .csv of each log beside it, and report on them, as tables and
@@ -398,6 +405,6 @@ uninstall:
 clean:
 	rm -rf $(B) out
 
-.PHONY: all check run bench fuzz fuzz-build portable install uninstall clean \
+.PHONY: all check check-san run bench fuzz fuzz-build portable install uninstall clean \
 	sample-chart \
 	FORCE

@@ -2,6 +2,7 @@
 # No leaks and no invalid accesses under valgrind on the sample data and
 # on damaged input (the release build; ASan covers the other).  Memory
 # glibc keeps for its NSS modules (still reachable at exit) is not ours.
+# run.sh: check-san (valgrind: a memory checker's run, with ASan's)
 . "$(dirname "$0")/../lib.sh"
 kernel_lock || exit 1	# taskstats, accounting: the machine's
 

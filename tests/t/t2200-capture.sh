@@ -6,6 +6,7 @@
 # add up to its exit record exactly.  Needs root and a kernel that allows accounting; skips with
 # the reason otherwise.  Accounting is one switch for the whole machine:
 # it is put back as it was on every way out.
+# run.sh: alone (the capture ratio is the whole machine's CPU)
 . "$(dirname "$0")/../lib.sh"
 
 acct_note_state

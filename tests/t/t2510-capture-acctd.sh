@@ -14,6 +14,7 @@
 # caller into the file it switches away from.  Needs root, a
 # kernel that allows accounting and taskstats, and faketime (run must
 # name its new logs after another minute than the old ones).
+# run.sh: alone (the capture ratio is the whole machine's CPU)
 . "$(dirname "$0")/../lib.sh"
 
 acct_note_state

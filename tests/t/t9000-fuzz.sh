@@ -1,8 +1,10 @@
 #!/bin/sh
 # The fuzz targets (tests/fuzz/README.md) build and run: each over its
 # seed corpus once, so a target that no longer builds, or that a seed
-# crashes, fails here and not the next time someone fuzzes.  make check
-# builds them (with clang); the release pass runs them.
+# crashes, fails here and not the next time someone fuzzes.  make
+# check-san builds them (with clang) and runs this script with the
+# optimised build's label.
+# run.sh: check-san (the fuzz targets, built with their sanitizers)
 . "$(dirname "$0")/../lib.sh"
 
 FUZZ=$(dirname "$EXTRACCT")/fuzz
