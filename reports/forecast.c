@@ -339,7 +339,7 @@ static int
 print_groups(FILE *fp, const struct report_opts *o,
     const struct report_set *s, const struct fgroup *gr, size_t ng)
 {
-	static struct report_col all[REPORT_MAXCOLS];
+	struct report_col all[REPORT_MAXCOLS];
 	struct report_col kc[REPORT_MAXCOLS];
 	static const char *const cols[] = { "days", "first_day", "last_day",
 	    "last_peak_pct", "level_pct", "slope_pct_per_day", "slope_se",

@@ -84,7 +84,7 @@ report_cols(const struct report_opts *o, struct report_col *c)
 	n = add(c, n, "cpu_sys_s", COL_NUM, COLF_ALL, W_SECS, RM_SYS_NS);
 	n = add(c, n, "cpu_s", COL_NUM, T, W_CPU, 0);
 	n = add(c, n, "real_s", COL_NUM, COLF_ALL, W_SECS, RM_REAL_NS);
-	n = add(c, n, "cpu_pct", COL_NUM, T, W_CPU_PCT, 0);
+	n = add(c, n, "cpu_share_pct", COL_NUM, T, W_CPU_PCT, 0);
 	n = add(c, n, "util_pct", COL_NUM, T, W_UTIL_PCT, 0);
 	n = add(c, n, "chars_rdwr_bytes", COL_NUM, COLF_ALL, W_COUNT,
 	    RM_CHARS);
@@ -98,7 +98,7 @@ report_cols(const struct report_opts *o, struct report_col *c)
 	n = add(c, n, "syscalls", COL_NUM, COLF_ALL, W_COUNT, RM_SYSCALLS);
 	/* CSV and JSON: the new columns after the ones they had. */
 	n = add(c, n, "cpu_s", COL_NUM, D, W_CPU, 0);
-	n = add(c, n, "cpu_pct", COL_NUM, D, W_CPU_PCT, 0);
+	n = add(c, n, "cpu_share_pct", COL_NUM, D, W_CPU_PCT, 0);
 	n = add(c, n, "util_pct", COL_NUM, D, W_UTIL_PCT, 0);
 	n = add(c, n, "read_bytes", COL_NUM, D, W_COUNT, RM_READ);
 	n = add(c, n, "write_bytes", COL_NUM, D, W_COUNT, RM_WRITE);
@@ -176,7 +176,7 @@ report_span(const struct report_opts *o, const struct report_set *s,
 	return 0;
 }
 
-/* The CPU of the row's bucket (or of the report), for cpu_pct. */
+/* The CPU of the row's bucket (or of the report), for cpu_share_pct. */
 static __int128
 total_of(const struct report_set *s, const struct report_row *r)
 {

@@ -39,7 +39,7 @@ struct report_set {
 	size_t		 nb;
 	struct report_host *hosts;	/* every host in the database */
 	size_t		 nhosts;
-	__int128	 cpu_total;	/* the rows' CPU, for cpu_pct */
+	__int128	 cpu_total;	/* the rows' CPU, for cpu_share_pct */
 	__int128	*btotal;	/* --every: each bucket's CPU */
 	struct report_name *names;	/* the hosts' names (v_host_names) */
 	size_t		 nnames;

@@ -57,7 +57,7 @@ report_meta(struct rtab *t, const struct report_opts *o)
 int
 report_out(FILE *fp, const struct report_opts *o, const struct report_set *s)
 {
-	static struct report_col c[REPORT_MAXCOLS];
+	struct report_col c[REPORT_MAXCOLS];
 	struct rtab t;
 	char b[256];
 	size_t i;

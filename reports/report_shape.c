@@ -200,7 +200,7 @@ int
 report_shape(const struct report_opts *o, struct report_set *s,
     struct ex_err *err)
 {
-	static struct report_col cols[REPORT_MAXCOLS];
+	struct report_col cols[REPORT_MAXCOLS];
 	struct report_row *out;
 	struct skey *sk;
 	char buf[256];

@@ -115,12 +115,12 @@ twin_hosts() {
 }
 
 # A CSV report's rows on stdin, without its header and its shares of
-# the whole (cpu_pct, util_pct: a host's share differs where it is with
+# the whole (cpu_share_pct, util_pct: a host's share differs where it is with
 # others); the host (first) column made $1 if given.
 csv_rows() {
 	awk -F, -v l="$1" 'BEGIN { OFS = "," }
 	    NR == 1 { for (i = 1; i <= NF; i++)
-		if ($i == "cpu_pct" || $i == "util_pct") x[i] = 1; next }
+		if ($i == "cpu_share_pct" || $i == "util_pct") x[i] = 1; next }
 	    { for (i in x) $i = ""; if (l != "") $1 = l; print }'
 }
 

@@ -53,7 +53,7 @@ csv() {
 test_expect_success '--every hour: every hour of the window, the empty ones as zero rows' '
 	extracct report --db fx.db --every hour --from 2026-01-01 --to 2026-01-01T04:00 --tz UTC --format csv >h.csv &&
 	cat >expect <<-\EOF &&
-	hour_start,hour_start_utc,hour_start_epoch_s,tz,calls,cpu_user_s,cpu_sys_s,real_s,chars_rdwr_bytes,rss_max_kb,faults_major,syscalls,cpu_s,cpu_pct,util_pct,read_bytes,write_bytes,blocks_in,blocks_out,threads_max,apportioned
+	hour_start,hour_start_utc,hour_start_epoch_s,tz,calls,cpu_user_s,cpu_sys_s,real_s,chars_rdwr_bytes,rss_max_kb,faults_major,syscalls,cpu_s,cpu_share_pct,util_pct,read_bytes,write_bytes,blocks_in,blocks_out,threads_max,apportioned
 	2026-01-01 00:00,2026-01-01T00:00:00Z,1767225600,UTC,1,1200.000,300.000,6300.000,,5000,,,1500.000,100.00,20.83,1000,,,,4,hourly
 	2026-01-01 01:00,2026-01-01T01:00:00Z,1767229200,UTC,0,600.000,0.000,3600.000,,,,,600.000,100.00,8.33,,,,,,hourly
 	2026-01-01 02:00,2026-01-01T02:00:00Z,1767232800,UTC,2,360.000,0.000,2400.000,42,,,,360.000,100.00,5.00,,,,,6,hourly
@@ -65,7 +65,7 @@ test_expect_success '--every hour: every hour of the window, the empty ones as z
 test_expect_success '--by user,command: one row per pair, ids numeric, blanks for what was not recorded' '
 	extracct report --db fx.db --by user,command --tz UTC --format csv >uc.csv &&
 	cat >expect <<-\EOF &&
-	uid,user,command,tz,calls,cpu_user_s,cpu_sys_s,real_s,chars_rdwr_bytes,rss_max_kb,faults_major,syscalls,cpu_s,cpu_pct,util_pct,read_bytes,write_bytes,blocks_in,blocks_out,threads_max,apportioned
+	uid,user,command,tz,calls,cpu_user_s,cpu_sys_s,real_s,chars_rdwr_bytes,rss_max_kb,faults_major,syscalls,cpu_s,cpu_share_pct,util_pct,read_bytes,write_bytes,blocks_in,blocks_out,threads_max,apportioned
 	1000,,web,UTC,2,1860.000,0.000,9600.000,42,,,,1860.000,75.61,,,,,,6,hourly
 	1001,,db,UTC,1,300.000,300.000,2700.000,,5000,,,600.000,24.39,,1000,,,,,hourly
 	EOF
@@ -90,7 +90,7 @@ test_expect_success '--by host,hour: the hours that have usage (intervals split 
 	extracct report --db fx.db --by host,hour --tz UTC --format csv >hh.csv &&
 	csv hh.csv | cut -d, -f1,2,6,14-16 >actual &&
 	cat >expect <<-\EOF &&
-	host,hour_start,calls,cpu_s,cpu_pct,util_pct
+	host,hour_start,calls,cpu_s,cpu_share_pct,util_pct
 	fx,2026-01-01 00:00,1,1500.000,60.98,20.83
 	fx,2026-01-01 01:00,0,600.000,24.39,8.33
 	fx,2026-01-01 02:00,2,360.000,14.63,5.00
@@ -151,7 +151,7 @@ test_expect_success '--every day, week, month: local buckets, utilisation of the
 	extracct report --db fx.db --every day --by user --from 2026-01-01 --to 2026-01-02 --tz UTC --format csv >d.csv &&
 	csv d.csv | cut -d, -f1,3,4,7,15,16 >actual &&
 	cat >expect <<-\EOF &&
-	day_start,day_start_epoch_s,uid,calls,cpu_s,cpu_pct
+	day_start,day_start_epoch_s,uid,calls,cpu_s,cpu_share_pct
 	2026-01-01,1767225600,1000,2,1860.000,75.61
 	2026-01-01,1767225600,1001,1,600.000,24.39
 	EOF
@@ -234,7 +234,7 @@ test_expect_success 'the table: columns as wide as their values, blank columns l
 	cat >expect <<-\EOF &&
 	# usage by command, from the start to the end; time zone UTC
 	# values of an interval spanning several hours are apportioned to each hour in proportion to its time in it; calls: processes that ended
-	command calls cpu_user_s cpu_sys_s    cpu_s   real_s cpu_pct chars_rdwr_bytes read_bytes rss_max_kb threads_max
+	command calls cpu_user_s cpu_sys_s    cpu_s   real_s cpu_share_pct chars_rdwr_bytes read_bytes rss_max_kb threads_max
 	web         2   1860.000     0.000 1860.000 9600.000   75.61               42                                 6
 	db          1    300.000   300.000  600.000 2700.000   24.39                        1000       5000
 	EOF
