@@ -13,12 +13,8 @@ print_set(FILE *fp, const struct report_opts *o, struct report_set *s,
 
 	if ((rc = report_shape(o, s, err)) != EXR_OK)
 		return rc;
-	if (o->percentiles)
-		rc = report_percentiles(fp, o, s, err);
-	else if (report_out(fp, o, s) != 0)
-		rc = ex_fail(err, EXR_NOMEM, 0, "no memory");
-	if (rc != EXR_OK)
-		return rc;
+	if (report_out(fp, o, s) != 0)
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
 	return ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;
 }
 
@@ -51,6 +47,17 @@ report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
 	struct report_set s = { 0 };
 	int rc;
 
+	if (o->percentiles) {
+		/* Buckets (--every is required), then a query of its own. */
+		if ((rc = report_buckets(db, o, &s, err)) == EXR_OK &&
+		    (rc = report_capacity(db, &s, err)) == EXR_OK &&
+		    (rc = report_names_load(db, &s, err)) == EXR_OK &&
+		    (rc = report_percentiles(db, fp, o, &s, err)) == EXR_OK &&
+		    ferror(fp))
+			rc = ex_fail(err, EXR_IO, 0, "write error");
+		report_set_release(&s);
+		return rc;
+	}
 	if ((o->every == EVERY_NONE ||
 	    (rc = report_buckets(db, o, &s, err)) == EXR_OK) &&
 	    (rc = report_query(db, o, &s, err)) == EXR_OK &&
