@@ -71,6 +71,7 @@ STORE = store/db.c store/migrations.c store/dblock.c store/diff.c store/flows.c 
 REPORTS = reports/fmt.c reports/outbuf.c reports/tmmemo.c reports/idnames.c \
 	reports/dump.c reports/text.c reports/csv.c reports/report.c \
 	reports/report_set.c reports/report_query.c reports/report_out.c \
+	reports/report_keys.c \
 	reports/rtab.c reports/rtab_print.c \
 	reports/report_capture.c reports/report_bucket.c \
 	reports/report_shape.c reports/report_cols.c reports/report_names.c \

@@ -9,6 +9,8 @@
 # whole when no window or hour sets parts apart (--by command: what
 # every report did before the rollups), else split over their hours in
 # SQL as the rollups are (--by hour): the same figures either way.
+# Last, --percentiles beside one SQL query with window functions, as a
+# ratio of CPU time (below).
 #
 # Usage: sh bench/rollup.sh build/extracct
 set -eu
@@ -85,3 +87,50 @@ for a in "--by user" "--by user,command" "--by command --every month"; do
 	# shellcheck disable=SC2086
 	printf "  %-28s %10s %10s\n" "$a" "$(msecs $a)" "-"
 done
+
+# --percentiles beside one SQL query with window functions over the
+# same hourly rollups (the percentiles of each command's hours, nearest
+# rank, as the report computes them): the report should cost no more
+# than 1.5 times it.  Every command runs every hour here, so its hours
+# with usage are its observed ones and the two agree; the figures are
+# compared.  CPU seconds (a neighbour on the other core stretches wall
+# time), side by side in turn, the median of each.
+PCT_SQL="WITH b AS (SELECT command, hour_s,
+	sum(cpu_user_ns_g) + sum(cpu_sys_ns_g) AS g,
+	sum(cpu_user_ns_r) + sum(cpu_sys_ns_r) AS r
+    FROM v_usage_rollup GROUP BY command, hour_s),
+w AS (SELECT command, g * 1000000000 + r AS cpu,
+	row_number() OVER (PARTITION BY command ORDER BY g * 1000000000 + r)
+	    AS rn,
+	count(*) OVER (PARTITION BY command) AS n FROM b)
+SELECT command, n,
+    printf('%.3f', min(CASE WHEN rn * 100 >= n * 50 THEN cpu END) / 1e9),
+    printf('%.3f', min(CASE WHEN rn * 100 >= n * 95 THEN cpu END) / 1e9),
+    printf('%.3f', max(cpu) / 1e9)
+FROM w GROUP BY command ORDER BY sum(cpu) DESC, command"
+pct_report() {
+	"$X" report --db "$DB" --by command --every hour --percentiles \
+	    --tz UTC --format csv
+}
+pct_sql() {
+	sqlite3 -readonly -csv "$DB" "$PCT_SQL"
+}
+pct_report | awk -F, 'NR > 1 { print $1 "," $4 "," $5 "," $6 "," $7 }' \
+    >"$DB.r"
+pct_sql | awk -F, '{ print $1 "," $2 "," $3 "," $4 "," $5 }' >"$DB.s"
+if cmp -s "$DB.r" "$DB.s"; then same=same; else same=DIFFER; fi
+: >"$DB.tr"
+: >"$DB.ts"
+for _ in 1 2 3 4 5; do
+	cpu_of pct_report >>"$DB.tr"
+	cpu_of pct_sql >>"$DB.ts"
+done
+r=$(median "$DB.tr")
+s=$(median "$DB.ts")
+echo
+echo "--by command --every hour --percentiles against one SQL query with"
+echo "window functions over the same rollups (CPU s, median of 5 each):"
+printf "  report %.3f  sql %.3f  ratio %.2f (goal <= 1.5)  figures %s\n" \
+    "$r" "$s" "$(echo "$r $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" \
+    "$same"
+rm -f "$DB.r" "$DB.s" "$DB.tr" "$DB.ts"

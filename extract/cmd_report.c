@@ -64,8 +64,8 @@ static const struct cmdopt report_options[] = {
 	    "chars_rdwr_bytes_per_call (default: totals only)" },
 	{ 'P', "percentiles", NULL, 0,
 	    "with --every: per key, the p50, p95 and largest bucket of CPU "
-	    "seconds and utilisation, instead of the rows (default: the "
-	    "rows)" },
+	    "seconds and utilisation over the buckets its hosts were "
+	    "observed in, instead of the rows (default: the rows)" },
 	{ 'I', "scan", NULL, 0,
 	    "add up the intervals themselves, not the rollups (the same "
 	    "figures, slower; default: the rollups)" },

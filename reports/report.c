@@ -13,13 +13,8 @@ print_set(FILE *fp, const struct report_opts *o, struct report_set *s,
 
 	if ((rc = report_shape(o, s, err)) != EXR_OK)
 		return rc;
-	if (o->percentiles) {
-		report_names_across(o, s);
-		rc = report_percentiles(fp, o, s, err);
-	} else if (report_out(fp, o, s) != 0)
-		rc = ex_fail(err, EXR_NOMEM, 0, "no memory");
-	if (rc != EXR_OK)
-		return rc;
+	if (report_out(fp, o, s) != 0)
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
 	return ferror(fp) ? ex_fail(err, EXR_IO, 0, "write error") : EXR_OK;
 }
 
@@ -53,6 +48,17 @@ report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
 	int rc;
 
 	/* The names first: the query's rows refer to them. */
+	if (o->percentiles) {
+		/* Buckets (--every is required), then a query of its own. */
+		if ((rc = report_names_load(db, &s, err)) == EXR_OK &&
+		    (rc = report_buckets(db, o, &s, err)) == EXR_OK &&
+		    (rc = report_capacity(db, &s, err)) == EXR_OK &&
+		    (rc = report_percentiles(db, fp, o, &s, err)) == EXR_OK &&
+		    ferror(fp))
+			rc = ex_fail(err, EXR_IO, 0, "write error");
+		report_set_release(&s);
+		return rc;
+	}
 	if ((rc = report_names_load(db, &s, err)) == EXR_OK &&
 	    (o->every == EVERY_NONE ||
 	    (rc = report_buckets(db, o, &s, err)) == EXR_OK) &&

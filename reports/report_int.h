@@ -202,7 +202,7 @@ int	report_out(FILE *fp, const struct report_opts *o,
 	    const struct report_set *s);
 
 /*
- * Rows by their keys (report_pct.c): whether a and b hold the same
+ * Rows by their keys (report_keys.c): whether a and b hold the same
  * keys, and idx (n indices into s's rows) sorted so that the rows of a
  * key group are together.
  */
@@ -211,9 +211,30 @@ int	report_same_keys(const struct report_opts *o,
 void	report_sort_keys(const struct report_opts *o,
 	    const struct report_set *s, size_t *idx, size_t n);
 
-/* --percentiles: a row per key group over the buckets, in o's format. */
-int	report_percentiles(FILE *fp, const struct report_opts *o,
-	    const struct report_set *s, struct ex_err *err);
+/*
+ * --percentiles: a row per key group over the buckets of s (made by
+ * report_buckets, with report_capacity's hosts and the names), from
+ * its own query of db, in o's format.
+ */
+int	report_percentiles(struct rdb *db, FILE *fp,
+	    const struct report_opts *o, const struct report_set *s,
+	    struct ex_err *err);
+
+/* Key k of o from column col of a row of st into r. */
+void	report_read_key(struct rdb_q *st, const struct report_opts *o,
+	    int k, int col, struct report_row *r);
+
+/*
+ * --percentiles' query: per row the bucket (or the UTC hour in it, as
+ * epoch s), the host, o's keys, then cpu_user_ns and cpu_sys_ns as
+ * split sums (4 columns); several rows may share a bucket, host and
+ * keys.  The UTC hours of the window the rows come from: [*h0, *h1).
+ */
+int	report_cpu_query(struct rdb *db, const struct report_opts *o,
+	    const struct report_set *s, struct rdb_q **qp,
+	    struct ex_err *err);
+void	report_hours(const struct report_opts *o, const struct report_set *s,
+	    int64_t *h0, int64_t *h1);
 
 /*
  * A table note per process, the n that put the most CPU into the capture

@@ -371,6 +371,113 @@ build(struct sqlbuf *q, const struct report_opts *o,
 	}
 }
 
+void
+report_read_key(struct rdb_q *st, const struct report_opts *o, int k,
+    int col, struct report_row *r)
+{
+	const char *t = rdb_text(st, col);
+
+	if (rdb_isnull(st, col)) {
+		r->keynull |= 1u << k;
+		snprintf(r->key[k], sizeof(r->key[k]), "-");
+		return;
+	}
+	switch (report_key(o, k)) {
+	case BY_HOUR:
+		r->hour_epoch = rdb_int64(st, col);
+		hour_text(r->key[k], sizeof(r->key[k]), r->hour_epoch);
+		break;
+	case BY_USER:
+	case BY_GROUP:
+	case BY_PROJECT:
+		r->id[k] = rdb_int64(st, col);
+		snprintf(r->key[k], sizeof(r->key[k]), "%" PRId64, r->id[k]);
+		break;
+	default:
+		snprintf(r->key[k], sizeof(r->key[k]), "%s", t != NULL ? t :
+		    "-");
+	}
+}
+
+/* The window cut to s's buckets, [*from, *to) in ns. */
+static void
+cut_window(const struct report_opts *o, const struct report_set *s,
+    int64_t *from, int64_t *to)
+{
+	*from = o->from_ns;
+	*to = o->to_ns;
+	if (o->every == EVERY_NONE || s->nb == 0)
+		return;
+	if (*from < ns_of(s->edge[0]))
+		*from = ns_of(s->edge[0]);
+	if (*to > ns_of(s->edge[s->nb]))
+		*to = ns_of(s->edge[s->nb]);
+}
+
+void
+report_hours(const struct report_opts *o, const struct report_set *s,
+    int64_t *h0, int64_t *h1)
+{
+	int64_t from, to;
+
+	cut_window(o, s, &from, &to);
+	*h0 = up_to(from / NS_I64 + (from % NS_I64 > 0), 3600);
+	*h1 = to / NS_I64 + (to % NS_I64 > 0);
+}
+
+int
+report_cpu_query(struct rdb *db, const struct report_opts *o,
+    const struct report_set *s, struct rdb_q **qp, struct ex_err *err)
+{
+	struct sqlbuf q = { 0 };
+	int64_t from, to, p[6];
+	char b[64];
+	int i, k, np, rc, nk = report_nkeys(o);
+	int grouped = rdb_engine(db) == RDB_POSTGRESQL;
+
+	cut_window(o, s, &from, &to);
+	/*
+	 * SQLite hands the rows over as they lie (report_pct.c adds them
+	 * up by key and bucket without a sort); a server adds them up
+	 * first, for what crosses the network.
+	 */
+	sb_add(&q, "SELECT ");
+	if (grouped && o->every != EVERY_HOUR)
+		bucket_case(&q, s->edge, 0, s->nb);
+	else
+		sb_add(&q, "i.hour_s");
+	sb_add(&q, " AS b, i.host AS h");
+	for (k = 0; k < nk; k++) {
+		snprintf(b, sizeof(b), ", %s AS k%d", key_sql[report_key(o,
+		    k)], k);
+		sb_add(&q, b);
+	}
+	sb_add(&q, grouped ? ", sum(i.cpu_user_ns_g), sum(i.cpu_user_ns_r), "
+	    "sum(i.cpu_sys_ns_g), sum(i.cpu_sys_ns_r)" : ", i.cpu_user_ns_g, "
+	    "i.cpu_user_ns_r, i.cpu_sys_ns_g, i.cpu_sys_ns_r");
+	sb_add(&q, " FROM ");
+	source(&q, o, s, rdb_engine(db), from, to, p, &np);
+	sb_add(&q, " i");
+	if (grouped) {
+		sb_add(&q, " GROUP BY b, h");
+		for (k = 0; k < nk; k++) {
+			snprintf(b, sizeof(b), ", k%d", k);
+			sb_add(&q, b);
+		}
+	}
+	if (q.nomem) {
+		free(q.b);
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	}
+	rc = rdb_prepare(db, q.b, qp);
+	free(q.b);
+	if (rc != 0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	for (i = 0; i < np; i++)
+		rdb_bind_int64(*qp, i + 1, p[i]);
+	return EXR_OK;
+}
+
 int
 report_query(struct rdb *db, const struct report_opts *o,
     struct report_set *s, struct ex_err *err)
@@ -410,33 +517,8 @@ report_query(struct rdb *db, const struct report_opts *o,
 			return ex_fail(err, EXR_NOMEM, 0, "no memory");
 		}
 		r->bucket = rdb_int64(st, 0);
-		for (k = 0; k < nk; k++) {
-			enum report_by by = report_key(o, k);
-			const char *t = rdb_text(st, 1 + k);
-
-			if (rdb_isnull(st, 1 + k)) {
-				r->keynull |= 1u << k;
-				snprintf(r->key[k], sizeof(r->key[k]), "-");
-				continue;
-			}
-			switch (by) {
-			case BY_HOUR:
-				r->hour_epoch = rdb_int64(st, 1 + k);
-				hour_text(r->key[k], sizeof(r->key[k]),
-				    r->hour_epoch);
-				break;
-			case BY_USER:
-			case BY_GROUP:
-			case BY_PROJECT:
-				r->id[k] = rdb_int64(st, 1 + k);
-				snprintf(r->key[k], sizeof(r->key[k]),
-				    "%" PRId64, r->id[k]);
-				break;
-			default:
-				snprintf(r->key[k], sizeof(r->key[k]), "%s",
-				    t != NULL ? t : "-");
-			}
-		}
+		for (k = 0; k < nk; k++)
+			report_read_key(st, o, k, 1 + k, r);
 		col = 1 + nk;
 		r->calls = rdb_int64(st, col++);
 		for (m = 0; m < NMEASURES; m++) {
