@@ -172,17 +172,12 @@ const char *report_name(const struct report_opts *o,
 int	report_names_load(struct rdb *db, struct report_set *s,
 	    struct ex_err *err);
 
+/* The first of s's names of (kind, id), or where it would be. */
+size_t	report_names_first(const struct report_set *s, int kind, int64_t id);
+
 /* A row's reference to name (NAME_OF's) for id in s; 0: none. */
 uint32_t report_name_ref(const struct report_set *s, int kind,
 	    int64_t id, const char *name);
-
-/*
- * --percentiles: one row per key over the buckets, so a key's name is
- * the one its every bucket's row gives, else none, as one row for the
- * whole window would be named.
- */
-void	report_names_across(const struct report_opts *o,
-	    struct report_set *s);
 
 /*
  * The CPUs behind row r (its host's, or with no host key every host's,

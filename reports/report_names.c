@@ -121,15 +121,11 @@ report_name(const struct report_opts *o, const struct report_set *s,
 	    ref > 0 && ref <= s->nnames ? s->names[ref - 1].name : NULL);
 }
 
-uint32_t
-report_name_ref(const struct report_set *s, int kind, int64_t id,
-    const char *name)
+size_t
+report_names_first(const struct report_set *s, int kind, int64_t id)
 {
-	size_t lo = 0, hi = s->nnames, i;
+	size_t lo = 0, hi = s->nnames;
 
-	if (name == NULL)
-		return 0;
-	/* The first entry of (kind, id): one name, one reference. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct report_name *x = &s->names[mid];
@@ -139,63 +135,21 @@ report_name_ref(const struct report_set *s, int kind, int64_t id,
 		else
 			hi = mid;
 	}
-	for (i = lo; i < s->nnames && s->names[i].kind == kind &&
+	return lo;
+}
+
+uint32_t
+report_name_ref(const struct report_set *s, int kind, int64_t id,
+    const char *name)
+{
+	size_t i;
+
+	if (name == NULL)
+		return 0;
+	/* The first entry of (kind, id): one name, one reference. */
+	for (i = report_names_first(s, kind, id); i < s->nnames && s->names[i].kind == kind &&
 	    s->names[i].id == id; i++)
 		if (strcmp(s->names[i].name, name) == 0)
 			return i + 1 <= UINT32_MAX ? (uint32_t)(i + 1) : 0;
 	return 0;
-}
-
-/* Sorting row indices by their keys alone, buckets aside. */
-static const struct report_opts *across_o;
-static const struct report_set *across_s;
-
-static int
-cmp_keys(const void *a, const void *b)
-{
-	const struct report_row *x = &across_s->rows[*(const size_t *)a];
-	const struct report_row *y = &across_s->rows[*(const size_t *)b];
-	int k, c;
-
-	if (x->other != y->other)
-		return x->other - y->other;
-	if (x->keynull != y->keynull)
-		return x->keynull < y->keynull ? -1 : 1;
-	for (k = 0; k < report_nkeys(across_o); k++) {
-		if (x->id[k] != y->id[k])
-			return x->id[k] < y->id[k] ? -1 : 1;
-		if ((c = strcmp(x->key[k], y->key[k])) != 0)
-			return c;
-	}
-	return 0;
-}
-
-void
-report_names_across(const struct report_opts *o, struct report_set *s)
-{
-	size_t *ix, i, j, g;
-	int k, nk = report_nkeys(o);
-
-	if (s->n < 2 || (ix = calloc(s->n, sizeof(*ix))) == NULL)
-		return;
-	for (i = 0; i < s->n; i++)
-		ix[i] = i;
-	across_o = o;
-	across_s = s;
-	qsort(ix, s->n, sizeof(*ix), cmp_keys);
-	for (g = 0; g < s->n; g = j) {
-		for (j = g + 1; j < s->n && cmp_keys(&ix[g], &ix[j]) == 0; j++)
-			;
-		/* One reference a (kind, id, name): equal names, equal. */
-		for (k = 0; k < nk; k++) {
-			uint32_t ref = s->rows[ix[g]].name[k];
-
-			for (i = g + 1; i < j; i++)
-				if (s->rows[ix[i]].name[k] != ref)
-					ref = 0;
-			for (i = g; i < j; i++)
-				s->rows[ix[i]].name[k] = ref;
-		}
-	}
-	free(ix);
 }

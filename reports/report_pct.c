@@ -230,24 +230,6 @@ group_host(struct pgroup *g, uint32_t x)
 	return 0;
 }
 
-/* The first of s's names of (kind, id), or where it would be. */
-static size_t
-names_from(const struct report_set *s, int kind, int64_t id)
-{
-	size_t lo = 0, hi = s->nnames;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct report_name *x = &s->names[mid];
-
-		if (x->kind < kind || (x->kind == kind && x->id < id))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
  * The name of each id key of g, as the usage report's rule has it: the
  * one every host of the group gives the id, else none (the number).
@@ -270,7 +252,7 @@ group_names(const struct pct *p, struct pgroup *g)
 			uint32_t at = 0;
 
 			/* The names are sorted by kind and id. */
-			for (i = names_from(s, kind, g->row->id[k]);
+			for (i = report_names_first(s, kind, g->row->id[k]);
 			    i < s->nnames && at == 0 && s->names[i].kind ==
 			    kind && s->names[i].id == g->row->id[k]; i++)
 				if (strcmp(s->names[i].host, host) == 0)
