@@ -3,6 +3,8 @@
 # Needs root (CAP_NET_ADMIN) and a kernel with taskstats; skips with the
 # kernel's reason otherwise.  The perfect-capture measurement (t2510)
 # is separate; this script checks the daemon and its records.
+# run.sh: alone (acctd records every exit on the machine: a neighbour
+# script's thousands of exits fill its 32 KiB logs)
 . "$(dirname "$0")/../lib.sh"
 kernel_lock || exit 1	# taskstats, accounting: the machine's
 
