@@ -177,9 +177,13 @@ $(S)/unit: $(LIB_SAN_OBJ) $(UNIT_SRC:%.c=$(S)/%.o)
 # make check-san: what a memory checker runs (valgrind, t1400, and the
 # fuzz targets over their seeds, t9000, where clang links libFuzzer;
 # without it t9000 says so and skips), then every test again against
-# ASan + UBSan.  CI runs both.
+# ASan + UBSan.  CI runs both.  make check also builds extracct without
+# libpq (build/nopq), so t2800 and t2810 check what push and report on a
+# server say there, instead of skipping.
 TEST_JOBS ?=
 check: $(B)/extracct $(B)/extracct-test $(B)/unit
+	@$(if $(NO_LIBPQ),:,$(MAKE) --no-print-directory NO_LIBPQ=1 \
+	    build/nopq/extracct)
 	@sh tests/run.sh $(TEST_JOBS:%=-j %) check $(B)
 
 check-san: $(B)/extracct $(B)/extracct-test $(B)/unit \
