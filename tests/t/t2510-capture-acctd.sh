@@ -36,7 +36,8 @@ command -v faketime >/dev/null 2>&1 ||
 	skip_all 'faketime is missing (apt-get install faketime)'
 
 mkdir -m 700 spool
-trap 'kill "$APID" 2>/dev/null; acct_restore; rm -rf "$TRASH"' EXIT
+long=
+trap 'kill "$APID" $long 2>/dev/null; acct_restore; rm -rf "$TRASH"' EXIT
 trap 'exit 130' INT TERM
 acctd_start spool c.pid ||
 	skip_all "the kernel refused taskstats: $(cat c.pid.err)"
@@ -52,7 +53,9 @@ printf 'acctd_pidfile: "%s"\n' "$TRASH/c.pid" >c.yml
 # loaded machine runs it.
 SNAP_CONFIG=c.yml snapper 22 "spool/snap-$HOST-$stamp" work.done &
 spid=$!
-extracct_test spin 40 >spin.out &
+# (the program itself, not the extracct_test function: $! of a function
+# is a subshell, and killing it left the spinner running)
+"$EXTRACCT_TEST" spin 40 >spin.out &
 long=$!
 sleep 3
 extracct_test threads 3 1000 >threads.out &
