@@ -29,7 +29,8 @@ static const struct cmdopt acctd_options[] = {
 	{ 0, NULL, NULL, 0, NULL }
 };
 
-const struct cmddoc cmd_acctd_doc = { "acctd", NULL,
+const struct cmddoc cmd_acctd_doc = { "acctd",
+    "Linux: a daemon writing an exit record for every process", NULL,
     "Linux: a daemon that appends an exacct record for every process "
     "that exits, from the kernel's taskstats notifications (CPU in "
     "microseconds), to its log in the spool.", acctd_options };

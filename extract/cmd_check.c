@@ -21,7 +21,8 @@ static const struct cmdopt check_options[] = {
 	{ 0, NULL, NULL, 0, NULL }
 };
 
-const struct cmddoc cmd_check_doc = { "check", "FILE...",
+const struct cmddoc cmd_check_doc = { "check",
+    "validate whole files: each damaged byte range and why", "FILE...",
     "Validate whole files: print each damaged byte range with its reason, "
     "then a summary line per file; exit 0 if clean, 1 if damaged.",
     check_options };

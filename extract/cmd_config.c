@@ -16,7 +16,8 @@ static const struct cmdopt config_options[] = {
 	{ 0, NULL, NULL, 0, NULL }
 };
 
-const struct cmddoc cmd_config_doc = { "config", NULL,
+const struct cmddoc cmd_config_doc = { "config",
+    "print the effective configuration as YAML", NULL,
     "Print the effective configuration, the file's values (extracct -c "
     "FILE, else " PATH_CONFIG " if it exists) over the defaults, as YAML.",
     config_options };

@@ -28,7 +28,8 @@ static const struct cmdopt dump_options[] = {
 	{ 0, NULL, NULL, 0, NULL }
 };
 
-const struct cmddoc cmd_dump_doc = { "dump", "FILE...",
+const struct cmddoc cmd_dump_doc = { "dump",
+    "every object of an exacct log (or pacct record), decoded", "FILE...",
     "Print every object of each exacct log, one per line, or every record "
     "of a process accounting file as a block of field lines.", dump_options };
 

@@ -52,7 +52,8 @@ static const struct cmdopt gen_options[] = {
 	{ 0, NULL, NULL, 0, NULL }
 };
 
-const struct cmddoc cmd_gen_doc = { "gen", NULL,
+const struct cmddoc cmd_gen_doc = { "gen",
+    "write a synthetic log of N records of one kind", NULL,
     "Write a synthetic log of exactly N records of one kind, as the "
     "Solaris or Linux kernel would: the same options give the same bytes.",
     gen_options };

@@ -57,7 +57,8 @@ static const struct cmdopt ingest_options[] = {
 	{ 0, NULL, NULL, 0, NULL }
 };
 
-const struct cmddoc cmd_ingest_doc = { "ingest", "FILE...",
+const struct cmddoc cmd_ingest_doc = { "ingest",
+    "store each log's records in the database, exactly once", "FILE...",
     "Store the records of each log in the database, exactly once: usage "
     "per process and interval, tasks, conversations, snapshots and "
     "energy.", ingest_options };

@@ -28,7 +28,8 @@ static const struct cmdopt merge_options[] = {
 	{ 0, NULL, NULL, 0, NULL }
 };
 
-const struct cmddoc cmd_merge_doc = { "merge", "DB...",
+const struct cmddoc cmd_merge_doc = { "merge",
+    "merge several hosts' databases into one, exactly once", "DB...",
     "Merge the databases of several hosts into one, exactly once: hosts "
     "matched by their identity, every row by its own key.", merge_options };
 

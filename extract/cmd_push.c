@@ -32,7 +32,8 @@ static const struct cmdopt push_options[] = {
 	{ 0, NULL, NULL, 0, NULL }
 };
 
-const struct cmddoc cmd_push_doc = { "push", NULL,
+const struct cmddoc cmd_push_doc = { "push",
+    "send this database's new facts to the central PostgreSQL store", NULL,
     "Send this database's facts to the central PostgreSQL store, exactly "
     "once: what it lacks, and what changed here since.", push_options };
 

@@ -110,7 +110,8 @@ static const struct cmdopt report_options[] = {
 	{ 0, NULL, NULL, 0, NULL }
 };
 
-const struct cmddoc cmd_report_doc = { "report", "[FILE...]",
+const struct cmddoc cmd_report_doc = { "report",
+    "usage by user, command, host...; capture, energy, forecast", "[FILE...]",
     "Usage totals by user, group, command, project, zone, host or hour, "
     "or several at once, over time buckets, from "
     "the database, or, given log files, from their exit records with no "

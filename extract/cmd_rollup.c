@@ -36,7 +36,8 @@ static const struct cmdopt rollup_options[] = {
 	{ 0, NULL, NULL, 0, NULL }
 };
 
-const struct cmddoc cmd_rollup_doc = { "rollup", NULL,
+const struct cmddoc cmd_rollup_doc = { "rollup",
+    "rebuild the rollups (--rebuild), or apply retention (--expire)", NULL,
     "Build the hourly and daily rollups again from the intervals, "
     "identically to what ingest kept (--rebuild), or apply the database's "
     "retention (--expire).", rollup_options };

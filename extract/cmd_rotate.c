@@ -33,7 +33,8 @@ static const struct cmdopt rotate_options[] = {
 	{ 0, NULL, NULL, 0, NULL }
 };
 
-const struct cmddoc cmd_rotate_doc = { "rotate", NULL,
+const struct cmddoc cmd_rotate_doc = { "rotate",
+    "move accounting, snapshots and acctd on to new logs", NULL,
     "Move process accounting, the snapshot log and acctd on to new logs "
     "in the spool, as acctadm -f does on Solaris (where it drives wracct "
     "and acctadm).", rotate_options };

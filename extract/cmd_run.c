@@ -46,7 +46,8 @@ static const struct cmdopt run_options[] = {
 	{ 0, NULL, NULL, 0, NULL }
 };
 
-const struct cmddoc cmd_run_doc = { "run", "[FILE...]",
+const struct cmddoc cmd_run_doc = { "run",
+    "the hourly job: snap, rotate, ingest, retention, push", "[FILE...]",
     "The hourly job: snap, rotate, ingest every closed log of the spool "
     "and each FILE, delete what retention allows, then push to the "
     "configuration's central server, if any.", run_options };

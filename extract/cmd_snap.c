@@ -34,7 +34,8 @@ static const struct cmdopt snap_options[] = {
 	{ 0, NULL, NULL, 0, NULL }
 };
 
-const struct cmddoc cmd_snap_doc = { "snap", NULL,
+const struct cmddoc cmd_snap_doc = { "snap",
+    "Linux: a snapshot of every live process, the CPU and RAPL", NULL,
     "Linux: append a snapshot of the system and of every live process "
     "from /proc to an exacct log, as Solaris's wracct has the kernel "
     "write partial records.", snap_options };

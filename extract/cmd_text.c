@@ -29,7 +29,8 @@ static const struct cmdopt text_options[] = {
 	{ 0, NULL, NULL, 0, NULL }
 };
 
-const struct cmddoc cmd_text_doc = { "text", "FILE...",
+const struct cmddoc cmd_text_doc = { "text",
+    "one line per record, in the original extracct's column layouts", "FILE...",
     "Print one line per process, task or flow record, in the column "
     "layouts of the original extracct, and one per sample of a "
     "metric-provider stream.", text_options };

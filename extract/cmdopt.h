@@ -42,6 +42,8 @@ struct cmdopt {
 
 struct cmddoc {
 	const char	*name;		/* the command: "report" */
+	const char	*brief;		/* its purpose in a few words, for
+					   extracct --help's list */
 	const char	*operands;	/* "FILE...", "[FILE...]"; NULL: none */
 	const char	*about;		/* what the command does, in a line */
 	const struct cmdopt *opts;	/* ends with a row whose val is 0 */

@@ -146,7 +146,11 @@ usage(FILE *fp)
 	fprintf(fp, "       %s\n", legacy_usage);
 	fputs("       extracct -h | --help | help [COMMAND]\n", fp);
 	fputs("       extracct -V | --version\n", fp);
-	fputs("Each command's options, their defaults and units: extracct "
+	fputs("\nThe commands:\n", fp);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(fp, "   %-8s %s\n", commands[i].doc->name,
+		    commands[i].doc->brief);
+	fputs("\nEach command's options, their defaults and units: extracct "
 	    "COMMAND --help.\nSee extracct(8).\n", fp);
 }
 

@@ -82,6 +82,16 @@ test_expect_success 'SYNOPSIS is what extracct --help prints, line for line' '
 	test_cmp man help
 '
 
+test_expect_success 'extracct --help: a line of purpose per command, no other' '
+	extracct --help >help.txt &&
+	sed -n "/^The commands:\$/,/^\$/p" help.txt | sed "1d;/^\$/d" >list &&
+	cat list &&
+	awk "{ print \$1 }" list | sort >got &&
+	for c in $COMMANDS; do echo $c; done | sort >want &&
+	test_cmp want got &&
+	! awk "NF < 4 || length(\$0) > 80" list | grep .
+'
+
 test_expect_success 'each command heading of COMMANDS is its usage line' '
 	awk -f mdoc.awk "$PAGE" >/dev/null &&
 	for c in $COMMANDS; do

@@ -64,7 +64,8 @@ static const struct cmdopt t_opts[] = {
 	{ 'd', "dee", "X|Y", CO_SHORT | CO_REQUIRED, "dee (required)" },
 	{ 0, NULL, NULL, 0, NULL }
 };
-static const struct cmddoc t_doc = { "t", "OPS...", "A test.", t_opts };
+static const struct cmddoc t_doc = { "t", "a test", "OPS...", "A test.",
+    t_opts };
 
 static void
 usage_line(void)
