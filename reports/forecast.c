@@ -143,10 +143,8 @@ cmp_double(const void *a, const void *b)
 static double
 p95(double *v, size_t n)
 {
-	size_t r = (n * 95 + 99) / 100;
-
 	qsort(v, n, sizeof(*v), cmp_double);
-	return v[r == 0 ? 0 : r - 1];
+	return v[report_rank(n, 95)];
 }
 
 /* The index of host name in s->hosts, or -1. */

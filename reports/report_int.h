@@ -207,6 +207,12 @@ void	report_sort_keys(const struct report_opts *o,
 	    const struct report_set *s, size_t *idx, size_t n);
 
 /*
+ * The index of the nearest rank of p% among n sorted values: the
+ * smallest with at least p% at or below it (--percentiles, --forecast).
+ */
+size_t	report_rank(size_t n, int p);
+
+/*
  * --percentiles: a row per key group over the buckets of s (made by
  * report_buckets, with report_capacity's hosts and the names), from
  * its own query of db, in o's format.

@@ -381,9 +381,8 @@ load_observed(struct pct *p, struct rdb *db, struct ex_err *err)
 	    ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 }
 
-/* Nearest rank of p% among n sorted values. */
-static size_t
-rank(size_t n, int p)
+size_t
+report_rank(size_t n, int p)
 {
 	size_t r = (n * (size_t)p + 99) / 100;
 
@@ -490,18 +489,18 @@ figures(struct pct *p, struct pgroup *g, struct scratch *x, uint32_t gen)
 	}
 	qsort(cpu, n, sizeof(*cpu), cmp_i128);
 	fmt_secs128(g->cell[1], sizeof(g->cell[1]),
-	    nth_i128(cpu, n, z, rank(obs, 50)));
+	    nth_i128(cpu, n, z, report_rank(obs, 50)));
 	fmt_secs128(g->cell[2], sizeof(g->cell[2]),
-	    nth_i128(cpu, n, z, rank(obs, 95)));
+	    nth_i128(cpu, n, z, report_rank(obs, 95)));
 	fmt_secs128(g->cell[3], sizeof(g->cell[3]),
 	    nth_i128(cpu, n, z, obs - 1));
 	if (ncpu <= 0)
 		return;
 	qsort(util, n, sizeof(*util), cmp_ld);
 	snprintf(g->cell[4], sizeof(g->cell[4]), "%.2Lf",
-	    nth_ld(util, n, z, rank(obs, 50)));
+	    nth_ld(util, n, z, report_rank(obs, 50)));
 	snprintf(g->cell[5], sizeof(g->cell[5]), "%.2Lf",
-	    nth_ld(util, n, z, rank(obs, 95)));
+	    nth_ld(util, n, z, report_rank(obs, 95)));
 	snprintf(g->cell[6], sizeof(g->cell[6]), "%.2Lf",
 	    nth_ld(util, n, z, obs - 1));
 }
