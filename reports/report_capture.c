@@ -81,20 +81,27 @@ static void
 json_alts(char *buf, size_t n, const struct alt *alt, int nalt, int64_t pc,
     int64_t bu)
 {
-	char r[16];
-	size_t o = 0;
+	char r[16], *m = NULL;
+	size_t ml = 0;
+	FILE *fp = open_memstream(&m, &ml);
 	int k;
 
-	o += (size_t)snprintf(buf, n, "{");
-	for (k = 0; k < nalt && o < n; k++) {
-		ratio_text(r, sizeof(r), pc + alt[k].delta_ns, bu);
-		/* Sources are extracct's own names: no escape needed. */
-		o += (size_t)snprintf(buf + o, n - o, "%s\"%s\": %s",
-		    k > 0 ? ", " : "", alt[k].source,
-		    strcmp(r, "-") == 0 ? "null" : r);
+	if (fp == NULL) {
+		snprintf(buf, n, "{}");
+		return;
 	}
-	if (o < n)
-		snprintf(buf + o, n - o, "}");
+	fputc('{', fp);
+	for (k = 0; k < nalt; k++) {
+		ratio_text(r, sizeof(r), pc + alt[k].delta_ns, bu);
+		/* A source is a name from the database: JSON-escaped. */
+		fputs(k > 0 ? ", " : "", fp);
+		json_raw(fp, alt[k].source);
+		fprintf(fp, ": %s", strcmp(r, "-") == 0 ? "null" : r);
+	}
+	fputc('}', fp);
+	fclose(fp);
+	snprintf(buf, n, "%s", m != NULL ? m : "{}");
+	free(m);
 }
 
 /* Add one window's alternates into the running totals. */
