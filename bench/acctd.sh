@@ -64,7 +64,7 @@ while [ "$i" -lt "$REPS" ]; do
 	loop >>"$DIR/t.alone"
 
 	rm -rf "$DIR/spool" && mkdir -m 700 "$DIR/spool"
-	"$EXTRACCT" acctd -o "$DIR/spool" --pidfile "$DIR/pid" \
+	"$EXTRACCT" acctd --spool "$DIR/spool" --acctd-pidfile "$DIR/pid" \
 	    >"$DIR/out" 2>"$DIR/err" &
 	n=0
 	until grep -q "exit records of CPUs" "$DIR/out" 2>/dev/null; do

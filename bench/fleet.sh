@@ -47,7 +47,7 @@ PG="postgresql:///fleet?host=$(echo "$PGROOT" | sed 's|/|%2F|g')"
 
 # The central schema and views as push makes them, from an empty host.
 "$EXTRACCT" ingest --db empty.db /dev/null >/dev/null 2>&1 || true
-"$EXTRACCT" push --db empty.db --to "$PG" >/dev/null
+"$EXTRACCT" push --db empty.db --central "$PG" >/dev/null
 
 # The formulas both engines compute: host h, hour k, slot s.
 DAY="(k / 24)"
@@ -235,7 +235,7 @@ echo "  the same output on both engines, rollups and scan: $same"
 # grow with the hosts, not with their square.
 pg_createdb bare
 PGB="postgresql:///bare?host=$(echo "$PGROOT" | sed 's|/|%2F|g')"
-"$EXTRACCT" push --db empty.db --to "$PGB" >/dev/null
+"$EXTRACCT" push --db empty.db --central "$PGB" >/dev/null
 e1=$(timed e1 --db "$PGB" --by host)
 pg_psql bare -c "INSERT INTO hosts (name, ident, exit_sources, origin)
     SELECT 'h' || (i % 5000), 'name:bench' || i, 0, '1'

@@ -45,7 +45,7 @@ pg_start >/dev/null
 # The first push makes the schema, the partitions and the rows; its
 # schema is the template of both sides, its rows \copy's input.
 pg_createdb first
-"$EXTRACCT" push --db local.db --to "$(pg_conn first)" >/dev/null
+"$EXTRACCT" push --db local.db --central "$(pg_conn first)" >/dev/null
 TABLES=$(pg_psql first -c "SELECT tab FROM push_buckets GROUP BY tab ORDER BY tab")
 ROWS=0
 for t in $TABLES; do
@@ -66,7 +66,7 @@ while [ "$i" -lt "$REPS" ]; do
 	psql -q -X -d postgres -c "CREATE DATABASE p$i TEMPLATE tmpl" \
 	    -c "CREATE DATABASE c$i TEMPLATE tmpl"
 	t0=$(now)
-	"$EXTRACCT" push --db local.db --to "$(pg_conn p$i)" >/dev/null
+	"$EXTRACCT" push --db local.db --central "$(pg_conn p$i)" >/dev/null
 	t1=$(now)
 	elapsed "$t0" "$t1" >>t.push
 	t0=$(now)
@@ -76,7 +76,7 @@ while [ "$i" -lt "$REPS" ]; do
 done
 # And a push with nothing new: what every hourly push costs at least.
 t0=$(now)
-"$EXTRACCT" push --db local.db --to "$(pg_conn p1)" >/dev/null
+"$EXTRACCT" push --db local.db --central "$(pg_conn p1)" >/dev/null
 t1=$(now)
 tn=$(elapsed "$t0" "$t1")
 tp=$(median t.push)

@@ -1,5 +1,5 @@
 /*
- * extracct acctd [-o DIR] [--pidfile FILE] [--rcvbuf BYTES]
+ * extracct acctd [--spool DIR] [--acctd-pidfile FILE] [--rcvbuf BYTES]
  *
  * The daemon that appends an exacct record for every process that
  * exits, from taskstats, to its log in the spool.  The options only:
@@ -16,12 +16,12 @@
 #include "paths.h"
 
 static const struct cmdopt acctd_options[] = {
-	{ 'o', "output", "DIR", CO_SHORT | CO_SHOW_SHORT,
-	    "the spool to write the logs in (default: spool_dir, "
-	    PATH_SPOOL ")" },
-	{ 'p', "pidfile", "FILE", 0,
-	    "the pidfile, locked while acctd runs (default: acctd_pidfile, "
-	    PATH_ACCTD_PID ")" },
+	CMDOPT_SPOOL,
+	{ 'o', "output", "DIR", CO_SHORT | CO_ALIAS,
+	    "the older name of --spool" },
+	CMDOPT_ACCTD_PIDFILE,
+	{ 'p', "pidfile", "FILE", CO_ALIAS,
+	    "the older name of --acctd-pidfile" },
 	{ 'r', "rcvbuf", "BYTES", 0,
 	    "the socket's receive buffer, " CMDOPT_STR(ACCTD_RCVBUF_MIN) " to "
 	    CMDOPT_STR(ACCTD_RCVBUF_MAX) " bytes (default: acctd_rcvbuf, "
@@ -47,9 +47,11 @@ cmd_acctd(int argc, char **argv, struct ctx *ctx)
 
 	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
-		case 'o':	/* the spool directory for the logs */
+		case 's':	/* the spool directory for the logs */
+		case 'o':
 			spool = optarg;
 			break;
+		case 'P':
 		case 'p':
 			pidfile = optarg;
 			break;

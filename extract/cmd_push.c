@@ -1,10 +1,10 @@
 /*
- * extracct push [--db FILE] [--to CONNINFO]
+ * extracct push [--db FILE] [--central CONNINFO]
  *
  * Send the local database's facts to the central PostgreSQL server,
  * exactly once (fleet/push.h): what central lacks, and what changed
  * here since the last push.  The server is the configuration's central:
- * or --to; without either, libpq's own (PGHOST, PGSERVICE, ...).  A
+ * or --central; without either, libpq's own (PGHOST, PGSERVICE, ...).  A
  * server that cannot be reached is exit status 5, and nothing here is
  * changed: the next push catches up.  An extracct built without libpq
  * says so, with exit status 6.
@@ -25,10 +25,11 @@ static const struct cmdopt push_options[] = {
 	{ 'd', "db", "FILE", 0,
 	    "the local database, which must exist (default: the "
 	    "configuration's database, " PATH_DB ")" },
-	{ 't', "to", "CONNINFO", 0,
+	{ 'C', "central", "CONNINFO", 0,
 	    "the central server: a libpq connection string or URI, with no "
 	    "password in it (default: the configuration's central, else "
 	    "libpq's environment)" },
+	{ 't', "to", "CONNINFO", CO_ALIAS, "the older name of --central" },
 	{ 0, NULL, NULL, 0, NULL }
 };
 
@@ -77,7 +78,8 @@ cmd_push(int argc, char **argv, struct ctx *ctx)
 		case 'd':	/* the local database */
 			db = optarg;
 			break;
-		case 't':	/* the central server */
+		case 'C':	/* the central server */
+		case 't':
 			to = optarg;
 			from_config = 0;
 			break;

@@ -37,6 +37,10 @@ static const struct cmdopt report_options[] = {
 	    "fleet's central PostgreSQL server: postgresql://..., "
 	    "service=NAME, host=... dbname=... (default: the configuration's "
 	    "database, " PATH_DB ")" },
+	{ 'C', "central", "CONNINFO", 0,
+	    "the fleet's central PostgreSQL server instead of the database, "
+	    "as push's --central names it (default: --db; --db takes a "
+	    "CONNINFO too)" },
 	{ 'b', "by", "KEY[,KEY...]", 0,
 	    "what to total by: up to 4 of user, group, command, project, "
 	    "zone, host, hour, comma-separated, each row one set of them "
@@ -91,7 +95,7 @@ static const struct cmdopt report_options[] = {
 	{ 'N', "numeric", NULL, 0,
 	    "users, groups and projects by number, never by name (default: "
 	    "names where known)" },
-	{ 'c', "capture", NULL, 0,
+	{ 'K', "capture", NULL, 0,
 	    "the capture ratio, process CPU / busy CPU per snapshot interval, "
 	    "instead of usage (default: usage totals)" },
 	{ 'T', "tolerance", "R", CO_INSIDE,
@@ -331,13 +335,14 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	struct ex_err err = { 0 };
 	char zone[256];
 	uint64_t limit;
-	int ch, db_given = 0, by_given = 0, rc = EXR_OK;
+	int ch, db_given = 0, central = 0, by_given = 0, rc = EXR_OK;
 
 	idnames_init(&names);
 	/* One line an option: what each does is in report_options[]. */
 	while (rc == EXR_OK && (ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
-		case 'd': db = optarg; db_given = 1; break;
+		case 'd': db = optarg; db_given++; break;
+		case 'C': db = optarg; db_given++; central = 1; break;
 		case 'b': rc = parse_keys(optarg, &o); by_given = 1; break;
 		case 'E': rc = parse_every(optarg, &o); break;
 		case 'S': o.sort = optarg; break;
@@ -355,7 +360,7 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		case 'f': from = optarg; break;
 		case 't': to = optarg; break;
 		case 'F': rc = parse_format(optarg, &o); break;
-		case 'c': rc = parse_kind(REPORT_CAPTURE, &o); break;
+		case 'K': rc = parse_kind(REPORT_CAPTURE, &o); break;
 		case 'e': rc = parse_kind(REPORT_ENERGY, &o); break;
 		case 'I': o.scan = 1; break;
 		case 'T': rc = parse_tolerance(optarg, &o.tolerance); break;
@@ -371,9 +376,13 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 	if (rc == EXR_OK && (rc = report_check(&o, argc - optind, by_given,
 	    &err)) != EXR_OK)
 		complain(rc, "%s", err.reason);
+	if (rc == EXR_OK && db_given > 1)
+		rc = complain(EXR_USAGE, "report: one of --db and --central, "
+		    "once: a report reads one store");
 	if (rc == EXR_OK && optind < argc && db_given)
-		rc = complain(EXR_USAGE, "report: --db and FILE operands: FILE "
-		    "mode totals the logs themselves, with no database");
+		rc = complain(EXR_USAGE, "report: --db or --central and FILE "
+		    "operands: FILE mode totals the logs themselves, with no "
+		    "database");
 	if (rc == EXR_OK)
 		rc = set_window(&o, tz, from, to, zone, sizeof(zone));
 	if (rc != EXR_OK) {
@@ -389,7 +398,8 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		o.names = &names;
 		o.names_local = 1;
 		rc = report_files(argc - optind, argv + optind, &o);
-	} else if ((rc = report_db_open(&d, db, tz)) == EXR_OK) {
+	} else if ((rc = report_db_open(&d, db, central, tz)) ==
+	    EXR_OK) {
 		rc = report_db_run(&d, &o);
 		report_db_close(&d);
 	}

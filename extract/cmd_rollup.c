@@ -27,11 +27,14 @@
 
 static const struct cmdopt rollup_options[] = {
 	{ 'r', "rebuild", NULL, 0,
-	    "build every rollup row again from the intervals" },
+	    "build every rollup row again from the intervals (this or "
+	    "--expire is required)" },
 	{ 'x', "expire", NULL, 0,
 	    "apply the database's retention now, as run does "
-	    "(keep_intervals_days, keep_rollups_months)" },
-	CMDOPT_DB_WRITE,
+	    "(keep_intervals_days, keep_rollups_months; this or --rebuild is required)" },
+	{ 'd', "db", "FILE", 0,
+	    "the database, which must exist (default: the configuration's "
+	    "database, " PATH_DB ")" },
 	CMDOPT_WAIT,
 	{ 0, NULL, NULL, 0, NULL }
 };

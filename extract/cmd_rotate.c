@@ -23,9 +23,7 @@ static const struct cmdopt rotate_options[] = {
 	    "Solaris and illumos: the active exacct types and files, as "
 	    "before SMF (default: " PATH_ACCTADM_CONF "; without it, what "
 	    "acctadm prints)" },
-	{ 'P', "acctd-pidfile", "FILE", 0,
-	    "the pidfile of acctd, moved to a new log if it runs (default: "
-	    "acctd_pidfile, " PATH_ACCTD_PID ")" },
+	CMDOPT_ACCTD_PIDFILE,
 	{ 'S', "start", NULL, 0,
 	    "at boot: point process accounting at the spool's live pacct log, "
 	    "or a new one, and record the gap since the last (the "

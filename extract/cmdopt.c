@@ -9,12 +9,16 @@
 #include "cmdopt.h"
 #include "cmd.h"
 #include "util.h"
+#include "paths.h"
 
 #define WIDTH		79	/* of the --help text */
 #define HELP_COL	24	/* where an option's help starts */
 
 static const struct cmdopt help_row = { 'h', "help", NULL, CO_SHORT,
     "print this help and exit" };
+static const struct cmdopt config_row = { CMDOPT_CONFIG, "config", "FILE",
+    CO_SHORT, "the configuration, here or before the command (default: "
+    PATH_CONFIG " if it exists)" };
 
 /* Add o to p's getopt tables. */
 static void
@@ -33,7 +37,7 @@ parser_add(struct cmdopt_parser *p, size_t *k, size_t *s,
 	}
 }
 
-/* Build p's getopt tables from p->doc, -h and --help last. */
+/* Build p's getopt tables from p->doc, -h and -c last. */
 static void
 parser_build(struct cmdopt_parser *p)
 {
@@ -43,17 +47,50 @@ parser_build(struct cmdopt_parser *p)
 	for (i = 0; i < CMDOPT_MAX && p->doc->opts[i].val != 0; i++)
 		parser_add(p, &k, &s, &p->doc->opts[i]);
 	parser_add(p, &k, &s, &help_row);
+	parser_add(p, &k, &s, &config_row);
 	memset(&p->lo[k], 0, sizeof(p->lo[k]));
 	p->so[s] = '\0';
 	p->ready = 1;
 }
 
-int
-cmdopt_next(struct cmdopt_parser *p, int argc, char **argv)
+/* The next option, the configuration's among them. */
+static int
+next_any(struct cmdopt_parser *p, int argc, char **argv)
 {
 	if (!p->ready)
 		parser_build(p);
 	return getopt_long(argc, argv, p->so, p->lo, NULL);
+}
+
+int
+cmdopt_next(struct cmdopt_parser *p, int argc, char **argv)
+{
+	int ch;
+
+	/* main() has read -c already (cmdopt_config). */
+	while ((ch = next_any(p, argc, argv)) == CMDOPT_CONFIG)
+		continue;
+	return ch;
+}
+
+int
+cmdopt_config(const struct cmddoc *doc, int argc, char **argv,
+    const char **path)
+{
+	struct cmdopt_parser p = { .doc = doc };
+	int ch, seen = 0, saved = opterr;
+
+	/* Quietly: a bad option is the command's to report. */
+	opterr = 0;
+	while ((ch = next_any(&p, argc, argv)) != -1)
+		if (ch == CMDOPT_CONFIG) {
+			*path = optarg;
+			seen++;
+		}
+	opterr = saved;
+	/* 0 starts getopt over in glibc, musl and the BSDs alike. */
+	optind = 0;
+	return seen > 1 ? -1 : 0;
 }
 
 /* One option as usage shows it: "--db FILE", "-o FILE", "--jitter". */
@@ -109,6 +146,8 @@ cmdopt_usage_line(const struct cmddoc *doc, char *buf, size_t n)
 
 	snprintf(buf, n, "extracct %s", doc->name);
 	for (i = 0; doc->opts[i].val != 0; i++) {
+		if (doc->opts[i].flags & CO_ALIAS)
+			continue;
 		usage_piece(doc->opts, &i, piece, sizeof(piece));
 		len = strlen(buf);
 		snprintf(buf + len, n - len, " %s", piece);
@@ -184,6 +223,8 @@ cmdopt_usage(FILE *fp, const char *lead, const struct cmddoc *doc)
 	col = (size_t)fprintf(fp, "%s extracct %s", lead, doc->name);
 	indent = col + 1;
 	for (i = 0; doc->opts[i].val != 0; i++) {
+		if (doc->opts[i].flags & CO_ALIAS)
+			continue;
 		usage_piece(doc->opts, &i, piece, sizeof(piece));
 		if (col + 1 + strlen(piece) > WIDTH) {
 			fprintf(fp, "\n%*s", (int)indent - 1, "");
@@ -211,6 +252,7 @@ cmdopt_help(const struct cmddoc *doc)
 	for (i = 0; doc->opts[i].val != 0; i++)
 		help_row_print(&doc->opts[i]);
 	help_row_print(&help_row);
+	help_row_print(&config_row);
 	printf("\nSee extracct(8).\n");
 	return EXR_OK;
 }

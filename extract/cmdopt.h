@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define CMDOPT_MAX	24	/* options of one command, -h not counted */
+#define CMDOPT_MAX	32	/* options of one command, -h, -c not counted */
 
 /* A number macro as a string, for help text: CMDOPT_STR(600) "600". */
 #define CMDOPT_STR_(x)	#x
@@ -28,6 +28,17 @@
 #define CO_REQUIRED	0x04	/* not in brackets in the usage line */
 #define CO_INSIDE	0x08	/* inside the previous row's brackets:
 				   it means something only with that */
+#define CO_ALIAS	0x10	/* an older spelling, kept for a release:
+				   not in the usage line; its help names
+				   the spelling to use */
+
+/*
+ * -c FILE, --config FILE: the configuration, before the command or
+ * among its options.  main() reads it from either place before the
+ * command runs (cmdopt_config); cmdopt_next passes over it.  No
+ * command may give its own rows this val.
+ */
+#define CMDOPT_CONFIG	'c'
 
 struct cmdopt {
 	int		 val;	/* what cmdopt_next returns; with
@@ -65,6 +76,15 @@ struct cmdopt_parser {
 int	cmdopt_next(struct cmdopt_parser *p, int argc, char **argv);
 
 /*
+ * The -c FILE or --config FILE among argv's options for doc's command,
+ * into *path (left alone when there is none).  getopt is left ready to
+ * start over, so the command parses the same argv as if this had not
+ * run.  Returns 0, or -1 when it is given twice.
+ */
+int	cmdopt_config(const struct cmddoc *doc, int argc, char **argv,
+	    const char **path);
+
+/*
  * The usage line, "extracct NAME [--opt ARG]... OPERANDS", into buf[n]
  * (cut short if it does not fit).  Returns buf.
  */
@@ -89,6 +109,9 @@ int	cmdopt_bad(const struct cmddoc *doc);
  */
 #define CMDOPT_SPOOL	{ 's', "spool", "DIR", 0, \
 	"the spool (default: spool_dir, " PATH_SPOOL ")" }
+#define CMDOPT_ACCTD_PIDFILE { 'P', "acctd-pidfile", "FILE", 0, \
+	"acctd's pidfile, locked while it runs (default: acctd_pidfile, " \
+	PATH_ACCTD_PID ")" }
 #define CMDOPT_DB_WRITE	{ 'd', "db", "FILE", 0, \
 	"the database, created if it does not exist (default: the " \
 	"configuration's database, " PATH_DB ")" }

@@ -207,8 +207,8 @@ main(int argc, char *argv[])
 	struct ctx ctx = { "extracct", &cfg };
 	const struct command *cmd;
 	struct ex_err err = { 0 };
-	const char *cfgpath = NULL;
-	int rc;
+	const char *cfgpath = NULL, *given = NULL;
+	int rc, legacy;
 
 	/*
 	 * Over the file size limit (ulimit -f), a write fails with EFBIG,
@@ -216,7 +216,8 @@ main(int argc, char *argv[])
 	 * the middle of a record.
 	 */
 	signal(SIGXFSZ, SIG_IGN);
-	/* -c FILE: the configuration; else /etc/extracct.yml if there. */
+	/* -c FILE before the command or among its options: the
+	 * configuration; else /etc/extracct.yml if there. */
 	config_defaults(&cfg);
 	if (argc >= 2 && strcmp(argv[1], "-c") == 0) {
 		if (argc < 3) {
@@ -224,27 +225,45 @@ main(int argc, char *argv[])
 			    "named");
 			return 2;
 		}
-		cfgpath = argv[2];
+		given = argv[2];
 		argc -= 2;
 		argv += 2;
-	} else if (access(PATH_CONFIG, F_OK) == 0)
-		cfgpath = PATH_CONFIG;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
 	if ((rc = help_or_version(argc, argv)) != -1)
 		return rc;
-	if (cfgpath != NULL && config_load(&cfg, cfgpath, &err) != EXR_OK) {
-		say(stderr, "extracct: %s", err.reason);
-		return ex_exit_status(err.code);
-	}
-	if (argv[1][0] == '-' && argv[1][1] != '-' && argv[1][1] != '\0')
-		return ex_exit_status(legacy_flags(argc, argv, &ctx));
-	if ((cmd = find_command(argv[1])) == NULL) {
+	/* The original exdump's flags (-vwr) have no command. */
+	legacy = argv[1][0] == '-' && argv[1][1] != '-' && argv[1][1] != '\0';
+	cmd = NULL;
+	if (!legacy && (cmd = find_command(argv[1])) == NULL) {
 		say(stderr, "extracct: '%s' is not a command", argv[1]);
 		usage(stderr);
 		return 2;
 	}
+	/* Or among the command's options, where users put it too:
+	 * "extracct report -c FILE". */
+	if (cmd != NULL && cmdopt_config(cmd->doc, argc - 1, argv + 1,
+	    &cfgpath) != 0) {
+		say(stderr, "extracct: -c: one configuration file, not two");
+		return 2;
+	}
+	if (cfgpath != NULL && given != NULL) {
+		say(stderr, "extracct: -c: one configuration file, before "
+		    "the command or after it, not both");
+		return 2;
+	}
+	if (cfgpath == NULL)
+		cfgpath = given;
+	if (cfgpath == NULL && access(PATH_CONFIG, F_OK) == 0)
+		cfgpath = PATH_CONFIG;
+	if (cfgpath != NULL && config_load(&cfg, cfgpath, &err) != EXR_OK) {
+		say(stderr, "extracct: %s", err.reason);
+		return ex_exit_status(err.code);
+	}
+	if (legacy)
+		return ex_exit_status(legacy_flags(argc, argv, &ctx));
 	return ex_exit_status(finish(cmd->fn(argc - 1, argv + 1, &ctx)));
 }

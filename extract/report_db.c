@@ -76,7 +76,8 @@ open_central(struct report_db *d, const char *conninfo, const char *tz)
 #endif
 
 int
-report_db_open(struct report_db *d, const char *db, const char *tz)
+report_db_open(struct report_db *d, const char *db, int central,
+    const char *tz)
 {
 	struct ex_err err = { 0 };
 	sqlite3 *h;
@@ -84,13 +85,14 @@ report_db_open(struct report_db *d, const char *db, const char *tz)
 
 	memset(d, 0, sizeof(*d));
 	d->name = db;
-	if (is_conninfo(db)) {
+	if (central || is_conninfo(db)) {
 #ifdef HAVE_LIBPQ
 		return open_central(d, db, tz);
 #else
 		(void)tz;
-		return complain(EXR_NOPG, "report: --db postgresql://... "
-		    "(or service=, host=...) reads a PostgreSQL server, and "
+		return complain(EXR_NOPG, "report: --central (or --db "
+		    "postgresql://..., service=, host=...) reads a PostgreSQL "
+		    "server, and "
 		    "this extracct was built without libpq: build it with "
 		    "libpq-dev installed, and not NO_LIBPQ=1");
 #endif

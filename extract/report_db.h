@@ -17,12 +17,14 @@ struct report_db {
 };
 
 /*
- * Open db read-only (never created).  On a server the session's time
+ * Open db read-only (never created): an SQLite file, or a server's
+ * CONNINFO when central is set or db has a server's form.  On a server the session's time
  * zone is the report's (tz: --tz or timezone:; its name from
  * config_zone_name), so that its hours are the ones printed.  Messages
  * printed; EXR_OK, or an EXR_* code (EXR_NOPG without libpq).
  */
-int	report_db_open(struct report_db *d, const char *db, const char *tz);
+int	report_db_open(struct report_db *d, const char *db, int central,
+	    const char *tz);
 void	report_db_close(struct report_db *d);
 
 /*

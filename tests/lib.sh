@@ -164,7 +164,7 @@ acctd_start() {
 	sp=$1 pf=$2
 	shift 2
 	rm -f "$pf.rc"
-	( ${ACCTD_WRAP:-} "$EXTRACCT" acctd -o "$sp" --pidfile "$pf" "$@" \
+	( ${ACCTD_WRAP:-} "$EXTRACCT" acctd --spool "$sp" --acctd-pidfile "$pf" "$@" \
 	    >"$pf.out" 2>"$pf.err"; echo $? >"$pf.rc" ) &
 	i=0
 	until grep -q "exit records of CPUs" "$pf.out" 2>/dev/null; do

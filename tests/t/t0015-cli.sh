@@ -70,7 +70,7 @@ test_expect_success '--help lists every option of the usage line, with its defau
 		test_cmp /dev/null missing.$c &&
 		for o in $(grep -v "^-h$\|^--help$" rows.$c); do
 			opt_help out.$c $o >row &&
-			grep -q "(default: \|(required)\|default: " row ||
+			grep -q "(default: \|(required)\|default: \|^ *-[-a-z, ]* [A-Z]* *the older name of --" row ||
 			{ echo "$c $o: no default: $(cat row)"; return 1; }
 		done || return 1
 	done
@@ -216,6 +216,42 @@ test_expect_success 'report --from not before --to: exit 2, no empty table' '
 	test "$(line_count ok)" -eq 3
 '
 
+test_expect_success '-c before the command or among its options, once' '
+	extracct gen --kind proc --records 20 -o c.log &&
+	extracct ingest --db c.db c.log >/dev/null &&
+	printf "database: %s\n" "$PWD/c.db" >c.yml &&
+	extracct -c c.yml report --by host >before &&
+	extracct report --by host -c c.yml >after &&
+	test_cmp before after &&
+	extracct report --config c.yml --by host >after &&
+	test_cmp before after &&
+	grep "^host " before &&
+	test_expect_code 2 extracct -c c.yml report -c c.yml 2>err &&
+	grep "before the command or after it, not both" err &&
+	test_expect_code 2 extracct report -c c.yml --config=c.yml 2>err &&
+	grep "one configuration file, not two" err &&
+	printf "bogus_key: 1\n" >bad.yml &&
+	test_expect_code 2 extracct report --by host -c bad.yml 2>err &&
+	grep "bogus_key" err
+'
+
+test_expect_success 'older spellings: still taken, not in the usage line' '
+	extracct acctd --help >h &&
+	sed -n 1p h >u &&
+	grep -- "--spool DIR" u && grep -- "--acctd-pidfile FILE" u &&
+	! grep -- "--pidfile\|-o DIR" u &&
+	opt_help h --pidfile | grep "older name of --acctd-pidfile" &&
+	extracct push --help >h &&
+	grep -- "--central CONNINFO" h &&
+	! sed -n 1p h | grep -- "--to" &&
+	opt_help h --to | grep "older name of --central" &&
+	extracct rotate --help >h &&
+	opt_help h --acctd-pidfile >r &&
+	extracct acctd --help >h &&
+	opt_help h --acctd-pidfile | sed "s/ --pidfile FILE .*//" >a &&
+	test_cmp r a
+'
+
 test_expect_success 'report: a stray operand is an error, not FILE mode' '
 	test_expect_code 2 extracct report --by user today >out 2>err &&
 	test_cmp /dev/null out &&
@@ -230,7 +266,7 @@ test_expect_success 'report: a stray operand is an error, not FILE mode' '
 	test_cmp /dev/null out &&
 	test_expect_code 2 extracct report --db v.db "$PROC" >out 2>err &&
 	test_cmp /dev/null out &&
-	grep "^extracct: report: --db and FILE operands" err &&
+	grep "^extracct: report: --db or --central and FILE operands" err &&
 	test_expect_code 2 extracct report "$SAMPLES/energy/cpu_energy_rapl_msr_component.log" >out 2>err &&
 	test_cmp /dev/null out &&
 	grep "is a metric-provider stream" err

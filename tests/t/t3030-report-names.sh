@@ -191,7 +191,7 @@ if pg_have || test "${CI:-}" = true; then
 		pg_createdb names &&
 		PG="postgresql:///names?host=$(echo "$PGROOT" | sed "s|/|%2F|g")" &&
 		for h in ha hb hc; do
-			extracct push --db $h.db --to "$PG" >/dev/null || return 1
+			extracct push --db $h.db --central "$PG" >/dev/null || return 1
 		done &&
 		for a in "--by user" "--by host,user" "--by user,command --format csv" \
 		    "--every hour --by user --format csv" "--energy --by user" \
@@ -199,7 +199,21 @@ if pg_have || test "${CI:-}" = true; then
 			extracct report --db f.db $a >expect &&
 			extracct report --db "$PG" $a >actual &&
 			test_cmp expect actual || { echo "differs: $a"; return 1; }
-		done
+		done &&
+		# A keyword CONNINFO that is also a file name: --db takes
+		# the file, --central the server, as push --central does.
+		ci="dbname=names" &&
+		echo "not a database" >"$ci" &&
+		extracct report --db f.db --by host,user >expect &&
+		PGHOST=$PGROOT extracct report --central "$ci" --by host,user \
+		    >actual &&
+		test_cmp expect actual &&
+		test_must_fail env PGHOST=$PGROOT extracct report --db "$ci" \
+		    --by host,user 2>err &&
+		cat err &&
+		test_expect_code 2 extracct report --db f.db --central "$ci" 2>err &&
+		grep "one of --db and --central" err &&
+		rm -f "$ci"
 	'
 else
 	test_skip "PostgreSQL: the same names" "no PostgreSQL: install postgresql"

@@ -14,8 +14,26 @@
 static const struct cmddoc *const docs[] = {
 	&cmd_dump_doc, &cmd_text_doc, &cmd_check_doc, &cmd_gen_doc,
 	&cmd_ingest_doc, &cmd_report_doc, &cmd_snap_doc, &cmd_rotate_doc,
-	&cmd_run_doc, &cmd_config_doc, &cmd_acctd_doc
+	&cmd_run_doc, &cmd_config_doc, &cmd_acctd_doc, &cmd_merge_doc,
+	&cmd_push_doc, &cmd_rollup_doc
 };
+
+/* An older spelling names the row it stands for, a row of the table. */
+static int
+alias_ok(const struct cmddoc *d, const struct cmdopt *o)
+{
+	static const char lead[] = "the older name of --";
+	size_t j;
+
+	if (strncmp(o->help, lead, sizeof(lead) - 1) != 0 ||
+	    (o->flags & (CO_INSIDE | CO_REQUIRED)))
+		return 0;
+	for (j = 0; d->opts[j].val != 0; j++)
+		if (!(d->opts[j].flags & CO_ALIAS) &&
+		    strcmp(d->opts[j].name, o->help + sizeof(lead) - 1) == 0)
+			return 1;
+	return 0;
+}
 
 /* Is row i of d sound, and unlike every row before it? */
 static int
@@ -26,11 +44,14 @@ row_ok(const struct cmddoc *d, size_t i)
 
 	if (o->name == NULL || o->name[0] == '\0' || o->help == NULL ||
 	    o->val == 'h' || strcmp(o->name, "help") == 0 ||
+	    o->val == CMDOPT_CONFIG || strcmp(o->name, "config") == 0 ||
 	    ((o->flags & CO_SHOW_SHORT) && !(o->flags & CO_SHORT)) ||
 	    ((o->flags & CO_SHORT) && !isalnum((unsigned char)o->val)) ||
 	    ((o->flags & CO_INSIDE) && i == 0))
 		return 0;
-	if (strstr(o->help, "default") == NULL &&
+	if ((o->flags & CO_ALIAS) && !alias_ok(d, o))
+		return 0;
+	if (!(o->flags & CO_ALIAS) && strstr(o->help, "default") == NULL &&
 	    strstr(o->help, "required") == NULL)
 		return 0;
 	for (j = 0; j < i; j++)
@@ -62,6 +83,7 @@ static const struct cmdopt t_opts[] = {
 	{ 'B', "bee", "FILE", 0, "bee (default: none)" },
 	{ 'C', "cee", "N", CO_INSIDE, "with --bee (default: 1)" },
 	{ 'd', "dee", "X|Y", CO_SHORT | CO_REQUIRED, "dee (required)" },
+	{ 'o', "old-bee", "FILE", CO_ALIAS, "the older name of --bee" },
 	{ 0, NULL, NULL, 0, NULL }
 };
 static const struct cmddoc t_doc = { "t", "a test", "OPS...", "A test.",
@@ -102,10 +124,35 @@ parser(void)
 	optind = 0;
 }
 
+/* -c FILE among a command's options: read before, passed over after. */
+static void
+config_option(void)
+{
+	char *argv[] = { "t", "--old-bee", "f", "op", "-c", "x.yml", "-a",
+	    NULL };
+	char *twice[] = { "t", "--config=a", "-cb", NULL };
+	struct cmdopt_parser p = { .doc = &t_doc };
+	const char *path = NULL;
+	int got[8], n = 0, ch;
+
+	CHECK("-c after an operand is found",
+	    cmdopt_config(&t_doc, 7, argv, &path) == 0 && path != NULL &&
+	    strcmp(path, "x.yml") == 0);
+	while ((ch = cmdopt_next(&p, 7, argv)) != -1 && n < 8)
+		got[n++] = ch;
+	CHECK("the command sees the rest, -c not", n == 2 && got[0] == 'o' &&
+	    got[1] == 'a' && optind == 6 && strcmp(argv[6], "op") == 0);
+	optind = 0;
+	CHECK("-c twice is refused",
+	    cmdopt_config(&t_doc, 3, twice, &path) == -1);
+	optind = 0;
+}
+
 void
 suite_cmdopt(void)
 {
 	tables();
 	usage_line();
 	parser();
+	config_option();
 }
