@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define CMDOPT_MAX	24	/* options of one command, -h not counted */
+#define CMDOPT_MAX	32	/* options of one command, -h not counted */
 
 /* A number macro as a string, for help text: CMDOPT_STR(600) "600". */
 #define CMDOPT_STR_(x)	#x
