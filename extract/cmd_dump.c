@@ -19,9 +19,10 @@ static const struct cmdopt dump_options[] = {
 	{ 'P', "passwd", "FILE", 0,
 	    "user names for -v from FILE, in passwd(5) format (default: the "
 	    "system's user database)" },
-	{ 'G', "group", "FILE", 0,
+	{ 'G', "group-file", "FILE", 0,
 	    "group names for -v from FILE, in group(5) format (default: the "
 	    "system's group database)" },
+	{ 'g', "group", "FILE", CO_ALIAS, "the older name of --group-file" },
 	{ 'J', "project", "FILE", 0,
 	    "project names for -v from FILE, in Solaris project(5) format "
 	    "(default: /etc/project if it exists)" },
@@ -68,6 +69,7 @@ cmd_dump(int argc, char **argv, struct ctx *ctx)
 			files[ID_USER] = optarg;
 			break;
 		case 'G':	/* group names from this group file */
+		case 'g':
 			files[ID_GROUP] = optarg;
 			break;
 		case 'J':	/* project names from this project file */

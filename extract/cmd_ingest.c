@@ -45,8 +45,9 @@ static const struct cmdopt ingest_options[] = {
 	    "the host's passwd file: its user names, stored for the "
 	    "reports (default: /etc/passwd, when the logs are this "
 	    "machine's: no --host)" },
-	{ 'G', "group", "FILE", 0,
+	{ 'G', "group-file", "FILE", 0,
 	    "the host's group file (default: /etc/group, as --passwd)" },
+	{ 'g', "group", "FILE", CO_ALIAS, "the older name of --group-file" },
 	{ 'J', "project", "FILE", 0,
 	    "the host's project file, name:projid:... (default: "
 	    "/etc/project, as --passwd)" },
@@ -104,7 +105,7 @@ cmd_ingest(int argc, char **argv, struct ctx *ctx)
 			io.host = optarg;
 			break;
 		case 'U': io.names[0] = optarg; break;	/* the host's names */
-		case 'G': io.names[1] = optarg; break;
+		case 'G': case 'g': io.names[1] = optarg; break;
 		case 'J': io.names[2] = optarg; break;
 		case 'P':	/* what a metric-provider stream holds */
 			io.provider = optarg;

@@ -3,6 +3,7 @@
  *     [--from TIME] [--to TIME] [--sort COLUMN] [--limit N] [--averages]
  *     [--percentiles] [--format table|csv|json|svg|html] [--tz ZONE]
  *     [--passwd FILE] [--group FILE] [--project FILE] [--numeric]
+ *     [--user U] [--group G] [--command C] [--host H]
  *     [--capture] [--energy] [--forecast [--threshold PCT]] [FILE...]
  *
  * Usage totals from the database (reports/report*.c), the capture ratio
@@ -86,7 +87,7 @@ static const struct cmdopt report_options[] = {
 	    "user names from this passwd file, for logs from another host "
 	    "(default: the names ingest stored from the host's own; from "
 	    "log files, this machine's, as sa does)" },
-	{ 'G', "group", "FILE", 0,
+	{ 'G', "group-file", "FILE", 0,
 	    "group names from this group file (default: the host's, as "
 	    "stored)" },
 	{ 'J', "project", "FILE", 0,
@@ -95,6 +96,20 @@ static const struct cmdopt report_options[] = {
 	{ 'N', "numeric", NULL, 0,
 	    "users, groups and projects by number, never by name (default: "
 	    "names where known)" },
+	{ 'u', "user", "U", 0,
+	    "count only the processes of user U: a name (the uid each "
+	    "host gives it), a number or a glob (*, ?, [...]); again: "
+	    "either user (default: every user)" },
+	{ 'g', "group", "G", 0,
+	    "count only the processes whose group is G: a name, a number "
+	    "or a glob, as --user (default: every group)" },
+	{ 'm', "command", "C", 0,
+	    "count only the processes of command C, a name or a glob "
+	    "(case-sensitive; its forks without exec too); again: either "
+	    "(default: every command)" },
+	{ 'H', "host", "H", 0,
+	    "count only host H, a name or a glob; again: either; the "
+	    "filters together all hold (default: every host)" },
 	{ 'K', "capture", NULL, 0,
 	    "the capture ratio, process CPU / busy CPU per snapshot interval, "
 	    "instead of usage (default: usage totals)" },
@@ -233,6 +248,18 @@ parse_kind(enum report_kind k, struct report_opts *o)
 	return EXR_OK;
 }
 
+/* --user, --group, --command, --host V into o. */
+static int
+add_filter(struct report_opts *o, enum report_filter_kind f, const char *v)
+{
+	struct ex_err err = { 0 };
+	int rc;
+
+	if ((rc = report_filter_add(o, f, v, &err)) != EXR_OK)
+		return complain(rc, "%s", err.reason);
+	return EXR_OK;
+}
+
 /* --passwd, --group, --project FILE: o's names from it, not the
  * database's. */
 static int
@@ -367,6 +394,10 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		case 'W': o.forecast = 1; break;
 		case 'L': rc = parse_threshold(optarg, &o.threshold); break;
 		case 'z': tz = optarg; break;
+		case 'u': rc = add_filter(&o, RF_USER, optarg); break;
+		case 'g': rc = add_filter(&o, RF_GROUP, optarg); break;
+		case 'm': rc = add_filter(&o, RF_COMMAND, optarg); break;
+		case 'H': rc = add_filter(&o, RF_HOST, optarg); break;
 		case 'h': idnames_release(&names);
 			return cmdopt_help(&cmd_report_doc);
 		default: idnames_release(&names);

@@ -129,7 +129,9 @@ report_db_run(struct report_db *d, const struct report_opts *opts)
 	int64_t out;
 	int rc;
 
-	if ((rc = report_window(d->r, &w, o->kind == REPORT_ENERGY, &out,
+	/* An unknown name is a typo, not an empty report. */
+	if ((rc = report_filter_check(d->r, o, &err)) != EXR_OK ||
+	    (rc = report_window(d->r, &w, o->kind == REPORT_ENERGY, &out,
 	    &err)) != EXR_OK)
 		goto fail;
 	/* Said apart from the report, whatever its format. */

@@ -56,7 +56,9 @@ static int	make_buckets(struct chart *c, const struct chart_window *w,
 		    const char *tz, struct ex_err *err);
 static size_t	bucket_of(const struct chart *c, int64_t epoch_s);
 static int	alloc_series(struct chart *c, size_t ns, struct ex_err *err);
-static int	series(struct rdb *db, int64_t a, int64_t b1, size_t n,
+static int	series(struct rdb *db, const struct report_opts *o,
+		    const struct report_filter_cols *fc, int64_t a, int64_t b1,
+		    size_t n,
 		    size_t nkeys, const char *what, const char *hour_sql,
 		    struct chart *c, struct ex_err *err);
 static int	describe(struct rdb *db, const struct report_opts *o,
@@ -185,7 +187,8 @@ key_label(const struct report_opts *o, int kind, const char *key,
  */
 static int
 time_series(struct rdb *db, const struct report_opts *o, int kind,
-    int64_t a, int64_t b1, size_t n, const char *what, const char *top_sql,
+    const struct report_filter_cols *fc, int64_t a, int64_t b1, size_t n,
+    const char *what, const char *top_sql,
     const char *hour_sql, struct chart *c, struct ex_err *err)
 {
 	struct rdb_q *q;
@@ -197,6 +200,7 @@ time_series(struct rdb *db, const struct report_opts *o, int kind,
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	rdb_bind_int64(q, 1, a);
 	rdb_bind_int64(q, 2, b1);
+	report_filter_bind(q, o, rdb_engine(db), fc, 3);
 	if ((c->name = calloc(n + 1, sizeof(*c->name))) == NULL ||
 	    (label = calloc(n + 1, sizeof(*label))) == NULL) {
 		rdb_finalize(q);
@@ -218,7 +222,7 @@ time_series(struct rdb *db, const struct report_opts *o, int kind,
 		return db_fail(db, q, err);
 	}
 	rdb_finalize(q);
-	rc = nkeys == 0 ? EXR_OK : series(db, a, b1, n, nkeys, what,
+	rc = nkeys == 0 ? EXR_OK : series(db, o, fc, a, b1, n, nkeys, what,
 	    hour_sql, c, err);
 	for (k = 0; rc == EXR_OK && k < n && k < nkeys; k++)
 		memcpy(c->name[k], label[k], sizeof(label[k]));
@@ -228,7 +232,9 @@ time_series(struct rdb *db, const struct report_opts *o, int kind,
 
 /* time_series' second part: the hours' amounts of the top keys. */
 static int
-series(struct rdb *db, int64_t a, int64_t b1, size_t n, size_t nkeys,
+series(struct rdb *db, const struct report_opts *o,
+    const struct report_filter_cols *fc, int64_t a, int64_t b1, size_t n,
+    size_t nkeys,
     const char *what, const char *hour_sql, struct chart *c,
     struct ex_err *err)
 {
@@ -250,6 +256,7 @@ series(struct rdb *db, int64_t a, int64_t b1, size_t n, size_t nkeys,
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	rdb_bind_int64(q, 1, a);
 	rdb_bind_int64(q, 2, b1);
+	report_filter_bind(q, o, rdb_engine(db), fc, 3);
 	while ((rc = rdb_step(q)) == RDB_ROW) {
 		const char *name = rdb_text(q, 1) != NULL ? rdb_text(q, 1) :
 		    "-";
@@ -287,7 +294,13 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	/* The intervals' command key, as the rollups' (rollup_sql.h). */
 	const char *ikey = by == BY_COMMAND ? RU_COMMAND("i.command",
 	    "i.final", "i.acctflags") : key;
-	char top_sql[1024], hour_sql[768], ncol[256], njoin[256];
+	/* The filters' columns: the intervals', the rollups'. */
+	static const struct report_filter_cols scan = { "i.uid", "i.gid",
+	    "i.command", "i.host", 0 }, rolled = { "i.uid", "i.gid",
+	    "i.command", "i.host", 1 };
+	char top_sql[1024 + REPORT_FILTER_SQL];
+	char hour_sql[768 + REPORT_FILTER_SQL], ncol[256], njoin[256];
+	char where[REPORT_FILTER_SQL];
 	size_t b;
 	int rc, kind = report_name_kind(by);
 
@@ -309,6 +322,9 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	for (b = 0; b <= c->nb; b++)
 		if (c->edge[b] % 3600 != 0)
 			break;
+	if ((rc = report_filter_sql(o, rdb_engine(db), b <= c->nb ? &scan :
+	    &rolled, 3, where, sizeof(where), err)) != EXR_OK)
+		return rc;
 	if (b <= c->nb) {
 		/* A bucket edge inside a UTC hour: by end hour. */
 		snprintf(c->xlabel, sizeof(c->xlabel), "time in %s; intervals "
@@ -316,13 +332,13 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 		    "UTC hours)", o->tz, c->daily ? "day" : "hour");
 		snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS"
 		    " TEXT), '-') AS k, " SPLIT_SECS(CPU_NS) "%s FROM "
-		    "v_proc_usage i%s WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 "
-		    "GROUP BY k ORDER BY 2 DESC, 1", ikey, ncol, njoin);
+		    "v_proc_usage i%s WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2%s "
+		    "GROUP BY k ORDER BY 2 DESC, 1", ikey, ncol, njoin, where);
 		snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour("
 		    "i.t1_ns) AS h, coalesce(CAST(%s AS TEXT), '-') AS k, "
 		    SPLIT_SECS(CPU_NS) " FROM v_proc_usage i WHERE i.t1_ns >= "
-		    "?1 AND i.t1_ns < ?2 GROUP BY h, k", ikey);
-		return time_series(db, o, kind, w->lo_ns, w->hi_ns, n,
+		    "?1 AND i.t1_ns < ?2%s GROUP BY h, k", ikey, where);
+		return time_series(db, o, kind, &scan, w->lo_ns, w->hi_ns, n,
 		    report_by_names[by], top_sql, hour_sql, c, err);
 	}
 	/* The rollups' hours that start in the buckets. */
@@ -330,13 +346,13 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	    o->tz);
 	snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS TEXT),"
 	    " '-') AS k, " ROLLUP_CPU_SECS "%s FROM v_usage_rollup i%s"
-	    " WHERE i.hour_s >= ?1 AND i.hour_s < ?2 GROUP BY k"
-	    " ORDER BY 2 DESC, 1", key, ncol, njoin);
+	    " WHERE i.hour_s >= ?1 AND i.hour_s < ?2%s GROUP BY k"
+	    " ORDER BY 2 DESC, 1", key, ncol, njoin, where);
 	snprintf(hour_sql, sizeof(hour_sql), "SELECT i.hour_s AS h,"
 	    " coalesce(CAST(%s AS TEXT), '-') AS k, " ROLLUP_CPU_SECS
-	    " FROM v_usage_rollup i WHERE i.hour_s >= ?1 AND i.hour_s < ?2"
-	    " GROUP BY h, k", key);
-	return time_series(db, o, kind, c->edge[0], c->edge[c->nb], n,
+	    " FROM v_usage_rollup i WHERE i.hour_s >= ?1 AND i.hour_s < ?2%s"
+	    " GROUP BY h, k", key, where);
+	return time_series(db, o, kind, &rolled, c->edge[0], c->edge[c->nb], n,
 	    report_by_names[by], top_sql, hour_sql, c, err);
 }
 
@@ -354,8 +370,16 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	" WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2 AND e.energy_nj IS NOT NULL"
 #define MEASURED_FROM		MEASURED_TABLE MEASURED_WHERE
 #define ESTIMATE_FROM		ESTIMATE_TABLE ESTIMATE_WHERE
-#define MEASURED_NAMED		MEASURED_TABLE "%s" MEASURED_WHERE
-#define ESTIMATE_NAMED		ESTIMATE_TABLE "%s" ESTIMATE_WHERE
+/* The same with "%s" for the filters (report_filter_sql) after WHERE. */
+#define MEASURED_FILTERED	MEASURED_TABLE MEASURED_WHERE "%s"
+#define ESTIMATE_FILTERED	ESTIMATE_TABLE ESTIMATE_WHERE "%s"
+#define MEASURED_NAMED		MEASURED_TABLE "%s" MEASURED_WHERE "%s"
+#define ESTIMATE_NAMED		ESTIMATE_TABLE "%s" ESTIMATE_WHERE "%s"
+/* The filters' columns of each basis: energy records no group. */
+static const struct report_filter_cols energy_cols[2] = {
+	{ "i.uid", NULL, "i.command", "i.host", 0 },
+	{ "e.uid", NULL, "e.command", "h.host", 0 },
+};
 
 int
 chart_energy_time(struct rdb *db, const struct report_opts *o,
@@ -367,7 +391,9 @@ chart_energy_time(struct rdb *db, const struct report_opts *o,
 	const char *key[2] = {
 	    by == BY_USER ? "i.uid" : by == BY_HOST ? "i.host" : "i.command",
 	    by == BY_USER ? "e.uid" : by == BY_HOST ? "h.host" : "e.command" };
-	char top_sql[1024], hour_sql[512], ncol[256], njoin[256];
+	char top_sql[1024 + REPORT_FILTER_SQL];
+	char hour_sql[512 + REPORT_FILTER_SQL], ncol[256], njoin[256];
+	char where[REPORT_FILTER_SQL];
 	struct rdb_q *q;
 	int rc, measured, kind = report_name_kind(by);
 
@@ -408,26 +434,30 @@ chart_energy_time(struct rdb *db, const struct report_opts *o,
 	    "estimate: RAPL shared by CPU time");
 	name_sql(o, kind, measured ? "i.host" : "h.host", key[!measured], ncol,
 	    sizeof(ncol), njoin, sizeof(njoin));
+	if ((rc = report_filter_sql(o, rdb_engine(db), &energy_cols[!measured],
+	    3, where, sizeof(where), err)) != EXR_OK)
+		return rc;
 	if (measured) {
 		snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS"
 		    " TEXT), '-') AS k, sum(i.energy_nj * 1.0) / 1e9%s"
 		    MEASURED_NAMED " GROUP BY k ORDER BY 2 DESC, 1", key[0],
-		    ncol, njoin);
+		    ncol, njoin, where);
 		snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour("
 		    "i.t1_ns) AS hr, coalesce(CAST(%s AS TEXT), '-') AS k,"
-		    " sum(i.energy_nj * 1.0) / 1e9" MEASURED_FROM
-		    " GROUP BY hr, k", key[0]);
+		    " sum(i.energy_nj * 1.0) / 1e9" MEASURED_FILTERED
+		    " GROUP BY hr, k", key[0], where);
 	} else {
 		snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS"
 		    " TEXT), '-') AS k, sum(e.energy_nj) / 1e9%s"
 		    ESTIMATE_NAMED " GROUP BY k ORDER BY 2 DESC, 1", key[1],
-		    ncol, njoin);
+		    ncol, njoin, where);
 		snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour("
 		    "e.t1_ns) AS hr, coalesce(CAST(%s AS TEXT), '-') AS k,"
-		    " sum(e.energy_nj) / 1e9" ESTIMATE_FROM " GROUP BY hr, k",
-		    key[1]);
+		    " sum(e.energy_nj) / 1e9" ESTIMATE_FILTERED
+		    " GROUP BY hr, k", key[1], where);
 	}
-	return time_series(db, o, kind, w->lo_ns, w->hi_ns, n,
+	return time_series(db, o, kind, &energy_cols[!measured], w->lo_ns,
+	    w->hi_ns, n,
 	    report_by_names[by], top_sql, hour_sql, c, err);
 }
 
@@ -435,10 +465,10 @@ int
 chart_capture(struct rdb *db, const struct report_opts *o,
     const struct chart_window *w, struct chart *c, struct ex_err *err)
 {
-	static const char sql[] =
-	    "SELECT h.host, c.t1_ns, c.proc_cpu_ns, c.busy_ns"
-	    " FROM capture c JOIN v_hosts h USING (host_id)"
-	    " WHERE c.t1_ns >= ?1 AND c.t1_ns < ?2 ORDER BY h.host, c.t1_ns";
+	/* Of all processes: --host narrows it, nothing else can. */
+	static const struct report_filter_cols cols = { .host = "h.host" };
+	struct report_opts ho = *o;
+	char sql[256 + REPORT_FILTER_SQL], where[REPORT_FILTER_SQL];
 	struct rdb_q *q;
 	double *busy = NULL;
 	char last[128];
@@ -471,12 +501,24 @@ chart_capture(struct rdb *db, const struct report_opts *o,
 		return rc != EXR_OK ? rc : ex_fail(err, EXR_NOMEM, 0,
 		    "no memory");
 	c->ns = 0;
+	ho.filter.n[RF_USER] = ho.filter.n[RF_GROUP] =
+	    ho.filter.n[RF_COMMAND] = 0;
+	if ((rc = report_filter_sql(&ho, rdb_engine(db), &cols, 3, where,
+	    sizeof(where), err)) != EXR_OK) {
+		free(busy);
+		return rc;
+	}
+	snprintf(sql, sizeof(sql), "SELECT h.host, c.t1_ns, c.proc_cpu_ns, "
+	    "c.busy_ns FROM capture c JOIN v_hosts h USING (host_id) WHERE "
+	    "c.t1_ns >= ?1 AND c.t1_ns < ?2%s ORDER BY h.host, c.t1_ns",
+	    where);
 	if (rdb_prepare(db, sql, &q) != 0) {
 		free(busy);
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	}
 	rdb_bind_int64(q, 1, w->lo_ns);
 	rdb_bind_int64(q, 2, w->hi_ns);
+	report_filter_bind(q, &ho, rdb_engine(db), &cols, 3);
 	last[0] = '\0';
 	s = MAX_LINES;		/* the current row's line; none yet */
 	while ((rc = rdb_step(q)) == RDB_ROW) {
@@ -557,7 +599,8 @@ chart_energy(struct rdb *db, const struct report_opts *o,
 	struct ebar *bars = NULL, *nbars;
 	size_t nbar = 0, cap = 0, i, shown;
 	double max = 0, other = 0;
-	char sql[1024], ncol[256], njoin[256];
+	char sql[1024 + REPORT_FILTER_SQL], ncol[256], njoin[256];
+	char where[REPORT_FILTER_SQL];
 	struct rdb_q *q;
 	int rc = EXR_OK, basis, named, kind = report_name_kind(by);
 
@@ -577,18 +620,25 @@ chart_energy(struct rdb *db, const struct report_opts *o,
 	for (basis = 0; basis < 2; basis++) {
 		named = name_sql(o, kind, basis == 0 ? "i.host" : "h.host",
 		    keys[basis], ncol, sizeof(ncol), njoin, sizeof(njoin));
+		if ((rc = report_filter_sql(o, rdb_engine(db),
+		    &energy_cols[basis], 3, where, sizeof(where), err)) !=
+		    EXR_OK) {
+			free(bars);
+			return rc;
+		}
 		if (basis == 0)
 			snprintf(sql, sizeof(sql), MEASURED_SQL, keys[0], ncol,
-			    njoin);
+			    njoin, where);
 		else
 			snprintf(sql, sizeof(sql), ESTIMATE_SQL, keys[1], ncol,
-			    njoin);
+			    njoin, where);
 		if (rdb_prepare(db, sql, &q) != 0) {
 			free(bars);
 			return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 		}
 		rdb_bind_int64(q, 1, w->lo_ns);
 		rdb_bind_int64(q, 2, w->hi_ns);
+		report_filter_bind(q, o, rdb_engine(db), &energy_cols[basis], 3);
 		while ((rc = rdb_step(q)) == RDB_ROW) {
 			if (nbar == cap) {
 				cap = cap ? cap * 2 : 64;

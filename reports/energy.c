@@ -61,7 +61,9 @@ static const struct basis_sql {
 	const char	*cols;		/* after "SELECT key, " */
 	const char	*from;		/* then the name join (NAME_JOIN) */
 	const char	*host;		/* the rows' host label, for it */
+	const char	*where;		/* then the filters */
 	const char	*rest;
+	struct report_filter_cols filter;
 } measured_sql = {
     "count(DISTINCT eproc_id), sum(CAST(i.energy_nj AS DOUBLE PRECISION)),"
     " count(i.energy_nj), max(i.t1_ns) - min(i.t0_ns), "
@@ -72,8 +74,9 @@ static const struct basis_sql {
     "coalesce(sum(i.cpu_ns / " NS_SQL "), 0), "
     "coalesce(sum(i.cpu_ns % " NS_SQL "), 0)",
     "FROM v_energy_usage i", "i.host",
-    "WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns "
-    "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST"
+    "WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns",
+    "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST",
+    { "i.uid", NULL, "i.command", "i.host", 0 }
 }, estimate_sql = {
     "count(DISTINCT e.proc_id), sum(e.energy_nj), "
     "count(e.energy_nj), max(e.t1_ns) - min(e.t0_ns), "
@@ -84,8 +87,9 @@ static const struct basis_sql {
     "coalesce(sum(e.cpu_ns / " NS_SQL "), 0), "
     "coalesce(sum(e.cpu_ns % " NS_SQL "), 0)",
     "FROM v_energy_estimate e JOIN v_hosts h USING (host_id)", "h.host",
-    "WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2 "
-    "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST"
+    "WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2",
+    "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST",
+    { "e.uid", NULL, "e.command", "h.host", 0 }
 };
 
 /* "a/b" to 3 places, or "-" (doubles: energy is REAL, see above). */
@@ -142,7 +146,8 @@ query_rows(struct rdb *db, const struct basis_sql *q, const char *key,
     const struct report_opts *o, enum basis b, struct erows *rows,
     double *total, struct ex_err *err)
 {
-	char sql[2048], ncol[256] = "", njoin[256] = "";
+	char sql[2048 + REPORT_FILTER_SQL], ncol[256] = "", njoin[256] = "";
+	char where[REPORT_FILTER_SQL];
 	struct rdb_q *st;
 	struct erow *r;
 	int rc, kind = report_name_kind(o->by);
@@ -155,12 +160,16 @@ query_rows(struct rdb *db, const struct basis_sql *q, const char *key,
 		snprintf(njoin, sizeof(njoin), NAME_JOIN("n", "%s", "%s",
 		    "%s"), q->host, report_name_kinds[kind], key);
 	}
-	snprintf(sql, sizeof(sql), "SELECT %s, %s%s %s%s %s", key, q->cols,
-	    ncol, q->from, njoin, q->rest);
+	if ((rc = report_filter_sql(o, rdb_engine(db), &q->filter, 3, where,
+	    sizeof(where), err)) != EXR_OK)
+		return rc;
+	snprintf(sql, sizeof(sql), "SELECT %s, %s%s %s%s %s%s %s", key,
+	    q->cols, ncol, q->from, njoin, q->where, where, q->rest);
 	if (rdb_prepare(db, sql, &st) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	rdb_bind_int64(st, 1, o->from_ns);
 	rdb_bind_int64(st, 2, o->to_ns);
+	report_filter_bind(st, o, rdb_engine(db), &q->filter, 3);
 	*total = 0;
 	while ((rc = rdb_step(st)) == RDB_ROW) {
 		const char *k = rdb_text(st, 0), *name;
@@ -211,14 +220,26 @@ static int
 rapl_total(struct rdb *db, const struct report_opts *o, double *nj,
     struct ex_err *err)
 {
+	/* The hosts --host names: the energy the rows' hosts had. */
+	static const struct report_filter_cols hosts = { .host = "h.host" };
+	struct report_opts ho = *o;
+	char sql[256 + REPORT_FILTER_SQL], where[REPORT_FILTER_SQL];
 	struct rdb_q *st;
 	int rc;
 
-	if (rdb_prepare(db, "SELECT coalesce(sum(energy_uj), 0) * 1e3 "
-	    "FROM v_rapl_host WHERE t1_ns >= ?1 AND t1_ns < ?2", &st) != 0)
+	ho.filter.n[RF_USER] = ho.filter.n[RF_GROUP] =
+	    ho.filter.n[RF_COMMAND] = 0;
+	if ((rc = report_filter_sql(&ho, rdb_engine(db), &hosts, 3, where,
+	    sizeof(where), err)) != EXR_OK)
+		return rc;
+	snprintf(sql, sizeof(sql), "SELECT coalesce(sum(r.energy_uj), 0) * "
+	    "1e3 FROM v_rapl_host r JOIN v_hosts h USING (host_id) WHERE "
+	    "r.t1_ns >= ?1 AND r.t1_ns < ?2%s", where);
+	if (rdb_prepare(db, sql, &st) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	rdb_bind_int64(st, 1, o->from_ns);
 	rdb_bind_int64(st, 2, o->to_ns);
+	report_filter_bind(st, &ho, rdb_engine(db), &hosts, 3);
 	rc = rdb_step(st);
 	*nj = rc == RDB_ROW ? rdb_double(st, 0) : 0;
 	rdb_finalize(st);
@@ -290,9 +311,11 @@ report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
 	for (i = 0; i < rows.n; i++)
 		put_row(&t, o->format, &rows.v[i], i < nmeasured ? measured :
 		    rapl);
-	rtab_head(&t, "# energy by %s; time zone %s; ranked by joules; "
+	rtab_head(&t, "# energy by %s", report_by_names[o->by]);
+	report_filter_head(&t, o);
+	rtab_head(&t, "; time zone %s; ranked by joules; "
 	    "estimate = a host's RAPL energy shared by CPU time\n",
-	    report_by_names[o->by], fmt_escape(tz, sizeof(tz), o->tz, 0));
+	    fmt_escape(tz, sizeof(tz), o->tz, 0));
 	print_intensities(db, &t);
 	rtab_meta(&t, "by", COL_TEXT, report_by_names[o->by]);
 	rtab_meta(&t, "tz", COL_TEXT, o->tz);

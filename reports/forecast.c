@@ -405,6 +405,7 @@ print_groups(FILE *fp, const struct report_opts *o,
 	for (j = 0; j < report_nkeys(o); j++)
 		rtab_head(&t, "%s%s", j > 0 ? ", " : " by ",
 		    report_by_names[report_key(o, j)]);
+	report_filter_head(&t, o);
 	rtab_head(&t, ", from %s to %s; time zone %s; threshold %g%%\n",
 	    (o->open & REPORT_OPEN_FROM) ? "the start" : fmt_datetime(from,
 	    sizeof(from), o->from_ns / NS_I64), (o->open & REPORT_OPEN_TO) ?

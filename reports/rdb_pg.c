@@ -23,7 +23,7 @@
 
 #include "rdb_int.h"
 
-#define PG_MAXPARAM	16	/* the reports use 4 */
+#define PG_MAXPARAM	128	/* the filters' values and the windows' */
 
 struct rdb_pg {
 	struct rdb	 base;

@@ -45,6 +45,17 @@ enum report_chart { REPORT_TEXT, REPORT_SVG, REPORT_HTML };
 
 struct idnames;
 
+/*
+ * --user, --gid, --command, --host (report_filter.c): the values of
+ * each, alternatives; the options together all hold.
+ */
+enum report_filter_kind { RF_USER, RF_GROUP, RF_COMMAND, RF_HOST, RF_N };
+#define REPORT_MAXFILTER	16	/* values of one option */
+struct report_filter {
+	const char	*v[RF_N][REPORT_MAXFILTER];
+	int		 n[RF_N];
+};
+
 struct report_opts {
 	enum report_kind kind;
 	enum report_by	 by;		/* the first key (energy: the only) */
@@ -80,6 +91,7 @@ struct report_opts {
 	int		 forecast;	/* --forecast: the daily peaks' trend */
 	double		 threshold;	/* --threshold PCT (0: not given;
 					   report_check: 80) */
+	struct report_filter filter;	/* --user, --gid, --command, --host */
 };
 
 #define REPORT_OPEN_FROM	1	/* no --from */
@@ -181,6 +193,27 @@ int	report_window(struct rdb *db, struct report_opts *o, int energy,
  * options and why (report_check.c).
  */
 int	report_check(struct report_opts *o, int nfiles, int by_given,
+	    struct ex_err *err);
+
+/* The option names of the filters ("user"), by enum report_filter_kind. */
+extern const char *const report_filter_names[];
+
+/* Value v of filter f into o.  EXR_OK, or EXR_USAGE with err. */
+int	report_filter_add(struct report_opts *o, enum report_filter_kind f,
+	    const char *v, struct ex_err *err);
+
+/* Whether o filters anything (procs: by user, group or command). */
+int	report_filtered(const struct report_opts *o, int procs);
+
+/* The filters as "user=root,command=post*" into b[n] ("": none). */
+void	report_filter_text(char *b, size_t n, const struct report_opts *o);
+
+/*
+ * Whether every user and group name of o's filters (not a number, not
+ * a glob) is one some host's stored names, or o's file, have.  EXR_OK,
+ * EXR_USAGE with err naming the one unknown, or EXR_DB.
+ */
+int	report_filter_check(struct rdb *db, const struct report_opts *o,
 	    struct ex_err *err);
 
 /* Run the report on db into fp.  EXR_OK, or EXR_DB/EXR_IO with err. */

@@ -134,18 +134,23 @@ static int
 capture_gaps(struct rdb *db, struct rtab *t, const struct report_opts *o,
     struct ex_err *err)
 {
-	static const char sql[] =
-	    "SELECT host, t0_ns, t1_ns, reason FROM v_pacct_gaps"
-	    " WHERE t1_ns > ?1 AND coalesce(t0_ns, 0) <= ?2"
-	    " ORDER BY host, t1_ns";
+	static const struct report_filter_cols cols = { .host = "host" };
+	char sql[256 + REPORT_FILTER_SQL], where[REPORT_FILTER_SQL];
 	char host[128], t0[40], t1[40], why[600];
 	struct rdb_q *st;
 	int rc;
 
+	if ((rc = report_filter_sql(o, rdb_engine(db), &cols, 3, where,
+	    sizeof(where), err)) != EXR_OK)
+		return rc;
+	snprintf(sql, sizeof(sql), "SELECT host, t0_ns, t1_ns, reason FROM "
+	    "v_pacct_gaps WHERE t1_ns > ?1 AND coalesce(t0_ns, 0) <= ?2%s"
+	    " ORDER BY host, t1_ns", where);
 	if (rdb_prepare(db, sql, &st) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	rdb_bind_int64(st, 1, o->from_ns);
 	rdb_bind_int64(st, 2, o->to_ns);
+	report_filter_bind(st, o, rdb_engine(db), &cols, 3);
 	while ((rc = rdb_step(st)) == RDB_ROW) {
 		fmt_escape(host, sizeof(host), 
 		    rdb_text(st, 0), ESC_SPACE);
@@ -285,12 +290,9 @@ int
 report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
-	static const char sql[] =
-	    "SELECT h.host, c.t0_ns, c.t1_ns, c.proc_cpu_ns, c.busy_ns,"
-	    " c.exit_sources, c.lost"
-	    " FROM capture c JOIN v_hosts h USING (host_id)"
-	    " WHERE c.t1_ns > ?1 AND c.t0_ns >= ?1 AND c.t1_ns <= ?2"
-	    " ORDER BY h.host, c.t0_ns";
+	/* Only --host narrows it (report_check). */
+	static const struct report_filter_cols cols = { .host = "h.host" };
+	char sql[512 + REPORT_FILTER_SQL], where[REPORT_FILTER_SQL];
 	static const char alt_sql[] =
 	    /* max(a, 0) as a CASE: PostgreSQL's max takes one. */
 	    "SELECT x.source, sum(CASE WHEN coalesce(x.cpu_user_ns, 0) +"
@@ -320,7 +322,9 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	}
 	capture_cols(&t, o->format);
 	rtab_head(&t, "# capture ratio: process CPU / busy CPU "
-	    "(user+nice+system); time zone %s\n"
+	    "(user+nice+system)");
+	report_filter_head(&t, o);
+	rtab_head(&t, "; time zone %s\n"
 	    "# exits: the exit source that closed the window's "
 	    "processes; lost: exit records lost (dropped by the kernel,"
 	    " or not written);\n"
@@ -335,6 +339,14 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	snprintf(b, sizeof(b), "%g", o->tolerance);
 	rtab_meta(&t, "tolerance", COL_NUM, b);
 	t.rows_name = "windows";
+	if ((rc = report_filter_sql(o, rdb_engine(db), &cols, 3, where,
+	    sizeof(where), err)) != EXR_OK)
+		goto out;
+	snprintf(sql, sizeof(sql), "SELECT h.host, c.t0_ns, c.t1_ns, "
+	    "c.proc_cpu_ns, c.busy_ns, c.exit_sources, c.lost FROM capture c "
+	    "JOIN v_hosts h USING (host_id) WHERE c.t1_ns > ?1 AND "
+	    "c.t0_ns >= ?1 AND c.t1_ns <= ?2%s ORDER BY h.host, c.t0_ns",
+	    where);
 	if (rdb_prepare(db, sql, &st) != 0 ||
 	    rdb_prepare(db, alt_sql, &q) != 0 ||
 	    rdb_prepare(db, CAPTURE_EXITS_SQL, &qx) != 0) {
@@ -345,6 +357,7 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 		goto out;
 	rdb_bind_int64(st, 1, o->from_ns);
 	rdb_bind_int64(st, 2, o->to_ns);
+	report_filter_bind(st, o, rdb_engine(db), &cols, 3);
 	while ((rc = rdb_step(st)) == RDB_ROW) {
 		const char *host = rdb_text(st, 0);
 		const char *src = rdb_text(st, 5);

@@ -48,6 +48,17 @@ report_check(struct report_opts *o, int nfiles, int by_given,
 	if (o->chart == REPORT_HTML && o->kind != REPORT_USAGE)
 		return ex_fail(err, EXR_USAGE, 0, "--format html draws every "
 		    "chart: no --capture or --energy");
+	/* A ratio of some processes' CPU to all the CPU means nothing. */
+	if (capture && report_filtered(o, 1))
+		return ex_fail(err, EXR_USAGE, 0, "--capture: the ratio of "
+		    "all processes' CPU to the busy CPU of a host; only "
+		    "--host narrows it, not --user, --group or --command");
+	if (energy && o->filter.n[RF_GROUP] > 0)
+		return ex_fail(err, EXR_USAGE, 0, "--energy: energy intervals "
+		    "record no group; not --group");
+	if (nfiles > 0 && report_filtered(o, 0))
+		return ex_fail(err, EXR_USAGE, 0, "report FILE...: no --user, "
+		    "--group, --command or --host (filters read the database)");
 	if (capture && nfiles > 0)
 		return ex_fail(err, EXR_USAGE, 0, "--capture reads the "
 		    "database, not files");

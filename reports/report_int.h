@@ -143,6 +143,32 @@ const char *report_value(const struct report_opts *o,
 	"CASE WHEN count(*) = count(" a ".name) AND min(" a ".name) = " \
 	"max(" a ".name) THEN min(" a ".name) END"
 
+/*
+ * The columns of a query's rows the filters test (NULL: the rows do not
+ * record it, and a filter of it matches none); marked: the command is
+ * the rollups' key, with the fork mark (RU_COMMAND).
+ */
+struct report_filter_cols {
+	const char	*uid, *gid, *command, *host;
+	int		 marked;
+};
+
+/*
+ * o's filters over c as SQL, " AND (...)" for each filter given (""
+ * with none), the parameters numbered from p0, into b[n]: EXR_OK, or
+ * EXR_USAGE with err when b is too small.  report_filter_bind binds
+ * the same parameters in q.
+ */
+#define REPORT_FILTER_SQL	4096
+int	report_filter_sql(const struct report_opts *o, enum rdb_engine e,
+	    const struct report_filter_cols *c, int p0, char *b, size_t n,
+	    struct ex_err *err);
+void	report_filter_bind(struct rdb_q *q, const struct report_opts *o,
+	    enum rdb_engine e, const struct report_filter_cols *c, int p0);
+
+/* The table's note of o's filters: "; filtered: user=root" or "". */
+void	report_filter_head(struct rtab *t, const struct report_opts *o);
+
 /* The kinds' names in v_host_names, indexed by enum idkind. */
 extern const char *const report_name_kinds[];
 

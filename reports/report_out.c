@@ -31,6 +31,7 @@ report_title(struct rtab *t, const struct report_opts *o)
 	else
 		rtab_head(t, " to %s", fmt_datetime(to, sizeof(to),
 		    o->to_ns / NS_I64));
+	report_filter_head(t, o);
 	rtab_head(t, "; time zone %s\n# " REPORT_APPORTIONED
 	    "; calls: processes that ended\n",
 	    fmt_escape(tz, sizeof(tz), o->tz, 0));

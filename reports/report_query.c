@@ -232,6 +232,9 @@ source(struct sqlbuf *q, const struct report_opts *o,
 
 		if (by != BY_HOST && by != BY_HOUR)
 			coarse = 0;
+		/* The host rollups have no user, group or command. */
+		if (report_filtered(o, 1))
+			coarse = 0;
 		if (by == BY_HOUR)
 			hourly = 1;
 	}
@@ -297,6 +300,29 @@ source(struct sqlbuf *q, const struct report_opts *o,
 	}
 }
 
+/* The columns of source()'s rows the filters test. */
+static const struct report_filter_cols filter_cols = {
+	"i.uid", "i.gid", "i.command", "i.host", 1
+};
+
+/* o's filters as the WHERE of the rows, numbered after source()'s. */
+static int
+where(struct sqlbuf *q, const struct report_opts *o, enum rdb_engine e,
+    int np, struct ex_err *err)
+{
+	char w[REPORT_FILTER_SQL];
+	int rc;
+
+	if ((rc = report_filter_sql(o, e, &filter_cols, np + 1, w, sizeof(w),
+	    err)) != EXR_OK)
+		return rc;
+	if (w[0] != '\0') {
+		sb_add(q, " WHERE 1 = 1");
+		sb_add(q, w);
+	}
+	return EXR_OK;
+}
+
 /* Whether key k is an id whose name the query finds (NAME_OF). */
 static int
 named(const struct report_opts *o, int k)
@@ -327,10 +353,10 @@ sb_name_join(struct sqlbuf *q, int k, enum report_by by)
 }
 
 /* The SQL for o (and s's buckets) into q, its parameters into p. */
-static void
+static int
 build(struct sqlbuf *q, const struct report_opts *o,
     const struct report_set *s, enum rdb_engine engine, int64_t from,
-    int64_t to, int64_t *p, int *np)
+    int64_t to, int64_t *p, int *np, struct ex_err *err)
 {
 	char b[64];
 	size_t m;
@@ -364,11 +390,14 @@ build(struct sqlbuf *q, const struct report_opts *o,
 	for (k = 0; k < nk; k++)
 		if (named(o, k))
 			sb_name_join(q, k, report_key(o, k));
+	if (where(q, o, engine, *np, err) != EXR_OK)
+		return err->code;
 	sb_add(q, " GROUP BY b");
 	for (k = 0; k < nk; k++) {
 		snprintf(b, sizeof(b), ", k%d", k);
 		sb_add(q, b);
 	}
+	return EXR_OK;
 }
 
 void
@@ -458,6 +487,10 @@ report_cpu_query(struct rdb *db, const struct report_opts *o,
 	sb_add(&q, " FROM ");
 	source(&q, o, s, rdb_engine(db), from, to, p, &np);
 	sb_add(&q, " i");
+	if ((rc = where(&q, o, rdb_engine(db), np, err)) != EXR_OK) {
+		free(q.b);
+		return rc;
+	}
 	if (grouped) {
 		sb_add(&q, " GROUP BY b, h");
 		for (k = 0; k < nk; k++) {
@@ -475,6 +508,7 @@ report_cpu_query(struct rdb *db, const struct report_opts *o,
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	for (i = 0; i < np; i++)
 		rdb_bind_int64(*qp, i + 1, p[i]);
+	report_filter_bind(*qp, o, rdb_engine(db), &filter_cols, np + 1);
 	return EXR_OK;
 }
 
@@ -496,7 +530,11 @@ report_query(struct rdb *db, const struct report_opts *o,
 		if (to > ns_of(s->edge[s->nb]))
 			to = ns_of(s->edge[s->nb]);
 	}
-	build(&q, o, s, rdb_engine(db), from, to, p, &np);
+	if ((rc = build(&q, o, s, rdb_engine(db), from, to, p, &np,
+	    err)) != EXR_OK) {
+		free(q.b);
+		return rc;
+	}
 	if (q.nomem) {
 		free(q.b);
 		return ex_fail(err, EXR_NOMEM, 0, "no memory");
@@ -507,6 +545,7 @@ report_query(struct rdb *db, const struct report_opts *o,
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	for (i = 0; i < np; i++)
 		rdb_bind_int64(st, i + 1, p[i]);
+	report_filter_bind(st, o, rdb_engine(db), &filter_cols, np + 1);
 	while ((rc = rdb_step(st)) == RDB_ROW) {
 		struct report_row *r;
 		size_t m;

@@ -178,8 +178,8 @@ test_expect_success 'names: the hosts stored ones, and --passwd/--group files' '
 	same --by host,group --format csv &&
 	printf "alice:x:1000:100::/:/bin/sh\n" >other.passwd &&
 	printf "wheel:x:0:\n" >other.group &&
-	same --by user --passwd other.passwd --group other.group &&
-	same --by group --passwd other.passwd --group other.group --format json
+	same --by user --passwd other.passwd --group-file other.group &&
+	same --by group --passwd other.passwd --group-file other.group --format json
 '
 
 # A window of whole UTC days around the data, with empty days and hours.

@@ -99,7 +99,7 @@ test_expect_success '--by host,hour: the hours that have usage (intervals split 
 '
 
 test_expect_success '--passwd, --group, --project: names beside the ids' '
-	extracct report --db fx.db --by user,group --passwd pw --group gr --tz UTC --format csv >n.csv &&
+	extracct report --db fx.db --by user,group --passwd pw --group-file gr --tz UTC --format csv >n.csv &&
 	csv n.csv | cut -d, -f1-5 >actual &&
 	cat >expect <<-\EOF &&
 	uid,user,gid,group,tz
