@@ -75,7 +75,8 @@ REPORTS = reports/fmt.c reports/outbuf.c reports/tmmemo.c reports/idnames.c \
 	reports/rtab.c reports/rtab_print.c \
 	reports/report_capture.c reports/report_bucket.c \
 	reports/report_shape.c reports/report_cols.c reports/report_names.c \
-	reports/report_pct.c reports/report_check.c reports/report_filter.c \
+	reports/report_observed.c reports/report_filter.c \
+	reports/report_pct.c reports/report_check.c \
 	reports/summary.c reports/energy.c reports/capture_top.c \
 	reports/rdb.c reports/rdb_sqlite.c \
 	reports/chart_data.c reports/svg.c reports/html.c \

@@ -72,6 +72,10 @@ struct chart {
 	int		 paired;	/* LINES: series 2k and 2k + 1 are a
 					   series and its trend, one colour,
 					   the trend dashed */
+	char		 note[320];	/* what the window leaves out */
+	double		*cover;		/* time charts: the part of each
+					   bucket the hosts' snapshots cover
+					   (0 to 1), NaN: not known */
 	double		 scale;		/* values are divided by this ... */
 	char		 unit[16];	/* ... to read in this unit */
 };
@@ -82,7 +86,15 @@ struct chart_window {
 	int		 empty;		/* no row in the window at all */
 	int		 daily;		/* --every: 0 hours, 1 days; -1: by
 					   the window's length */
+	char		 note[320];	/* hosts with no data in it */
 };
+
+/*
+ * The default window ends at the latest data; data before an empty
+ * stretch longer than this is left out of it, and the chart names the
+ * hosts that have no data in it, with their own data's span.
+ */
+#define CHART_GAP_S	(30 * 86400)
 
 /* Most series a chart tells apart (svg.c's palette; --limit). */
 #define CHART_MAXTOP	10

@@ -58,9 +58,9 @@ static size_t	bucket_of(const struct chart *c, int64_t epoch_s);
 static int	alloc_series(struct chart *c, size_t ns, struct ex_err *err);
 static int	series(struct rdb *db, const struct report_opts *o,
 		    const struct report_filter_cols *fc, int64_t a, int64_t b1,
-		    size_t n,
-		    size_t nkeys, const char *what, const char *hour_sql,
-		    struct chart *c, struct ex_err *err);
+		    size_t n, size_t nkeys, const char *what,
+		    const char *hour_sql, struct chart *c,
+		    struct report_set *obs, struct ex_err *err);
 static int	describe(struct rdb *db, const struct report_opts *o,
 		    const struct chart_window *w, struct chart *c,
 		    struct ex_err *err);
@@ -81,6 +81,7 @@ chart_release(struct chart *c)
 	free(c->name);
 	free(c->v);
 	free(c->bar_class);
+	free(c->cover);
 	chart_init(c, c->kind);
 }
 
@@ -111,15 +112,87 @@ extent(struct rdb *db, const char *view, const struct report_opts *o,
 	return EXR_OK;
 }
 
+/*
+ * The usage's extent as the tables see it (report_bucket.c): the
+ * rollups' hours, [first hour, last hour + 1 h), into lo/hi (hi the
+ * last ns in).  With the window open at both ends, only the last
+ * cluster of hours: those after the last empty stretch longer than
+ * CHART_GAP_S, with a note naming the hosts left out.
+ */
+static int
+usage_extent(struct rdb *db, const struct report_opts *o,
+    struct chart_window *w, int64_t *lo, int64_t *hi, int *any,
+    int64_t *cut, struct ex_err *err)
+{
+	struct rdb_q *q;
+	int64_t h, prev = 0, first = 0, start = 0, last = 0, a, b;
+	int n = 0, rc;
+	size_t len = 0;
+	char d0[40], d1[40];
+
+	if (rdb_prepare(db, "SELECT DISTINCT hour_s FROM v_usage_rollup_host"
+	    " WHERE hour_s * " NS_SQL " >= ?1 AND hour_s * " NS_SQL " < ?2"
+	    " ORDER BY hour_s", &q) != 0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	rdb_bind_int64(q, 1, o->from_ns);
+	rdb_bind_int64(q, 2, o->to_ns);
+	while ((rc = rdb_step(q)) == RDB_ROW) {
+		h = rdb_int64(q, 0);
+		if (n++ == 0)
+			first = start = h;
+		else if (h - prev > CHART_GAP_S &&
+		    o->open == (REPORT_OPEN_FROM | REPORT_OPEN_TO))
+			start = h;
+		prev = last = h;
+	}
+	if (rc != RDB_DONE)
+		return db_fail(db, q, err);
+	rdb_finalize(q);
+	if (n == 0)
+		return EXR_OK;
+	if (!*any || start * NS_I64 < *lo)
+		*lo = start * NS_I64;
+	if (!*any || (last + 3600) * NS_I64 - 1 > *hi)
+		*hi = (last + 3600) * NS_I64 - 1;
+	*any = 1;
+	if (start == first)
+		return EXR_OK;
+	*cut = start * NS_I64;
+	/* The hosts whose data all lie before the cluster drawn. */
+	len = (size_t)snprintf(w->note, sizeof(w->note), "data before %s "
+	    "(after more than %d days without any) not drawn:",
+	    fmt_datetime(d0, sizeof(d0), start), CHART_GAP_S / 86400);
+	if (rdb_prepare(db, "SELECT host, min(hour_s), max(hour_s) FROM "
+	    "v_usage_rollup_host GROUP BY host ORDER BY host", &q) != 0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	while ((rc = rdb_step(q)) == RDB_ROW) {
+		a = rdb_int64(q, 1);
+		b = rdb_int64(q, 2);
+		if (b >= start || len >= sizeof(w->note))
+			continue;
+		len += (size_t)snprintf(w->note + len, sizeof(w->note) - len,
+		    " host %s, its data %s to %s;", rdb_text(q, 0) != NULL ?
+		    rdb_text(q, 0) : "-", fmt_datetime(d0, sizeof(d0), a),
+		    fmt_datetime(d1, sizeof(d1), b + 3600));
+	}
+	if (rc != RDB_DONE)
+		return db_fail(db, q, err);
+	rdb_finalize(q);
+	if (len < sizeof(w->note) && len > 0 && w->note[len - 1] == ';')
+		w->note[len - 1] = '\0';
+	return EXR_OK;
+}
+
 int
 chart_window(struct rdb *db, const struct report_opts *o, int mask,
     struct chart_window *w, struct ex_err *err)
 {
-	int64_t lo = 0, hi = 0;
+	int64_t lo = 0, hi = 0, cut = INT64_MIN;
 	int any = 0, rc;
 
-	if (((mask & CW_USAGE) && (rc = extent(db, "v_proc_usage", o, &lo,
-	    &hi, &any, err)) != EXR_OK) ||
+	w->note[0] = '\0';
+	if (((mask & CW_USAGE) && (rc = usage_extent(db, o, w, &lo, &hi,
+	    &any, &cut, err)) != EXR_OK) ||
 	    ((mask & CW_CAPTURE) && (rc = extent(db, "capture", o, &lo, &hi,
 	    &any, err)) != EXR_OK) ||
 	    ((mask & CW_ENERGY) && ((rc = extent(db, "v_energy_usage", o,
@@ -129,9 +202,14 @@ chart_window(struct rdb *db, const struct report_opts *o, int mask,
 	w->empty = !any;
 	w->daily = o->every == EVERY_HOUR ? 0 : o->every == EVERY_DAY ? 1 :
 	    -1;
-	/* A window given is drawn whole; an open end stops at the data. */
+	/*
+	 * A window given is drawn whole; an open end stops at the data,
+	 * as the tables' does: the first and last hour of usage.
+	 */
 	w->lo_ns = !(o->open & REPORT_OPEN_FROM) ? o->from_ns : lo;
 	w->hi_ns = !(o->open & REPORT_OPEN_TO) ? o->to_ns : hi + 1;
+	if (w->lo_ns < cut)
+		w->lo_ns = cut;	/* the last cluster only (usage_extent) */
 	if (w->hi_ns <= w->lo_ns)
 		w->hi_ns = w->lo_ns + 1;
 	return EXR_OK;
@@ -188,8 +266,8 @@ key_label(const struct report_opts *o, int kind, const char *key,
 static int
 time_series(struct rdb *db, const struct report_opts *o, int kind,
     const struct report_filter_cols *fc, int64_t a, int64_t b1, size_t n,
-    const char *what, const char *top_sql,
-    const char *hour_sql, struct chart *c, struct ex_err *err)
+    const char *what, const char *top_sql, const char *hour_sql,
+    struct chart *c, struct report_set *obs, struct ex_err *err)
 {
 	struct rdb_q *q;
 	char (*label)[128];
@@ -223,20 +301,73 @@ time_series(struct rdb *db, const struct report_opts *o, int kind,
 	}
 	rdb_finalize(q);
 	rc = nkeys == 0 ? EXR_OK : series(db, o, fc, a, b1, n, nkeys, what,
-	    hour_sql, c, err);
+	    hour_sql, c, obs, err);
 	for (k = 0; rc == EXR_OK && k < n && k < nkeys; k++)
 		memcpy(c->name[k], label[k], sizeof(label[k]));
 	free(label);
 	return rc;
 }
 
-/* time_series' second part: the hours' amounts of the top keys. */
+/*
+ * The seconds a row of host (obs: hosts with their observed spans) in
+ * bucket b is divided by: the time its snapshots cover, or the bucket
+ * where the host has no snapshots (not known) or none cover it.
+ */
+static double
+divisor(const struct chart *c, const struct report_set *obs,
+    const char *host, size_t b)
+{
+	size_t i;
+	int64_t ns;
+
+	for (i = 0; obs != NULL && host != NULL && i < obs->nhosts; i++)
+		if (strcmp(obs->hosts[i].host, host) == 0) {
+			if (obs->hosts[i].watched && (ns = report_obs_ns(
+			    &obs->hosts[i], c->edge[b] * NS_I64,
+			    c->edge[b + 1] * NS_I64)) > 0)
+				return (double)ns / 1e9;
+			break;
+		}
+	return (double)(c->edge[b + 1] - c->edge[b]);
+}
+
+/*
+ * Each bucket's coverage (chart.h): of the hosts with snapshots, the
+ * best covered one's part of the bucket; NaN where none has any.
+ */
+static int
+coverage(struct chart *c, const struct report_set *obs, struct ex_err *err)
+{
+	size_t b, i;
+	double f;
+
+	if ((c->cover = calloc(c->nb + 1, sizeof(*c->cover))) == NULL)
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	for (b = 0; b < c->nb; b++) {
+		c->cover[b] = NAN;
+		for (i = 0; i < obs->nhosts; i++) {
+			if (!obs->hosts[i].watched)
+				continue;
+			f = (double)report_obs_ns(&obs->hosts[i], c->edge[b] *
+			    NS_I64, c->edge[b + 1] * NS_I64) / 1e9 /
+			    (double)(c->edge[b + 1] - c->edge[b]);
+			if (isnan(c->cover[b]) || f > c->cover[b])
+				c->cover[b] = f;
+		}
+	}
+	return EXR_OK;
+}
+
+/*
+ * time_series' second part: the hours' amounts of the top keys, each
+ * over its bucket's seconds; with obs, the rows have the host in a
+ * fourth column and are over the time the host was observed.
+ */
 static int
 series(struct rdb *db, const struct report_opts *o,
     const struct report_filter_cols *fc, int64_t a, int64_t b1, size_t n,
-    size_t nkeys,
-    const char *what, const char *hour_sql, struct chart *c,
-    struct ex_err *err)
+    size_t nkeys, const char *what, const char *hour_sql, struct chart *c,
+    struct report_set *obs, struct ex_err *err)
 {
 	struct rdb_q *q;
 	size_t s, b, k, top;
@@ -267,16 +398,42 @@ series(struct rdb *db, const struct report_opts *o,
 			    0)
 				break;
 		if (b < c->nb && k < c->ns)
-			c->v[k * c->nb + b] += rdb_double(q, 2);
+			c->v[k * c->nb + b] += obs == NULL ? rdb_double(q, 2) :
+			    rdb_double(q, 2) / divisor(c, obs, rdb_text(q, 3),
+			    b);
 	}
 	if (rc != RDB_DONE)
 		return db_fail(db, q, err);
 	rdb_finalize(q);
+	if (obs != NULL)
+		return coverage(c, obs, err);
 	for (s = 0; s < c->ns; s++)
 		for (b = 0; b < c->nb; b++)
 			c->v[s * c->nb + b] /= (double)(c->edge[b + 1] -
 			    c->edge[b]);
 	return EXR_OK;
+}
+
+/*
+ * time_series for CPU: each host's CPU over the time it was observed
+ * in the bucket (report_obs_load), and the buckets' coverage.
+ */
+static int
+cpu_series(struct rdb *db, const struct report_opts *o, int kind,
+    const struct report_filter_cols *fc, int64_t a, int64_t b1, size_t n,
+    const char *what, const char *top_sql, const char *hour_sql,
+    struct chart *c, struct ex_err *err)
+{
+	struct report_set obs = { 0 };
+	int rc;
+
+	if ((rc = report_capacity(db, &obs, err)) == EXR_OK &&
+	    (rc = report_obs_load(db, &obs, c->edge[0] * NS_I64,
+	    c->edge[c->nb] * NS_I64, err)) == EXR_OK)
+		rc = time_series(db, o, kind, fc, a, b1, n, what, top_sql,
+		    hour_sql, c, &obs, err);
+	report_set_release(&obs);
+	return rc;
 }
 
 int
@@ -336,9 +493,10 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 		    "GROUP BY k ORDER BY 2 DESC, 1", ikey, ncol, njoin, where);
 		snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour("
 		    "i.t1_ns) AS h, coalesce(CAST(%s AS TEXT), '-') AS k, "
-		    SPLIT_SECS(CPU_NS) " FROM v_proc_usage i WHERE i.t1_ns >= "
-		    "?1 AND i.t1_ns < ?2%s GROUP BY h, k", ikey, where);
-		return time_series(db, o, kind, &scan, w->lo_ns, w->hi_ns, n,
+		    SPLIT_SECS(CPU_NS) ", i.host AS hh FROM v_proc_usage i "
+		    "WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2%s GROUP BY h, k, hh",
+		    ikey, where);
+		return cpu_series(db, o, kind, &scan, w->lo_ns, w->hi_ns, n,
 		    report_by_names[by], top_sql, hour_sql, c, err);
 	}
 	/* The rollups' hours that start in the buckets. */
@@ -350,9 +508,9 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	    " ORDER BY 2 DESC, 1", key, ncol, njoin, where);
 	snprintf(hour_sql, sizeof(hour_sql), "SELECT i.hour_s AS h,"
 	    " coalesce(CAST(%s AS TEXT), '-') AS k, " ROLLUP_CPU_SECS
-	    " FROM v_usage_rollup i WHERE i.hour_s >= ?1 AND i.hour_s < ?2%s"
-	    " GROUP BY h, k", key, where);
-	return time_series(db, o, kind, &rolled, c->edge[0], c->edge[c->nb], n,
+	    ", i.host AS hh FROM v_usage_rollup i WHERE i.hour_s >= ?1 AND"
+	    " i.hour_s < ?2%s GROUP BY h, k, hh", key, where);
+	return cpu_series(db, o, kind, &rolled, c->edge[0], c->edge[c->nb], n,
 	    report_by_names[by], top_sql, hour_sql, c, err);
 }
 
@@ -457,8 +615,8 @@ chart_energy_time(struct rdb *db, const struct report_opts *o,
 		    " GROUP BY hr, k", key[1], where);
 	}
 	return time_series(db, o, kind, &energy_cols[!measured], w->lo_ns,
-	    w->hi_ns, n,
-	    report_by_names[by], top_sql, hour_sql, c, err);
+	    w->hi_ns, n, report_by_names[by], top_sql, hour_sql, c, NULL,
+	    err);
 }
 
 int
@@ -825,6 +983,7 @@ describe(struct rdb *db, const struct report_opts *o,
 	size_t len = 0, nh = 0;
 	int rc;
 
+	snprintf(c->note, sizeof(c->note), "%s", w->note);
 	if (rdb_prepare(db, "SELECT host FROM v_hosts ORDER BY host", &q) !=
 	    0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));

@@ -2,6 +2,7 @@
  * The usage report (see report.h and report_int.h for its parts): the
  * driver, from the query to the printed rows.
  */
+#include "../parsers/records.h"
 #include "report_int.h"
 
 /* Shape and print s in o's format. */
@@ -40,6 +41,28 @@ report_print(FILE *fp, const struct report_opts *o,
 	return rc;
 }
 
+/*
+ * The hosts' observed time over what the rows span (their buckets, or
+ * the window given): util_pct divides by it.  Nothing to load for a
+ * report whose rows span no known time.
+ */
+static int
+load_observed(struct rdb *db, const struct report_opts *o,
+    struct report_set *s, struct ex_err *err)
+{
+	int k, hourly = 0;
+
+	if (o->every != EVERY_NONE)
+		return s->nb == 0 ? EXR_OK : report_obs_load(db, s,
+		    s->edge[0] * NS_I64, s->edge[s->nb] * NS_I64, err);
+	for (k = 0; k < report_nkeys(o); k++)
+		if (report_key(o, k) == BY_HOUR)
+			hourly = 1;
+	if (!hourly && o->open != 0)
+		return EXR_OK;
+	return report_obs_load(db, s, o->from_ns, o->to_ns, err);
+}
+
 int
 report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
@@ -63,7 +86,8 @@ report_run(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    (o->every == EVERY_NONE ||
 	    (rc = report_buckets(db, o, &s, err)) == EXR_OK) &&
 	    (rc = report_query(db, o, &s, err)) == EXR_OK &&
-	    (rc = report_capacity(db, &s, err)) == EXR_OK)
+	    (rc = report_capacity(db, &s, err)) == EXR_OK &&
+	    (rc = load_observed(db, o, &s, err)) == EXR_OK)
 		rc = print_set(fp, o, &s, err);
 	report_set_release(&s);
 	return rc;

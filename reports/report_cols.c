@@ -16,6 +16,7 @@ enum {
 	W_BUCKET, W_BUCKET_UTC, W_BUCKET_EPOCH,	/* --every */
 	W_KEY, W_KEY_ID, W_KEY_UTC, W_KEY_EPOCH,	/* arg: key index */
 	W_TZ, W_APPORTIONED, W_CALLS, W_SECS, W_COUNT, W_CPU, W_CPU_PCT, W_UTIL_PCT,
+	W_OBSERVED, W_COVERAGE,
 	W_CPU_CALL, W_REAL_CALL, W_CHARS_CALL
 };
 
@@ -86,6 +87,8 @@ report_cols(const struct report_opts *o, struct report_col *c)
 	n = add(c, n, "real_s", COL_NUM, COLF_ALL, W_SECS, RM_REAL_NS);
 	n = add(c, n, "cpu_share_pct", COL_NUM, T, W_CPU_PCT, 0);
 	n = add(c, n, "util_pct", COL_NUM, T, W_UTIL_PCT, 0);
+	n = add(c, n, "observed_s", COL_NUM, T, W_OBSERVED, 0);
+	n = add(c, n, "coverage_pct", COL_NUM, T, W_COVERAGE, 0);
 	n = add(c, n, "chars_rdwr_bytes", COL_NUM, COLF_ALL, W_COUNT,
 	    RM_CHARS);
 	n = add(c, n, "read_bytes", COL_NUM, T, W_COUNT, RM_READ);
@@ -113,6 +116,8 @@ report_cols(const struct report_opts *o, struct report_col *c)
 		n = add(c, n, "chars_rdwr_bytes_per_call", COL_NUM, COLF_ALL,
 		    W_CHARS_CALL, 0);
 	}
+	n = add(c, n, "observed_s", COL_NUM, D, W_OBSERVED, 0);
+	n = add(c, n, "coverage_pct", COL_NUM, D, W_COVERAGE, 0);
 	/* CSV has no header lines: it says split values are, per row. */
 	n = add(c, n, "apportioned", COL_TEXT, COLF_CSV, W_APPORTIONED, 0);
 	return n;
@@ -176,6 +181,86 @@ report_span(const struct report_opts *o, const struct report_set *s,
 	return 0;
 }
 
+/* The row's span as [*a, *b) ns; 0 when it has none. */
+static int
+row_range(const struct report_opts *o, const struct report_set *s,
+    const struct report_row *r, int64_t *a, int64_t *b)
+{
+	long i;
+	int k, nk = report_nkeys(o);
+
+	if (o->every != EVERY_NONE) {
+		if ((i = report_bucket_of(s, r->bucket)) < 0)
+			return 0;
+		*a = s->edge[i] * NS_I64;
+		*b = s->edge[i + 1] * NS_I64;
+		return 1;
+	}
+	for (k = 0; k < nk; k++)
+		if (report_key(o, k) == BY_HOUR) {
+			if (r->other || (r->keynull >> k & 1))
+				return 0;
+			*a = r->hour_epoch * NS_I64;
+			*b = *a + 3600 * NS_I64;
+			return 1;
+		}
+	if (o->open != 0)
+		return 0;
+	*a = o->from_ns;
+	*b = o->to_ns;
+	return 1;
+}
+
+/* The ns of [a, b) h was observed: the whole if not watched. */
+static int64_t
+host_observed(const struct report_host *h, int64_t a, int64_t b, int *known)
+{
+	if (!h->watched) {
+		*known = 0;
+		return b - a;
+	}
+	return report_obs_ns(h, a, b);
+}
+
+int64_t
+report_observed(const struct report_opts *o, const struct report_set *s,
+    const struct report_row *r, __int128 *capacity_ns, int *known)
+{
+	int64_t a, b, ncpu = 0;
+	size_t i;
+	int k, nk = report_nkeys(o);
+	const struct report_host *one = NULL;
+
+	*capacity_ns = 0;
+	*known = 1;
+	if (!row_range(o, s, r, &a, &b))
+		return 0;
+	for (k = 0; k < nk; k++)
+		if (report_key(o, k) == BY_HOST) {
+			if (r->other || (r->keynull >> k & 1))
+				return 0;
+			for (i = 0; i < s->nhosts; i++)
+				if (strcmp(s->hosts[i].host, r->key[k]) == 0)
+					one = &s->hosts[i];
+			if (one == NULL || one->ncpu <= 0)
+				return 0;
+			a = host_observed(one, a, b, known);
+			*capacity_ns = (__int128)one->ncpu * a;
+			return a;
+		}
+	/* Every host: their CPUs' observed time, over their CPUs. */
+	for (i = 0; i < s->nhosts; i++) {
+		if (s->hosts[i].ncpu <= 0) {
+			*capacity_ns = 0;
+			return 0;
+		}
+		ncpu += s->hosts[i].ncpu;
+		*capacity_ns += (__int128)s->hosts[i].ncpu *
+		    host_observed(&s->hosts[i], a, b, known);
+	}
+	return ncpu > 0 ? (int64_t)(*capacity_ns / ncpu) : 0;
+}
+
 /* The CPU of the row's bucket (or of the report), for cpu_share_pct. */
 static __int128
 total_of(const struct report_set *s, const struct report_row *r)
@@ -212,7 +297,7 @@ report_value(const struct report_opts *o, const struct report_set *s,
 {
 	__int128 cpu, tot;
 	int64_t ncpu, span;
-	int k = c->arg;
+	int k = c->arg, known;
 	const char *name;
 
 	switch (c->what) {
@@ -283,13 +368,27 @@ report_value(const struct report_opts *o, const struct report_set *s,
 		    (unsigned __int128)cpu * 100 : 0, tot > 0 ?
 		    (unsigned __int128)tot : 1, 2);
 	case W_UTIL_PCT:
+		/* Over the time observed, not the whole span. */
 		if (!cpu_of(r, &cpu) || (ncpu = report_ncpu(o, s, r)) <= 0 ||
-		    (span = report_span(o, s, r)) <= 0)
+		    (span = report_span(o, s, r)) <= 0 ||
+		    report_observed(o, s, r, &tot, &known) <= 0 || tot <= 0)
 			return NULL;
 		return fmt_fixed128(b, n, cpu > 0 ?
 		    (unsigned __int128)cpu * 100 : 0,
-		    (unsigned __int128)ncpu * (unsigned __int128)span *
-		    NS_I64, 2);
+		    (unsigned __int128)tot, 2);
+	case W_OBSERVED:
+		if (report_ncpu(o, s, r) <= 0 || report_span(o, s, r) <= 0 ||
+		    (ncpu = report_observed(o, s, r, &tot, &known), !known))
+			return NULL;
+		fmt_secs128(b, n, ncpu);
+		return b;
+	case W_COVERAGE:
+		if (report_ncpu(o, s, r) <= 0 ||
+		    (span = report_span(o, s, r)) <= 0 ||
+		    (ncpu = report_observed(o, s, r, &tot, &known), !known))
+			return NULL;
+		return fmt_fixed128(b, n, (unsigned __int128)ncpu * 100,
+		    (unsigned __int128)span * NS_I64, 2);
 	case W_CPU_CALL:
 		if (!cpu_of(r, &cpu) || r->calls <= 0)
 			return NULL;

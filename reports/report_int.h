@@ -29,7 +29,21 @@
 struct report_host {
 	char		 host[128];
 	int64_t		 ncpu;		/* 0: not known */
+	int64_t		(*span)[2];	/* observed [t0, t1) ns, in order
+					   (report_obs_load) */
+	size_t		 nspan;
+	int		 watched;	/* has system snapshots: its spans
+					   are what was observed */
 };
+
+/*
+ * The longest time between two system snapshots that counts as
+ * observed, ns: the snapshot timer runs every 5 minutes and the hourly
+ * run snaps too, so a longer gap is a host that was off or a job that
+ * stopped (the forecast's rule).
+ */
+#define REPORT_MAXGAP_NS	7200000000000LL
+
 
 /* What a report prints: its rows and what the columns need. */
 struct report_set {
@@ -87,6 +101,19 @@ int	report_query(struct rdb *db, const struct report_opts *o,
 /* Every host's CPUs (for util_pct).  EXR_OK or EXR_DB with err. */
 int	report_capacity(struct rdb *db, struct report_set *s,
 	    struct ex_err *err);
+
+/*
+ * The time each host of s (report_capacity's) was observed in [from_ns,
+ * to_ns): the spans between consecutive system snapshots of one boot,
+ * at most REPORT_MAXGAP_NS apart (report_observed.c).  A host without
+ * system snapshots has none: its coverage is not known.  EXR_OK, or
+ * EXR_DB/EXR_NOMEM with err.
+ */
+int	report_obs_load(struct rdb *db, struct report_set *s, int64_t from_ns,
+	    int64_t to_ns, struct ex_err *err);
+/* The ns of [a, b) (ns) that h's spans cover. */
+int64_t	report_obs_ns(const struct report_host *h, int64_t a, int64_t b);
+void	report_obs_release(struct report_set *s);
 
 /*
  * Shape s for printing: the zero rows of empty buckets, the order (o's
@@ -214,6 +241,16 @@ int64_t	report_ncpu(const struct report_opts *o,
 	    const struct report_set *s, const struct report_row *r);
 int64_t	report_span(const struct report_opts *o,
 	    const struct report_set *s, const struct report_row *r);
+/*
+ * The time row r was observed, ns (its hosts' snapshots over its span,
+ * weighted by their CPUs; a host not watched counts the whole span),
+ * and the CPU ns its hosts had in it (CPUs x observed); 0 when the
+ * hosts' CPUs or the span are not known.  *known: every host was
+ * watched (the figure is a measure, not the span).
+ */
+int64_t	report_observed(const struct report_opts *o,
+	    const struct report_set *s, const struct report_row *r,
+	    __int128 *capacity_ns, int *known);
 
 /* The table's title above the names: key(s), window and zone. */
 void	report_title(struct rtab *t, const struct report_opts *o);

@@ -592,8 +592,8 @@ report_capacity(struct rdb *db, struct report_set *s, struct ex_err *err)
 	static const char sql[] =
 	    /* One pass over sysload, not a subquery a host: on the
 	     * server each would label every host again (O(hosts^2)). */
-	    "SELECT h.host, l.ncpu FROM v_hosts h LEFT JOIN"
-	    " (SELECT host_id, max(ncpu) AS ncpu FROM v_sysload"
+	    "SELECT h.host, l.ncpu, l.n FROM v_hosts h LEFT JOIN"
+	    " (SELECT host_id, max(ncpu) AS ncpu, count(*) AS n FROM v_sysload"
 	    "  GROUP BY host_id) l ON l.host_id = h.host_id"
 	    " ORDER BY h.host";
 	struct rdb_q *st;
@@ -612,9 +612,12 @@ report_capacity(struct rdb *db, struct report_set *s, struct ex_err *err)
 		}
 		s->hosts = nh;
 		h = &s->hosts[s->nhosts++];
+		memset(h, 0, sizeof(*h));
 		snprintf(h->host, sizeof(h->host), "%s", name != NULL ? name :
 		    "");
 		h->ncpu = rdb_isnull(st, 1) ? 0 : rdb_int64(st, 1);
+		/* Two snapshots make a span observed; fewer: not known. */
+		h->watched = !rdb_isnull(st, 2) && rdb_int64(st, 2) >= 2;
 	}
 	rdb_finalize(st);
 	return rc == RDB_DONE ? EXR_OK :

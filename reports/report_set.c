@@ -58,6 +58,7 @@ report_set_release(struct report_set *s)
 {
 	free(s->rows);
 	free(s->edge);
+	report_obs_release(s);
 	free(s->hosts);
 	free(s->btotal);
 	free(s->names);

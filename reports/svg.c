@@ -56,6 +56,7 @@ static void	bars(FILE *fp, const struct chart *c);
 static double	y_axis(FILE *fp, const struct chart *c, double max);
 static void	x_axis(FILE *fp, const struct chart *c);
 static void	legend(FILE *fp, const struct chart *c);
+static double	x_of(const struct chart *c, int64_t t);
 static const char *series_colour(const struct chart *c, size_t s);
 
 void
@@ -169,6 +170,40 @@ head(FILE *fp, const struct chart *c, int height, int standalone)
 	    " class=\"title\"", c->title, 0);
 	text(fp, PX0, 46, "fill=\"#444444\" class=\"subtitle\"", c->subtitle,
 	    0);
+	if (c->note[0] != '\0')
+		text(fp, PX0, 62, "font-size=\"11\" fill=\"#a33a2a\""
+		    " class=\"note\"", c->note, 0);
+}
+
+/*
+ * The buckets the hosts' snapshots cover only in part, greyed over the
+ * plot's height: their values are over the part observed, which the
+ * tooltip gives ("observed 1 min of 60").
+ */
+static void
+coverage(FILE *fp, const struct chart *c)
+{
+	size_t b;
+	double x0, x1, len, seen;
+	const char *unit;
+
+	for (b = 0; c->cover != NULL && b < c->nb; b++) {
+		if (isnan(c->cover[b]) || c->cover[b] >= 0.9995)
+			continue;
+		len = (double)(c->edge[b + 1] - c->edge[b]);
+		seen = c->cover[b] * len;
+		x0 = x_of(c, c->edge[b]);
+		x1 = x_of(c, c->edge[b + 1]);
+		unit = c->daily ? "h" : "min";
+		fprintf(fp, "<rect class=\"coverage\" x=\"%.1f\" y=\"%d\""
+		    " width=\"%.1f\" height=\"%d\" fill=\"#000000\""
+		    " fill-opacity=\"0.10\" data-observed-s=\"%.0f\""
+		    " data-bucket-s=\"%.0f\"><title>observed %.*f %s of %.0f"
+		    "</title></rect>\n", x0, PY0, x1 - x0 > 0.5 ? x1 - x0 : 0.5,
+		    PY1 - PY0, seen, len, c->daily ? 1 : 0, c->daily ?
+		    seen / 3600 : seen / 60, unit, c->daily ? len / 3600 :
+		    len / 60);
+	}
 }
 
 static void
@@ -491,6 +526,7 @@ stacked(FILE *fp, const struct chart *c)
 		svg_text(fp, c->name[s], 0);
 		fputs("</title></path>\n", fp);
 	}
+	coverage(fp, c);
 	x_axis(fp, c);
 	legend(fp, c);
 }
