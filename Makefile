@@ -60,7 +60,7 @@ PARSERS = parsers/exerr.c parsers/source.c parsers/pacct.c parsers/sniff.c parse
 	parsers/exacct_write.c parsers/exacct_names.c parsers/records.c \
 	parsers/skim.c \
 	parsers/recwrite.c parsers/stream.c parsers/taskstats_decode.c \
-	parsers/reader.c
+	parsers/reader.c parsers/cgpath.c
 STORE = store/db.c store/migrations.c store/dblock.c store/diff.c store/flows.c store/ledger.c store/live.c \
 	store/ingest.c store/store.c store/hosts.c \
 	store/ingest_procs.c store/ingest_tasks.c store/ingest_flows.c \
