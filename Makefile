@@ -99,7 +99,8 @@ PORTABLE_EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/spool/retention.c
 LINUX_EXTRACT = extract/linux/procfs.c extract/linux/taskstats.c \
 	extract/linux/tgroups.c extract/linux/powercap.c \
-	extract/linux/snapcpu.c extract/linux/snapshot.c extract/linux/acctd.c
+	extract/linux/snapcpu.c extract/linux/snapshot.c extract/linux/acctd.c \
+	extract/linux/cgroup.c
 ifeq ($(shell uname -s),Linux)
 EXTRACT = $(PORTABLE_EXTRACT) $(LINUX_EXTRACT)
 else
