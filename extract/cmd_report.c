@@ -170,7 +170,7 @@ parse_keys(const char *arg, struct report_opts *o)
 		if (i == BY_NKEYS)
 			return complain(EXR_USAGE, "--by '%s': '%s' is not one "
 			    "of user, group, command, project, zone, host, "
-			    "hour", arg, p);
+			    "hour, cgroup, unit, container", arg, p);
 		for (k = 0; k < o->nkeys; k++)
 			if (o->keys[k] == (enum report_by)i)
 				return complain(EXR_USAGE, "--by '%s': %s "

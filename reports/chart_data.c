@@ -277,10 +277,12 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
     const struct chart_window *w, size_t n, struct chart *c,
     struct ex_err *err)
 {
-	static const char *const key_sql[] = {
+	static const char *const key_sql[BY_NKEYS] = {
 		[BY_USER] = "i.uid", [BY_COMMAND] = "i.command",
 		[BY_PROJECT] = "i.projid", [BY_ZONE] = "i.zone",
 		[BY_HOST] = "i.host", [BY_HOUR] = "i.command",
+		[BY_GROUP] = "i.gid", [BY_CGROUP] = "i.cgroup",
+		[BY_UNIT] = "i.unit", [BY_CONTAINER] = "i.container",
 	};
 	enum report_by by = o->by == BY_HOUR ? BY_COMMAND : o->by;
 	const char *key = key_sql[by];
@@ -309,7 +311,9 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	for (b = 0; b <= c->nb; b++)
 		if (c->edge[b] % 3600 != 0)
 			break;
-	if (b <= c->nb) {
+	/* The cgroup keys are in no rollup: by end hour, too. */
+	if (b <= c->nb || by == BY_CGROUP || by == BY_UNIT ||
+	    by == BY_CONTAINER) {
 		/* A bucket edge inside a UTC hour: by end hour. */
 		snprintf(c->xlabel, sizeof(c->xlabel), "time in %s; intervals "
 		    "count in the %s they end in (local hours are not "
