@@ -39,7 +39,8 @@ static const struct cmdopt report_options[] = {
 	    "database, " PATH_DB ")" },
 	{ 'b', "by", "KEY[,KEY...]", 0,
 	    "what to total by: up to 4 of user, group, command, project, "
-	    "zone, host, hour, comma-separated, each row one set of them "
+	    "zone, host, hour, cgroup, unit, container (Linux cgroups), "
+	    "comma-separated, each row one set of them "
 	    "(default: user; with --every and no --by: totals alone)" },
 	{ 'E', "every", "hour|day|week|month", 0,
 	    "a row per local time bucket (weeks from Monday) and key, every "
