@@ -177,9 +177,12 @@ if ! acctd_start spool a.pid; then
 	exit $?
 fi
 
+# The processes' parents wait 2 s before they exit or reap: acctd reads
+# a reaped child's cgroup from its parent, and lags behind the exits of
+# a busy machine.
 test_expect_success 'acctd: each exit in the cgroup it ended in' '
-	( in_cg "$WORK" sh -c "dd if=/dev/zero of=/dev/null count=2000 2>/dev/null & echo \$! >short.pid; sleep 1; wait" ) &&
-	( in_cg "$WORK" sh -c "/bin/true; /bin/true; sleep 0.3" ) &&
+	( in_cg "$WORK" sh -c "dd if=/dev/zero of=/dev/null count=2000 2>/dev/null & echo \$! >short.pid; sleep 2; wait" ) &&
+	( in_cg "$WORK" sh -c "/bin/true; /bin/true; sleep 2" ) &&
 	kill "$(cat busy.pid)" &&
 	sleep 0.3 && acctd_idle $APID &&
 	log=$(acctd_log a.pid) &&
