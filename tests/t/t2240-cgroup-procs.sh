@@ -177,11 +177,12 @@ if ! acctd_start spool a.pid; then
 	exit $?
 fi
 
-# The processes' parents wait 2 s before they exit or reap: acctd reads
-# a reaped child's cgroup from its parent, and lags behind the exits of
-# a busy machine.
+# dd's parent execs sleep, which never reaps it: dd stays a zombie, so
+# acctd reads its own cgroup however far behind it is.  The true's
+# parent lives 2 s: they are reaped at once, and acctd takes (where
+# their own is gone) their parent's.
 test_expect_success 'acctd: each exit in the cgroup it ended in' '
-	( in_cg "$WORK" sh -c "dd if=/dev/zero of=/dev/null count=2000 2>/dev/null & echo \$! >short.pid; sleep 2; wait" ) &&
+	( in_cg "$WORK" sh -c "dd if=/dev/zero of=/dev/null count=2000 2>/dev/null & echo \$! >short.pid; exec sleep 2" ) &&
 	( in_cg "$WORK" sh -c "/bin/true; /bin/true; sleep 2" ) &&
 	kill "$(cat busy.pid)" &&
 	sleep 0.3 && acctd_idle $APID &&
