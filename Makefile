@@ -60,7 +60,7 @@ PARSERS = parsers/exerr.c parsers/source.c parsers/pacct.c parsers/sniff.c parse
 	parsers/exacct_write.c parsers/exacct_names.c parsers/records.c \
 	parsers/skim.c \
 	parsers/recwrite.c parsers/stream.c parsers/taskstats_decode.c \
-	parsers/reader.c
+	parsers/reader.c parsers/cgpath.c
 STORE = store/db.c store/migrations.c store/dblock.c store/diff.c store/flows.c store/ledger.c store/live.c \
 	store/ingest.c store/store.c store/hosts.c \
 	store/ingest_procs.c store/ingest_tasks.c store/ingest_flows.c \
@@ -100,7 +100,8 @@ PORTABLE_EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 	extract/spool/retention.c
 LINUX_EXTRACT = extract/linux/procfs.c extract/linux/taskstats.c \
 	extract/linux/tgroups.c extract/linux/powercap.c \
-	extract/linux/snapcpu.c extract/linux/snapshot.c extract/linux/acctd.c
+	extract/linux/snapcpu.c extract/linux/snapshot.c extract/linux/acctd.c \
+	extract/linux/cgroup.c
 ifeq ($(shell uname -s),Linux)
 EXTRACT = $(PORTABLE_EXTRACT) $(LINUX_EXTRACT)
 else

@@ -44,7 +44,8 @@ static const struct cmdopt report_options[] = {
 	    "CONNINFO too)" },
 	{ 'b', "by", "KEY[,KEY...]", 0,
 	    "what to total by: up to 4 of user, group, command, project, "
-	    "zone, host, hour, comma-separated, each row one set of them "
+	    "zone, host, hour, cgroup, unit, container (Linux cgroups), "
+	    "comma-separated, each row one set of them "
 	    "(default: user; with --every and no --by: totals alone)" },
 	{ 'E', "every", "hour|day|week|month", 0,
 	    "a row per local time bucket (weeks from Monday) and key, every "
@@ -189,7 +190,7 @@ parse_keys(const char *arg, struct report_opts *o)
 		if (i == BY_NKEYS)
 			return complain(EXR_USAGE, "--by '%s': '%s' is not one "
 			    "of user, group, command, project, zone, host, "
-			    "hour", arg, p);
+			    "hour, cgroup, unit, container", arg, p);
 		for (k = 0; k < o->nkeys; k++)
 			if (o->keys[k] == (enum report_by)i)
 				return complain(EXR_USAGE, "--by '%s': %s "

@@ -355,6 +355,18 @@ ingest_logs(struct store *s, const char *db, const char *outdir,
 		if (st.lost > 0)
 			printf(", %" PRIu64 " exits lost",
 			    st.lost);
+		/*
+		 * Linux cgroups, where any exit had one: whose cgroup each
+		 * exit took (its own; its leader's or parent's, its own
+		 * /proc gone when acctd read it; its last snapshot's).
+		 */
+		if (st.cg_exits[0] + st.cg_exits[1] + st.cg_exits[2] +
+		    st.cg_exits[3] > 0)
+			printf(", exit cgroups: %" PRIu64 " own, %" PRIu64
+			    " leader's, %" PRIu64 " parent's, %" PRIu64
+			    " last snapshot's, %" PRIu64 " none",
+			    st.cg_exits[0], st.cg_exits[1], st.cg_exits[2],
+			    st.cg_exits[3], st.cg_exits[4]);
 		/* Streams only. */
 		if (st.gaps > 0)
 			printf(", %" PRIu64 " gaps", st.gaps);

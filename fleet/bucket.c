@@ -20,7 +20,7 @@ mix(uint64_t h, uint64_t v)
  * itself.
  */
 uint64_t
-row_sig(sqlite3_stmt *st, int skip)
+row_sig(sqlite3_stmt *st, int skip, int opt)
 {
 	uint64_t h = 0xcbf29ce484222325ull, f;
 	const unsigned char *p;
@@ -32,6 +32,8 @@ row_sig(sqlite3_stmt *st, int skip)
 			continue;
 		switch (sqlite3_column_type(st, i)) {
 		case SQLITE_NULL:
+			if (opt >= 0 && i >= opt)
+				break;
 			h = mix(h, 0x6e756c6c);
 			break;
 		case SQLITE_INTEGER:

@@ -32,8 +32,14 @@ struct bmap {
 
 #define IN_USE(e)	((e)->n != 0 || (e)->have_c)
 
-/* The signature of st's current row, every column but skip (-1: none). */
-uint64_t	 row_sig(sqlite3_stmt *st, int skip);
+/*
+ * The signature of st's current row, every column but skip (-1: none);
+ * from column opt on (-1: none), a NULL counts as no column at all, so
+ * columns added there (the cgroups, local schema 20) leave the
+ * signature of a row that has none as it was: no bucket is sent again
+ * for them.
+ */
+uint64_t	 row_sig(sqlite3_stmt *st, int skip, int opt);
 
 /* v / w rounded toward minus infinity: the bucket of a value. */
 int64_t		 floor_div(int64_t v, int64_t w);

@@ -265,6 +265,23 @@ static const char v4_sql[] = "SELECT 1;";
  */
 static const char v5_sql[] = "SELECT 1;";
 
+/*
+ * 5 -> 6: the Linux cgroups processes ran in (local schema 20): the
+ * table, each process's (at its exit) and how it was found, and an
+ * interval's column, which push does not fill yet (v_proc_usage takes
+ * the process's meanwhile).  Idempotent, as a version set back by hand
+ * runs it again.
+ */
+static const char v6_sql[] =
+    "CREATE TABLE IF NOT EXISTS cgroups ("
+    "  host_id bigint NOT NULL, cgroup_id bigint NOT NULL,"
+    "  hierarchy bigint NOT NULL, path text NOT NULL,"
+    "  unit text, container text, pod text,"
+    "  PRIMARY KEY (host_id, cgroup_id));"
+    "ALTER TABLE procs ADD COLUMN IF NOT EXISTS cgroup_id bigint,"
+    "  ADD COLUMN IF NOT EXISTS cgroup_from bigint;"
+    "ALTER TABLE proc_intervals ADD COLUMN IF NOT EXISTS cgroup_id bigint;";
+
 /* migrations[i] takes the central schema from version i to i + 1. */
 static const char *const migrations[] = {
 	v1_sql,
@@ -272,6 +289,7 @@ static const char *const migrations[] = {
 	v3_sql,
 	v4_sql,
 	v5_sql,
+	v6_sql,
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

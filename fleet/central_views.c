@@ -126,9 +126,16 @@ const char central_views_sql[] =
 	"    i.blocks_in, i.blocks_out, i.chars_rdwr, i.ctxt_vol, i.ctxt_inv,"
 	"    i.signals, i.swaps, i.syscalls, i.rss_avg_kb, i.rss_max_kb,"
 	"    i.anomalies, i.read_bytes, i.write_bytes, i.syscalls_r,"
-	"    i.syscalls_w, i.rss_kb, i.threads, i.host_id"
+	"    i.syscalls_w, i.rss_kb, i.threads, i.host_id,"
+	/* The interval's cgroup, else (push does not carry it yet) its
+	 * process's, at its exit. */
+	"    coalesce(i.cgroup_id, p.cgroup_id) AS cgroup_id,"
+	"    c.path COLLATE \"C\" AS cgroup, c.unit COLLATE \"C\" AS unit,"
+	"    c.container COLLATE \"C\" AS container, c.pod"
 	"  FROM proc_intervals i JOIN procs p USING (host_id, proc_id)"
-	"  JOIN hosts_labelled h USING (host_id);"
+	"  JOIN hosts_labelled h USING (host_id)"
+	"  LEFT JOIN cgroups c ON c.host_id = i.host_id"
+	"    AND c.cgroup_id = coalesce(i.cgroup_id, p.cgroup_id);"
 
 	"CREATE VIEW v_usage_hourly AS"
 	"  SELECT host, (t1_ns / 3600000000000) * 3600 AS hour_epoch_s,"

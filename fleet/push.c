@@ -95,7 +95,8 @@ struct ptab {
 	" x.wait_status, x.acctflags, x.exit_source, x.base_cpu_ns," \
 	" x.delay_cpu_ns, x.delay_blkio_ns, x.delay_swapin_ns," \
 	" x.delay_freepages_ns, x.delay_thrashing_ns, x.delay_compact_ns," \
-	" x.delay_wpcopy_ns, x.delay_irq_ns, x.cpu_run_ns"
+	" x.delay_wpcopy_ns, x.delay_irq_ns, x.cpu_run_ns," \
+	" x.cgroup_id, x.cgroup_from"
 
 #define OF_HOST(t)	t " x WHERE x.host_id = ?1"
 #define OF(t, p, id)	t " x JOIN " p " p USING (" id ") WHERE p.host_id = ?1"
@@ -104,6 +105,8 @@ static const struct ptab ptabs[] = {
 	{ "files", OF_HOST("files"), "file_id", 256, 0, 1, NULL },
 	{ "damage", OF("damage", "files", "file_id"), "file_id", 256, 0, 1,
 	    NULL },
+	/* Before procs, whose rows name them (local schema 20). */
+	{ "cgroups", OF_HOST("cgroups"), "cgroup_id", 4096, 0, 1, NULL },
 	{ "procs", OF_HOST("procs"), "start_ns", HOUR_NS, 0, 1, PROCS_COLS },
 	/* A view locally (schema 16), of both places intervals are. */
 	{ "proc_intervals", OF("proc_intervals", "procs", "proc_id"), "t1_ns",
@@ -201,7 +204,8 @@ struct push {
 /* The local statement of t's rows for host, with optional range. */
 static int
 local_rows(struct push *pp, const struct ptab *t, sqlite3_int64 host,
-    const int64_t *range, sqlite3_stmt **st, int *bcol, int *skip)
+    const int64_t *range, sqlite3_stmt **st, int *bcol, int *skip,
+    int *opt)
 {
 	char sql[1024], bare[80];
 	const char *from = t->from;
@@ -229,7 +233,7 @@ local_rows(struct push *pp, const struct ptab *t, sqlite3_int64 host,
 		sqlite3_bind_int64(*st, 2, range[0]);
 		sqlite3_bind_int64(*st, 3, range[1]);
 	}
-	*bcol = *skip = -1;
+	*bcol = *skip = *opt = -1;
 	n = sqlite3_column_count(*st);
 	for (i = 0; i < n; i++) {
 		const char *c = sqlite3_column_name(*st, i);
@@ -238,6 +242,10 @@ local_rows(struct push *pp, const struct ptab *t, sqlite3_int64 host,
 			*bcol = i;
 		else if (strcmp(c, "host_id") == 0)
 			*skip = i;
+		/* procs' cgroup columns, last (row_sig). */
+		if (*opt < 0 && strcmp(t->name, "procs") == 0 &&
+		    strcmp(c, "cgroup_id") == 0)
+			*opt = i;
 	}
 	assert(*bcol >= 0);	/* ptabs[]: bcol is a column of the table */
 	return EXR_OK;
@@ -250,9 +258,10 @@ sign_table(struct push *pp, const struct ptab *t, sqlite3_int64 host,
 {
 	sqlite3_stmt *st;
 	struct bucket *e;
-	int bcol, skip, step, rc = EXR_OK;
+	int bcol, skip, opt, step, rc = EXR_OK;
 
-	if ((rc = local_rows(pp, t, host, NULL, &st, &bcol, &skip)) != EXR_OK)
+	if ((rc = local_rows(pp, t, host, NULL, &st, &bcol, &skip, &opt)) !=
+	    EXR_OK)
 		return rc;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t b = floor_div(sqlite3_column_int64(st, bcol),
@@ -263,7 +272,7 @@ sign_table(struct push *pp, const struct ptab *t, sqlite3_int64 host,
 			break;
 		}
 		e->n++;
-		e->sig += row_sig(st, skip);
+		e->sig += row_sig(st, skip, opt);
 	}
 	if (rc == EXR_OK && step != SQLITE_DONE)
 		rc = db_fail(pp->db, pp->err, t->name);
@@ -322,10 +331,10 @@ copy_rows(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 	struct pgbuf sql = { 0 };
 	sqlite3_stmt *st = NULL;
 	struct bucket *e;
-	int rc, step, bcol, skip;
+	int rc, step, bcol, skip, opt;
 
 	if ((rc = local_rows(pp, t, lhost, all ? NULL : range, &st, &bcol,
-	    &skip)) != EXR_OK)
+	    &skip, &opt)) != EXR_OK)
 		goto out;
 	if ((rc = pgcopy_sql(&sql, t->name, st, skip, pp->err)) != EXR_OK ||
 	    (rc = pgcopy_begin(&pp->copy, sql.p, t->name, 1)) != EXR_OK)
@@ -341,7 +350,7 @@ copy_rows(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 				break;
 			}
 			e->n++;
-			e->sig += row_sig(st, skip);
+			e->sig += row_sig(st, skip, opt);
 			e->send = 1;
 		} else if ((e = bmap_find(m, b)) == NULL || !e->send)
 			continue;
@@ -437,7 +446,7 @@ delete_ids(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 	const struct bucket *e;
 	int64_t range[2];
 	size_t lo, hi;
-	int i, rc, step, bcol, skip, key = -1;
+	int i, rc, step, bcol, skip, opt, key = -1;
 
 	if (x == NULL)
 		return EXR_OK;	/* expiry removes none of its rows */
@@ -450,8 +459,8 @@ delete_ids(struct push *pp, const struct ptab *t, sqlite3_int64 lhost,
 		;
 	range[0] = list[lo].b * t->width;
 	range[1] = list[hi].b * t->width + (t->width - 1);
-	if ((rc = local_rows(pp, t, lhost, range, &st, &bcol, &skip)) !=
-	    EXR_OK)
+	if ((rc = local_rows(pp, t, lhost, range, &st, &bcol, &skip,
+	    &opt)) != EXR_OK)
 		goto out;
 	for (i = 0; i < sqlite3_column_count(st); i++)
 		if (strcmp(sqlite3_column_name(st, i), kname) == 0)

@@ -217,6 +217,17 @@ enum exd_id { EXD_CATALOG(EXD_ENUM_ROW) };
 	 */ \
 	X(EXL_PROC_CPU_SOURCE, 0x000110, UINT32, "cpu-source") \
 	/* \
+	 * The process's cgroup on Linux, as /proc/PID/cgroup gives it: \
+	 * the path (STRING, exact bytes, up to 4095), which hierarchy it \
+	 * is of (UINT8: 2 the unified (v2) "0::" line, 1 the v1 cpuacct \
+	 * hierarchy on a host with no unified one mounted), and for an \
+	 * exit whose own /proc was gone whose cgroup it is (UINT8: 1 its \
+	 * thread group leader's, 2 its parent's; absent: its own). \
+	 */ \
+	X(EXL_PROC_CGROUP, 0x000111, STRING, "cgroup") \
+	X(EXL_PROC_CGROUP_HIER, 0x000112, UINT8, "cgroup-hierarchy") \
+	X(EXL_PROC_CGROUP_FROM, 0x000113, UINT8, "cgroup-from") \
+	/* \
 	 * The system record, one per snapshot: a top-level group of \
 	 * /proc/stat's cpu line and what is needed to read it. \
 	 */ \
@@ -439,10 +450,19 @@ enum exl_id { EXL_CATALOG(EXL_ENUM_ROW) };
 	Y(CPU_RUN_NS,	"cpu_run_ns",	FK_COUNTER, "ns", UINT64, WHOLE, L, \
 	    EXL_PROC_CPU_RUN_NS)
 
-/* What the CPU times measure (enum cpu_source): never differenced. */
+/*
+ * What the CPU times measure (enum cpu_source): never differenced.  The
+ * cgroup (Linux): kept apart in the store (a cgroups row, referred to).
+ */
 #define PROC_TAIL_ROWS(X) \
 	X(CPU_SOURCE,	"cpu_source",	FK_ID,	"",	UINT32,	WHOLE,	L, \
-	    EXL_PROC_CPU_SOURCE)
+	    EXL_PROC_CPU_SOURCE) \
+	X(CGROUP,	"cgroup",	FK_STRING, "",	STRING,	STR,	L, \
+	    EXL_PROC_CGROUP) \
+	X(CGROUP_HIER,	"cgroup_hierarchy", FK_ID, "",	UINT8,	WHOLE,	L, \
+	    EXL_PROC_CGROUP_HIER) \
+	X(CGROUP_FROM,	"cgroup_from",	FK_ID,	"",	UINT8,	WHOLE,	L, \
+	    EXL_PROC_CGROUP_FROM)
 
 #define PROC_FIELD_ROWS(X) \
 	PROC_ID_ROWS(X) \

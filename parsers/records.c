@@ -189,7 +189,7 @@ rec_kind_of(uint32_t tag)
 #define IS_STR_STR	1
 #define COUNT_STR_ROW(m, col, kind, unit, type, part, cat, id) \
 	+ IS_STR_##part
-_Static_assert(0 PROC_FIELD_ROWS(COUNT_STR_ROW) == 3,
+_Static_assert(0 PROC_FIELD_ROWS(COUNT_STR_ROW) == 4,
     "proc_start gives each string field its buffer");
 _Static_assert(0 TASK_FIELD_ROWS(COUNT_STR_ROW) == 2,
     "task_start gives each string field its buffer");
@@ -202,10 +202,11 @@ rec_proc_start(struct ex_proc *p, uint32_t tag, uint64_t off, struct strdst *str
 	str[PROC_COMMAND] = (struct strdst){ p->command, sizeof(p->command) };
 	str[PROC_HOSTNAME] = (struct strdst){ p->hostname, sizeof(p->hostname) };
 	str[PROC_ZONE] = (struct strdst){ p->zone, sizeof(p->zone) };
+	str[PROC_CGROUP] = (struct strdst){ p->cgroup, sizeof(p->cgroup) };
 	*s = (struct fillspec){ &proc_kind, p->v, &p->present, str, NULL };
 	p->group = EX_ID(tag);
 	p->off = off;
-	p->command[0] = p->hostname[0] = p->zone[0] = '\0';
+	p->command[0] = p->hostname[0] = p->zone[0] = p->cgroup[0] = '\0';
 }
 
 /* A task record about to be filled (records_int.h). */

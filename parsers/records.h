@@ -115,7 +115,21 @@ struct ex_proc {
 	char		 hostname[256];
 	char		 zone[64];
 	uint64_t	 off;		/* byte offset of the record */
+	/*
+	 * The cgroup path (Linux; PROC_CGROUP): a path may be 4095 bytes,
+	 * and a truncated one would name another cgroup, so the whole of
+	 * it is kept.  That is most of the record (4.9 KiB in all), but
+	 * records are filled one at a time into one buffer (the reader,
+	 * snap's batch of 16), never held by the thousand.
+	 */
+	char		 cgroup[4096];
 };
+
+/* The cgroup hierarchy a path is of (PROC_CGROUP_HIER). */
+enum cgroup_hier { CGROUP_V1_CPUACCT = 1, CGROUP_UNIFIED = 2 };
+/* Whose cgroup an exit's is, when not its own (PROC_CGROUP_FROM). */
+enum cgroup_from { CGROUP_FROM_LEADER = 1, CGROUP_FROM_PARENT = 2,
+	CGROUP_FROM_SNAPSHOT = 3 };
 
 struct ex_task {
 	uint32_t	 group;		/* _TASK, _TASK_PARTIAL, _TASK_INTERVAL */

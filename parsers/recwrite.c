@@ -42,7 +42,7 @@ static const uint8_t proc_order[] = {
 	PROC_DELAY_SWAPIN_NS, PROC_DELAY_FREEPAGES_NS,
 	PROC_DELAY_THRASHING_NS, PROC_DELAY_COMPACT_NS,
 	PROC_DELAY_WPCOPY_NS, PROC_DELAY_IRQ_NS, PROC_CPU_RUN_NS,
-	PROC_CPU_SOURCE
+	PROC_CPU_SOURCE, PROC_CGROUP, PROC_CGROUP_HIER, PROC_CGROUP_FROM
 };
 
 _Static_assert(sizeof(proc_order) == PROC_NFIELDS, "every field written");
@@ -64,7 +64,8 @@ proc_write(struct exw *w, const struct ex_proc *p)
 			exw_uint(w, it->tag + 1, p->v[f] % NS);
 		} else if (it->part == PART_STR)
 			exw_string(w, it->tag, f == PROC_COMMAND ? p->command :
-			    f == PROC_HOSTNAME ? p->hostname : p->zone);
+			    f == PROC_HOSTNAME ? p->hostname :
+			    f == PROC_CGROUP ? p->cgroup : p->zone);
 		else
 			exw_uint(w, it->tag, p->v[f]);
 	}

@@ -441,10 +441,12 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
     const struct chart_window *w, size_t n, struct chart *c,
     struct ex_err *err)
 {
-	static const char *const key_sql[] = {
+	static const char *const key_sql[BY_NKEYS] = {
 		[BY_USER] = "i.uid", [BY_COMMAND] = "i.command",
 		[BY_PROJECT] = "i.projid", [BY_ZONE] = "i.zone",
 		[BY_HOST] = "i.host", [BY_HOUR] = "i.command",
+		[BY_GROUP] = "i.gid", [BY_CGROUP] = "i.cgroup",
+		[BY_UNIT] = "i.unit", [BY_CONTAINER] = "i.container",
 	};
 	enum report_by by = o->by == BY_HOUR ? BY_COMMAND : o->by;
 	const char *key = key_sql[by];
@@ -459,7 +461,7 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	char hour_sql[768 + REPORT_FILTER_SQL], ncol[256], njoin[256];
 	char where[REPORT_FILTER_SQL];
 	size_t b;
-	int rc, kind = report_name_kind(by);
+	int rc, scanned, kind = report_name_kind(by);
 
 	snprintf(c->title, sizeof(c->title), "CPU by %s",
 	    report_by_names[by]);
@@ -479,10 +481,13 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	for (b = 0; b <= c->nb; b++)
 		if (c->edge[b] % 3600 != 0)
 			break;
-	if ((rc = report_filter_sql(o, rdb_engine(db), b <= c->nb ? &scan :
+	/* The cgroup keys are in no rollup: by end hour, too. */
+	scanned = b <= c->nb || by == BY_CGROUP || by == BY_UNIT ||
+	    by == BY_CONTAINER;
+	if ((rc = report_filter_sql(o, rdb_engine(db), scanned ? &scan :
 	    &rolled, 3, where, sizeof(where), err)) != EXR_OK)
 		return rc;
-	if (b <= c->nb) {
+	if (scanned) {
 		/* A bucket edge inside a UTC hour: by end hour. */
 		snprintf(c->xlabel, sizeof(c->xlabel), "time in %s; intervals "
 		    "count in the %s they end in (local hours are not "

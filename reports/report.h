@@ -26,6 +26,7 @@
 
 enum report_by {
 	BY_USER, BY_COMMAND, BY_PROJECT, BY_ZONE, BY_HOST, BY_HOUR, BY_GROUP,
+	BY_CGROUP, BY_UNIT, BY_CONTAINER,	/* Linux: the store's cgroups */
 	BY_NKEYS
 };
 
@@ -118,7 +119,7 @@ enum report_measure {
  * which one host's daemons pass in a year.
  */
 struct report_row {
-	char		 key[REPORT_MAXKEYS][128]; /* text keys as stored:
+	char		 key[REPORT_MAXKEYS][256]; /* text keys as stored:
 					   escaped only when printed */
 	int64_t		 id[REPORT_MAXKEYS];	/* uid, gid, projid keys */
 	unsigned	 keynull;	/* bit k: key k is NULL */

@@ -35,7 +35,21 @@ static const char *const key_sql[] = {
 	[BY_ZONE] = "i.zone",
 	[BY_HOST] = "i.host",
 	[BY_HOUR] = "local_hour(i.hour_s * " NS_SQL ")",
+	[BY_CGROUP] = "i.cgroup",
+	[BY_UNIT] = "i.unit",
+	[BY_CONTAINER] = "i.container",
 };
+
+/*
+ * Whether a key is one the rollups do not keep (the cgroup's): its
+ * report scans the intervals (v_proc_usage names each one's cgroup
+ * and the keys of its path).
+ */
+static int
+unrolled(enum report_by by)
+{
+	return by == BY_CGROUP || by == BY_UNIT || by == BY_CONTAINER;
+}
 
 /*
  * An exact sum that cannot overflow: SQLite's sum() of integers stops
@@ -78,8 +92,10 @@ static const struct {
  * (ns), ?2, ?3: the first hour counted and the end (s).
  */
 #define SCAN_SQL "(SELECT uid, gid, " SCAN_COMMAND ", projid, zone, host, " \
+	"cgroup, unit, container, " \
 	"hour_s, " RU_PART_GR " FROM (" RU_PARTS("uid, gid, command, " \
-	"acctflags, final, projid, zone, host, ", "v_proc_usage WHERE " \
+	"acctflags, final, projid, zone, host, cgroup, unit, container, ", \
+	"v_proc_usage WHERE " \
 	"t1_ns >= ?1") ") x WHERE x.hour_s >= ?2 AND x.hour_s < ?3)"
 static const char scan_sqlite[] = SCAN_SQL;
 #undef RU_FENCE
@@ -222,7 +238,7 @@ source(struct sqlbuf *q, const struct report_opts *o,
     int64_t to, int64_t *p, int *np)
 {
 	int64_t h0, h1;
-	int k, coarse = 1, hourly = 0;
+	int k, coarse = 1, hourly = 0, scan = o->scan;
 
 	/* The hours that start in the window. */
 	h0 = up_to(from / NS_I64 + (from % NS_I64 > 0), 3600);
@@ -237,8 +253,10 @@ source(struct sqlbuf *q, const struct report_opts *o,
 			coarse = 0;
 		if (by == BY_HOUR)
 			hourly = 1;
+		if (unrolled(by))
+			scan = 1;
 	}
-	if (o->scan && !hourly && o->every == EVERY_NONE &&
+	if (scan && !hourly && o->every == EVERY_NONE &&
 	    o->open == (REPORT_OPEN_FROM | REPORT_OPEN_TO)) {
 		/*
 		 * Every hour of the range counted, none apart: the parts
@@ -247,15 +265,17 @@ source(struct sqlbuf *q, const struct report_opts *o,
 		 * hour (rollup_hours): the window takes it by its end.
 		 */
 		sb_add(q, "(SELECT uid, gid, command, projid, zone, host, "
+		    "cgroup, unit, container, "
 		    "0 AS hour_s, " RU_PART_GR " FROM (SELECT uid, gid, "
-		    SCAN_COMMAND ", projid, zone, host, final AS calls, "
+		    SCAN_COMMAND ", projid, zone, host, cgroup, unit, "
+		    "container, final AS calls, "
 		    RU_REAL " AS real_ns, " RU_SUM_COLS ", rss_max_kb, "
 		    "threads FROM v_proc_usage WHERE t1_ns >= ?1 AND "
 		    "t1_ns < ?2) x)");
 		p[0] = from;
 		p[1] = to;
 		*np = 2;
-	} else if (o->scan || !edges_on(o, s, 3600)) {
+	} else if (scan || !edges_on(o, s, 3600)) {
 		sb_add(q, engine == RDB_POSTGRESQL ? scan_pg : scan_sqlite);
 		p[0] = from;
 		p[1] = h0;

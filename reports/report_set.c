@@ -15,13 +15,15 @@
 const char *const report_by_names[] = {
 	[BY_USER] = "user", [BY_COMMAND] = "command",
 	[BY_PROJECT] = "project", [BY_ZONE] = "zone", [BY_HOST] = "host",
-	[BY_HOUR] = "hour", [BY_GROUP] = "group",
+	[BY_HOUR] = "hour", [BY_GROUP] = "group", [BY_CGROUP] = "cgroup",
+	[BY_UNIT] = "unit", [BY_CONTAINER] = "container",
 };
 
 const char *const report_key_names[] = {
 	[BY_USER] = "uid", [BY_COMMAND] = "command", [BY_PROJECT] = "projid",
 	[BY_ZONE] = "zone", [BY_HOST] = "host", [BY_HOUR] = "hour_start",
-	[BY_GROUP] = "gid",
+	[BY_GROUP] = "gid", [BY_CGROUP] = "cgroup", [BY_UNIT] = "unit",
+	[BY_CONTAINER] = "container",
 };
 
 int

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../parsers/cgpath.h"
 #include "../parsers/compat.h"
 #include "outbuf.h"
 #include "summary.h"
@@ -188,6 +189,23 @@ summary_add(struct summary *s, const struct ex_proc *p, const char *host)
 		key_copy(key, sizeof(key), REC_HAS(p, PROC_ZONE) ?
 		    p->zone : "-");
 		break;
+	/* The cgroup a record names, and the keys of its path. */
+	case BY_CGROUP:
+	case BY_UNIT:
+	case BY_CONTAINER: {
+		struct cgpath_keys ck;
+
+		if (!REC_HAS(p, PROC_CGROUP) || p->cgroup[0] == '\0') {
+			key_copy(key, sizeof(key), "-");
+			break;
+		}
+		cgpath_keys(p->cgroup, &ck);
+		key_copy(key, sizeof(key), s->by == BY_CGROUP ? p->cgroup :
+		    s->by == BY_UNIT ? ck.unit : ck.container);
+		if (key[0] == '\0')
+			key_copy(key, sizeof(key), "-");
+		break;
+	}
 	case BY_HOST:
 	case BY_NKEYS:
 		key_copy(key, sizeof(key), host);

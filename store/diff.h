@@ -54,6 +54,8 @@ struct proc_state {
 	uint64_t	 v[PROC_NFIELDS];	/* its cumulative values */
 	int		 unseen;	/* proc_state_begin'd, proc_diff not
 					   called yet (a loaded state: 0) */
+	int64_t		 cgroup_id;	/* its last snapshot's cgroup (the
+					   store's cgroups row); 0: none */
 };
 
 /* One proc_intervals row. */

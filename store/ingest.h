@@ -90,6 +90,9 @@ struct ingest_stats {
 	uint64_t	 alt_exits;	/* exits of processes another source
 					   had already closed */
 	uint64_t	 lost;		/* exit records the kernel dropped */
+	uint64_t	 cg_exits[5];	/* exits by whose cgroup they took:
+					   their own, CGROUP_FROM_LEADER,
+					   _PARENT, _SNAPSHOT; [4] none */
 	uint64_t	 gaps;		/* stream samples missing (runs of) */
 	uint64_t	 excluded;	/* stream lines that only date the next
 					   (a since-boot average) */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parsers/cgpath.h"
 #include "../parsers/pacct.h"
 #include "../parsers/taskstats_decode.h"
 #include "ingest_int.h"
@@ -38,10 +39,13 @@ static const char *const q_sql[Q_N] = {
 	[Q_INS_PROC] = "INSERT INTO procs (proc_id, host_id, pid, "
 	    "start_ns, ppid, uid, gid, projid, taskid, command, zone, "
 	    "finish_ns, wait_status, acctflags, exit_source, base_cpu_ns, "
-	    EXIT_EXTRAS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?," Q9 ") "
+	    EXIT_EXTRAS ", cgroup_id, cgroup_from) VALUES "
+	    "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?," Q9 ",?,?) "
 	    "ON CONFLICT (host_id, start_ns, pid) DO NOTHING",
+	/* An exit with no cgroup known keeps the one first seen. */
 	[Q_UPD_PROC] = "UPDATE procs SET (finish_ns, wait_status, acctflags, "
-	    "exit_source, base_cpu_ns, " EXIT_EXTRAS ") = (?,?,?,?,?," Q9 ") "
+	    "exit_source, base_cpu_ns, " EXIT_EXTRAS ", cgroup_id, "
+	    "cgroup_from) = (?,?,?,?,?," Q9 ", coalesce(?, cgroup_id), ?) "
 	    "WHERE proc_id = ?",
 	[Q_SEL_CLOSED] = "SELECT proc_id, exit_source FROM procs "
 	    "WHERE host_id = ?1 AND start_ns BETWEEN ?2 - ?4 AND ?2 + ?4 "
@@ -50,27 +54,28 @@ static const char *const q_sql[Q_N] = {
 	[Q_INS_ALT] = "INSERT OR IGNORE INTO proc_alt_exits (proc_id, source, "
 	    "finish_ns, cpu_user_ns, cpu_sys_ns) VALUES (?,?,?,?,?)",
 	[Q_INS_PINT] = "INSERT INTO proc_interval_rows (proc_id, t0_ns, t1_ns, "
-	    "final, heartbeat, " PROC_COLUMNS ", anomalies) "
-	    "VALUES (?,?,?,?,?," Q22 ",?)",
+	    "final, heartbeat, " PROC_COLUMNS ", anomalies, cgroup_id) "
+	    "VALUES (?,?,?,?,?," Q22 ",?,?)",
 	[Q_PUT_PLAST] = "INSERT OR REPLACE INTO proc_last (proc_id, t_ns, "
-	    "row_t_ns, present, " PROC_COLUMNS ", cpu_source) "
-	    "VALUES (?,?,?,?," Q22 ",?)",
+	    "row_t_ns, present, " PROC_COLUMNS ", cpu_source, cgroup_id) "
+	    "VALUES (?,?,?,?," Q22 ",?,?)",
 	[Q_DEL_PLAST] = "DELETE FROM proc_last WHERE proc_id = ?",
 	[Q_HAS_PROC] = "SELECT 1 FROM procs WHERE proc_id = ?",
 };
 
 /* The columns of Q_UPD_PROC: the exit's facts, then the process. */
-enum { UPD_FINISH = 1, UPD_WAIT, UPD_FLAGS, UPD_EXIT, UPD_PROC_ID = 15 };
+enum { UPD_FINISH = 1, UPD_WAIT, UPD_FLAGS, UPD_EXIT, UPD_CGROUP = 15,
+	UPD_PROC_ID = 17 };
 
 /* The columns of Q_INS_PROC from the exit's facts on. */
-enum { INS_FINISH = 12, INS_WAIT, INS_FLAGS, INS_EXIT };
+enum { INS_FINISH = 12, INS_WAIT, INS_FLAGS, INS_EXIT, INS_CGROUP = 26 };
 
 /*
  * Interval rows go in batches: one INSERT of PINT_BATCH rows costs much
  * less than PINT_BATCH statements (measured: ~15% of ingest time).
  */
 #define PINT_BATCH	32
-#define PINT_COLS	28	/* the columns of one Q_INS_PINT row */
+#define PINT_COLS	29	/* the columns of one Q_INS_PINT row */
 
 /*
  * A process seen only at its exit is one procs row that carries the
@@ -81,10 +86,11 @@ enum { INS_FINISH = 12, INS_WAIT, INS_FLAGS, INS_EXIT };
  * the count of rows added.
  */
 #define EXIT_BATCH	32
-#define EXIT_COLS	48	/* the columns of one exit row */
+#define EXIT_COLS	50	/* the columns of one exit row */
 
 struct pint_row {
 	int64_t		 proc_id;
+	int64_t		 cgroup_id;	/* 0: NULL */
 	struct proc_interval iv;
 };
 
@@ -92,8 +98,23 @@ struct exit_row {
 	int64_t		 proc_id;
 	int64_t		 host_id;
 	enum exit_source source;
+	int64_t		 cgroup_id;	/* 0: NULL */
+	int		 cgroup_from;	/* enum cgroup_from; 0: NULL */
 	struct ex_proc	 p;
 	struct proc_interval iv;
+};
+
+/*
+ * The cgroups rows known, by host, hierarchy and path: the processes of
+ * a host share a few dozen, so a lookup is a hash and a compare, not a
+ * statement.  Direct-mapped; a slot taken by another path is replaced.
+ */
+#define CG_SLOTS	512
+struct cg_slot {
+	int64_t		 host_id;
+	int64_t		 cgroup_id;	/* 0: empty */
+	int		 hier;
+	char		*path;
 };
 
 /*
@@ -122,8 +143,90 @@ struct proc_sink {
 	size_t		 nexits;
 	struct live	 live;		/* struct proc_state, key host|pid */
 	struct rollup	*rollup;	/* the rollups' pending parts */
+	struct cg_slot	 cg[CG_SLOTS];
+	sqlite3_stmt	*cg_ins, *cg_sel;
 	int64_t		 next_id;	/* the next proc_id */
 };
+
+/* Empty the cgroups cache. */
+static void
+cg_forget(struct proc_sink *ps)
+{
+	size_t i;
+
+	for (i = 0; i < CG_SLOTS; i++) {
+		free(ps->cg[i].path);
+		ps->cg[i].path = NULL;
+		ps->cg[i].cgroup_id = 0;
+	}
+}
+
+/*
+ * The cgroups row of p's cgroup on this host (*id; 0: p names none),
+ * made the first time the path is seen, with the keys it names
+ * (parsers/cgpath.h), and whose cgroup it is (*from, enum cgroup_from;
+ * 0: its own).  The path is stored as its bytes, whatever they are.
+ */
+static int
+cgroup_of(struct run *r, const struct ex_proc *p, int64_t *id, int *from)
+{
+	struct proc_sink *ps = r->s->procs;
+	struct cgpath_keys k;
+	struct cg_slot *slot;
+	uint64_t h = 1469598103934665603ull;
+	const unsigned char *c;
+	int hier, rc;
+
+	*id = 0;
+	*from = REC_HAS(p, PROC_CGROUP_FROM) ?
+	    (int)p->v[PROC_CGROUP_FROM] : 0;
+	if (!REC_HAS(p, PROC_CGROUP) || p->cgroup[0] == '\0')
+		return EXR_OK;
+	hier = REC_HAS(p, PROC_CGROUP_HIER) ? (int)p->v[PROC_CGROUP_HIER] : 0;
+	h = (h ^ (uint64_t)r->host_id) * 1099511628211ull;
+	h = (h ^ (uint64_t)hier) * 1099511628211ull;
+	for (c = (const unsigned char *)p->cgroup; *c != '\0'; c++)
+		h = (h ^ *c) * 1099511628211ull;
+	slot = &ps->cg[h % CG_SLOTS];
+	if (slot->cgroup_id != 0 && slot->host_id == r->host_id &&
+	    slot->hier == hier && strcmp(slot->path, p->cgroup) == 0) {
+		*id = slot->cgroup_id;
+		return EXR_OK;
+	}
+	cgpath_keys(p->cgroup, &k);
+	sqlite3_bind_int64(ps->cg_ins, 1, r->host_id);
+	sqlite3_bind_int(ps->cg_ins, 2, hier);
+	sqlite3_bind_text(ps->cg_ins, 3, p->cgroup, -1, SQLITE_STATIC);
+	bind_str(ps->cg_ins, 4, k.unit[0] != '\0', k.unit);
+	bind_str(ps->cg_ins, 5, k.container[0] != '\0', k.container);
+	bind_str(ps->cg_ins, 6, k.pod[0] != '\0', k.pod);
+	if ((rc = store_step(r->s, ps->cg_ins, r->err)) != EXR_OK)
+		return rc;
+	sqlite3_bind_int64(ps->cg_sel, 1, r->host_id);
+	sqlite3_bind_int(ps->cg_sel, 2, hier);
+	sqlite3_bind_text(ps->cg_sel, 3, p->cgroup, -1, SQLITE_STATIC);
+	if (sqlite3_step(ps->cg_sel) == SQLITE_ROW)
+		*id = sqlite3_column_int64(ps->cg_sel, 0);
+	sqlite3_reset(ps->cg_sel);
+	if (*id == 0)
+		return db_fail(r->s->db, r->err, "cgroups");
+	free(slot->path);
+	if ((slot->path = strdup(p->cgroup)) == NULL) {
+		slot->cgroup_id = 0;
+		return ex_fail(r->err, EXR_NOMEM, 0, "no memory");
+	}
+	slot->host_id = r->host_id;
+	slot->hier = hier;
+	slot->cgroup_id = *id;
+	return EXR_OK;
+}
+
+/* An exit's cgroup, counted by the rule that gave it (ingest's line). */
+static void
+cg_count(struct run *r, int64_t cg, int from)
+{
+	r->stats->cg_exits[cg == 0 ? 4 : from >= 1 && from <= 3 ? from : 0]++;
+}
 
 /* The insert of n exit rows (OR FAIL: see procs_prepare). */
 static int
@@ -132,10 +235,10 @@ exits_prepare(sqlite3 *db, size_t n, sqlite3_stmt **st, struct ex_err *err)
 	static const char head[] = "INSERT OR FAIL INTO procs (proc_id, "
 	    "host_id, pid, start_ns, ppid, uid, gid, projid, taskid, command, "
 	    "zone, finish_ns, wait_status, acctflags, exit_source, "
-	    "base_cpu_ns, " EXIT_EXTRAS ", " EXIT_COLUMNS ", exit_anomalies) "
-	    "VALUES ";
+	    "base_cpu_ns, " EXIT_EXTRAS ", " EXIT_COLUMNS ", exit_anomalies, "
+	    "cgroup_id, cgroup_from) VALUES ";
 	static const char row[] = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?," Q9 ","
-	    Q22 ",?)";
+	    Q22 ",?,?,?)";
 	static const char tail[] = " ON CONFLICT (host_id, start_ns, pid) "
 	    "DO NOTHING";
 
@@ -154,8 +257,8 @@ procs_prepare(struct store *s, struct ex_err *err)
 	 */
 	static const char head[] = "INSERT OR FAIL INTO proc_interval_rows "
 	    "(proc_id, t0_ns, t1_ns, final, heartbeat, " PROC_COLUMNS
-	    ", anomalies) VALUES ";
-	static const char row[] = "(?,?,?,?,?," Q22 ",?)";
+	    ", anomalies, cgroup_id) VALUES ";
+	static const char row[] = "(?,?,?,?,?," Q22 ",?,?)";
 	struct proc_sink *ps;
 	int rc;
 
@@ -164,7 +267,14 @@ procs_prepare(struct store *s, struct ex_err *err)
 	live_init(&ps->live, sizeof(struct proc_state));
 	memset(&ps->nul, 1, sizeof(ps->nul));	/* as prepared: all NULL */
 	if ((rc = stmts_prepare(s->db, q_sql, ps->q, Q_N, err)) != EXR_OK ||
-	    (rc = rollup_prepare(s->db, &ps->rollup, err)) != EXR_OK)
+	    (rc = rollup_prepare(s->db, &ps->rollup, err)) != EXR_OK ||
+	    (rc = db_prepare(s->db, "INSERT INTO cgroups (host_id, "
+	    "hierarchy, path, unit, container, pod) VALUES (?,?,?,?,?,?) "
+	    "ON CONFLICT (host_id, hierarchy, path) DO NOTHING", &ps->cg_ins,
+	    err)) != EXR_OK ||
+	    (rc = db_prepare(s->db, "SELECT cgroup_id FROM cgroups WHERE "
+	    "host_id = ? AND hierarchy = ? AND path = ?", &ps->cg_sel, err)) !=
+	    EXR_OK)
 		return rc;
 	/* The multi-row form of Q_INS_PINT. */
 	if ((rc = db_prepare_rows(s->db, head, row, PINT_BATCH, "",
@@ -182,6 +292,9 @@ procs_finalize(struct store *s)
 	if (ps == NULL)
 		return;
 	stmts_finalize(ps->q, Q_N);
+	sqlite3_finalize(ps->cg_ins);
+	sqlite3_finalize(ps->cg_sel);
+	cg_forget(ps);
 	sqlite3_finalize(ps->pint_batch);
 	sqlite3_finalize(ps->exit_one);
 	sqlite3_finalize(ps->exit_batch);
@@ -204,6 +317,7 @@ procs_reset(struct store *s, int keep)
 	}
 	ps->npending = 0;
 	ps->nexits = 0;
+	cg_forget(ps);		/* rows a rollback took away */
 	rollup_forget(ps->rollup);
 	ps->next_id = 1;		/* what procs_load reads from nothing */
 }
@@ -214,7 +328,8 @@ procs_load(struct store *s, struct ex_err *err)
 {
 	static const char sql[] =
 	    "SELECT l.proc_id, p.host_id, p.pid, p.start_ns, l.t_ns, "
-	    "l.row_t_ns, l.present, " PROC_COLUMNS ", l.cpu_source "
+	    "l.row_t_ns, l.present, " PROC_COLUMNS ", l.cpu_source, "
+	    "l.cgroup_id "
 	    "FROM proc_last l JOIN procs p USING (proc_id) ORDER BY proc_id";
 	struct proc_sink *ps = s->procs;
 	sqlite3_stmt *st;
@@ -247,6 +362,7 @@ procs_load(struct store *s, struct ex_err *err)
 			    (uint64_t)sqlite3_column_int64(st, f);
 			p->present |= 1ULL << PROC_CPU_SOURCE;
 		}
+		p->cgroup_id = sqlite3_column_int64(st, f + 1);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -310,7 +426,9 @@ bind_pint(sqlite3_stmt *st, unsigned char *nul, int base,
 	sqlite3_bind_int(st, base + 5, iv->heartbeat);
 	bindn_counters(st, nul, base + 6, PROC_FIRST_COUNTER, PROC_LAST_LEVEL,
 	    iv->present, iv->d);
-	sqlite3_bind_int64(st, base + PINT_COLS, (int64_t)iv->anomalies);
+	sqlite3_bind_int64(st, base + PINT_COLS - 1, (int64_t)iv->anomalies);
+	bindn_opt(st, nul, base + PINT_COLS, p->cgroup_id != 0,
+	    (uint64_t)p->cgroup_id);
 }
 
 /* Write the pending interval rows: a full batch, or one by one. */
@@ -383,6 +501,9 @@ bind_exit_row(sqlite3_stmt *st, unsigned char *nul, int base,
 	    iv->present, iv->d);
 	i += PROC_LAST_LEVEL - PROC_FIRST_COUNTER + 1;
 	sqlite3_bind_int64(st, i++, (int64_t)iv->anomalies);
+	bindn_opt(st, nul, i++, e->cgroup_id != 0, (uint64_t)e->cgroup_id);
+	bindn_opt(st, nul, i++, e->cgroup_from != 0,
+	    (uint64_t)e->cgroup_from);
 }
 
 /*
@@ -508,6 +629,8 @@ procs_flush(struct run *r)
 		    p->present, p->v);
 		bind_opt(st, 5 + PROC_LAST_LEVEL - PROC_FIRST_COUNTER + 1,
 		    REC_HAS(p, PROC_CPU_SOURCE), p->v[PROC_CPU_SOURCE]);
+		bind_opt(st, 5 + PROC_LAST_LEVEL - PROC_FIRST_COUNTER + 2,
+		    p->cgroup_id != 0, (uint64_t)p->cgroup_id);
 		if ((rc = store_step(r->s, st, r->err)) != EXR_OK)
 			return rc;
 	}
@@ -516,7 +639,8 @@ procs_flush(struct run *r)
 
 /* Queue an interval row; the batch is written when full. */
 static int
-pint_queue(struct run *r, int64_t proc_id, const struct proc_interval *iv)
+pint_queue(struct run *r, int64_t proc_id, int64_t cgroup_id,
+    const struct proc_interval *iv)
 {
 	struct proc_sink *ps = r->s->procs;
 	int rc;
@@ -525,6 +649,7 @@ pint_queue(struct run *r, int64_t proc_id, const struct proc_interval *iv)
 	if ((rc = rollup_add(ps->rollup, proc_id, iv, r->err)) != EXR_OK)
 		return rc;
 	ps->pending[ps->npending].proc_id = proc_id;
+	ps->pending[ps->npending].cgroup_id = cgroup_id;
 	ps->pending[ps->npending].iv = *iv;
 	r->stats->rows++;
 	r->stats->anomalies += (uint64_t)__builtin_popcountll(iv->anomalies);
@@ -740,13 +865,13 @@ proc_correct(const struct run *r, const struct proc_state *st,
  */
 static int
 proc_step(struct run *r, struct proc_state *st, const struct ex_proc *p,
-    enum diff_result *d)
+    int64_t cgroup_id, enum diff_result *d)
 {
 	struct proc_interval iv;
 
 	*d = proc_diff(st, p, &r->dopts, &iv);
 	if (*d == DIFF_ROW)
-		return pint_queue(r, st->proc_id, &iv);
+		return pint_queue(r, st->proc_id, cgroup_id, &iv);
 	return EXR_OK;
 }
 
@@ -756,7 +881,7 @@ proc_step(struct run *r, struct proc_state *st, const struct ex_proc *p,
  */
 static int
 proc_close(struct run *r, struct proc_state *st, const struct ex_proc *p,
-    int has_base, uint64_t base)
+    int has_base, uint64_t base, int64_t cg, int from)
 {
 	struct proc_sink *ps = r->s->procs;
 	sqlite3_stmt *u = ps->q[Q_UPD_PROC], *del = ps->q[Q_DEL_PLAST];
@@ -768,6 +893,8 @@ proc_close(struct run *r, struct proc_state *st, const struct ex_proc *p,
 	bind_opt(u, UPD_FLAGS, REC_HAS(p, PROC_ACCTFLAGS),
 	    p->v[PROC_ACCTFLAGS]);
 	bind_exit(u, UPD_EXIT, r, p, has_base, base);
+	bind_opt(u, UPD_CGROUP, cg != 0, (uint64_t)cg);
+	bind_opt(u, UPD_CGROUP + 1, cg != 0 && from != 0, (uint64_t)from);
 	sqlite3_bind_int64(u, UPD_PROC_ID, st->proc_id);
 	if ((rc = store_step(r->s, u, r->err)) != EXR_OK)
 		return rc;
@@ -785,21 +912,33 @@ proc_seen(struct run *r, struct proc_state *st, const struct ex_proc *p)
 	struct ex_proc shifted;
 	enum diff_result d;
 	uint64_t base;
-	int rc, has_base;
+	int64_t cg;
+	int rc, has_base, from, final = p->group == EXD_GROUP_PROC;
 
+	if ((rc = cgroup_of(r, p, &cg, &from)) != EXR_OK)
+		return rc;
+	/* An exit with none (pacct's): its last snapshot's. */
+	if (final && cg == 0 && st->cgroup_id != 0) {
+		cg = st->cgroup_id;
+		from = CGROUP_FROM_SNAPSHOT;
+	}
 	p = proc_correct(r, st, p, &shifted);
 	/* The CPU it had when last seen, before the exit moves it. */
 	has_base = REC_HAS(st, PROC_CPU_USER_NS) &&
 	    REC_HAS(st, PROC_CPU_SYS_NS);
 	base = st->v[PROC_CPU_USER_NS] + st->v[PROC_CPU_SYS_NS];
-	rc = proc_step(r, st, p, &d);
-	if (d == DIFF_ROW || d == DIFF_IDLE)
+	rc = proc_step(r, st, p, cg, &d);
+	if (d == DIFF_ROW || d == DIFF_IDLE) {
 		*live_dirty(st) = 1;
+		if (!final && cg != 0)
+			st->cgroup_id = cg;
+	}
 	if (rc != EXR_OK)
 		return rc;
-	if (d != DIFF_ROW || p->group != EXD_GROUP_PROC)
+	if (d != DIFF_ROW || !final)
 		return run_count(r, d);
-	return proc_close(r, st, p, has_base, base);
+	cg_count(r, cg, from);
+	return proc_close(r, st, p, has_base, base, cg, from);
 }
 
 /*
@@ -809,7 +948,8 @@ proc_seen(struct run *r, struct proc_state *st, const struct ex_proc *p)
  * exit).
  */
 static int
-proc_insert(struct run *r, const struct ex_proc *p, int *added)
+proc_insert(struct run *r, const struct ex_proc *p, int64_t cg, int from,
+    int *added)
 {
 	struct proc_sink *ps = r->s->procs;
 	sqlite3_stmt *ins = ps->q[Q_INS_PROC];
@@ -840,6 +980,8 @@ proc_insert(struct run *r, const struct ex_proc *p, int *added)
 	bind_opt(ins, INS_FLAGS, final && REC_HAS(p, PROC_ACCTFLAGS),
 	    p->v[PROC_ACCTFLAGS]);
 	bind_exit(ins, INS_EXIT, r, p, 1, 0);	/* all of it is new */
+	bind_opt(ins, INS_CGROUP, cg != 0, (uint64_t)cg);
+	bind_opt(ins, INS_CGROUP + 1, cg != 0 && from != 0, (uint64_t)from);
 	if ((rc = store_step(r->s, ins, r->err)) != EXR_OK)
 		return rc;
 	if (sqlite3_changes(r->s->db) == 0)
@@ -855,7 +997,8 @@ proc_insert(struct run *r, const struct ex_proc *p, int *added)
  * the way of other records).
  */
 static int
-exit_only(struct run *r, const struct ex_proc *p, int *done)
+exit_only(struct run *r, const struct ex_proc *p, int64_t cg, int from,
+    int *done)
 {
 	struct proc_sink *ps = r->s->procs;
 	struct proc_state fresh;
@@ -877,6 +1020,9 @@ exit_only(struct run *r, const struct ex_proc *p, int *done)
 	e->proc_id = ps->next_id++;
 	e->host_id = r->host_id;
 	e->source = r->source;
+	e->cgroup_id = cg;
+	e->cgroup_from = cg != 0 ? from : 0;
+	cg_count(r, cg, from);
 	e->p = *p;
 	r->stats->rows++;
 	r->stats->anomalies += (uint64_t)__builtin_popcountll(
@@ -893,22 +1039,28 @@ proc_new(struct run *r, uint64_t key, const struct ex_proc *p)
 	struct proc_sink *ps = r->s->procs;
 	struct proc_state fresh, *st;
 	enum diff_result d;
-	int rc, added, done;
+	int64_t cg;
+	int rc, added, done, from;
 
-	if (p->group == EXD_GROUP_PROC &&
-	    ((rc = exit_only(r, p, &done)) != EXR_OK || done))
+	if ((rc = cgroup_of(r, p, &cg, &from)) != EXR_OK)
 		return rc;
-	if ((rc = proc_insert(r, p, &added)) != EXR_OK || !added)
+	if (p->group == EXD_GROUP_PROC &&
+	    ((rc = exit_only(r, p, cg, from, &done)) != EXR_OK || done))
+		return rc;
+	if ((rc = proc_insert(r, p, cg, from, &added)) != EXR_OK || !added)
 		return rc;
 	/* Its rollup key is that of the row just written. */
 	if ((rc = rollup_know(ps->rollup, ps->next_id, r->host_id, p,
 	    r->err)) != EXR_OK)
 		return rc;
 	proc_state_begin(&fresh, ps->next_id++, p);
-	if ((rc = proc_step(r, &fresh, p, &d)) != EXR_OK)
+	fresh.cgroup_id = cg;
+	if ((rc = proc_step(r, &fresh, p, cg, &d)) != EXR_OK)
 		return rc;
-	if (p->group == EXD_GROUP_PROC && d == DIFF_ROW)
+	if (p->group == EXD_GROUP_PROC && d == DIFF_ROW) {
+		cg_count(r, cg, from);
 		return EXR_OK;
+	}
 	if ((st = live_add(&ps->live, key)) == NULL)
 		return ex_fail(r->err, EXR_NOMEM, 0, "no memory");
 	*st = fresh;

@@ -122,8 +122,13 @@ static const struct mtab mtabs[] = {
 	    "(SELECT dst FROM temp.m_file WHERE src = :file_id) AND "
 	    "d.off_from = :off_from AND d.off_to = :off_to)", NULL,
 	    NULL, NULL, NULL },
-	{ "procs", OF_HOST("procs"), "proc_id", "m_proc",
+	/* A host's cgroup is its path (schema 20): the row here, or new. */
+	{ "cgroups", OF_HOST("cgroups"), "cgroup_id", "m_cgroup",
 	    { { NULL, NULL } }, "INSERT", NULL, NULL,
+	    "SELECT cgroup_id FROM cgroups WHERE host_id = :dst_host AND "
+	    "hierarchy = :hierarchy AND path = :path", NULL, NULL },
+	{ "procs", OF_HOST("procs"), "proc_id", "m_proc",
+	    { { "cgroup_id", "m_cgroup" } }, "INSERT", NULL, NULL,
 	    "SELECT proc_id FROM procs WHERE host_id = :dst_host AND "
 	    "start_ns = :start_ns AND pid = :pid",
 	    "UPDATE procs SET (" PROC_EXIT_COLS ") = (" PROC_EXIT_VALS ") "
@@ -134,7 +139,8 @@ static const struct mtab mtabs[] = {
 	 * it here: not one that the process's procs row carries.
 	 */
 	{ "proc_interval_rows", OF_PROC("proc_interval_rows"), NULL, NULL,
-	    { { "proc_id", "m_proc" } }, "INSERT OR IGNORE",
+	    { { "proc_id", "m_proc" }, { "cgroup_id", "m_cgroup" } },
+	    "INSERT OR IGNORE",
 	    "NOT EXISTS (SELECT 1 FROM procs q WHERE q.proc_id = "
 	    "(SELECT dst FROM temp.m_proc WHERE src = :proc_id) AND "
 	    "q.exit_anomalies IS NOT NULL AND q.finish_ns = :t1_ns)", NULL,
@@ -143,7 +149,8 @@ static const struct mtab mtabs[] = {
 	    { { "proc_id", "m_proc" } }, "INSERT OR IGNORE", NULL, NULL,
 	    NULL, NULL, NULL },
 	{ "proc_last", OF_PROC("proc_last"), NULL, NULL,
-	    { { "proc_id", "m_proc" } }, "INSERT", NULL,
+	    { { "proc_id", "m_proc" }, { "cgroup_id", "m_cgroup" } },
+	    "INSERT", NULL,
 	    "ON CONFLICT (proc_id) DO UPDATE SET %SET% "
 	    "WHERE excluded.t_ns > t_ns", NULL, NULL, NULL },
 	{ "tasks", OF_HOST("tasks"), "task_id", "m_task",
@@ -243,11 +250,14 @@ static const char temp_sql[] =
     "  dst INTEGER NOT NULL);"
     "CREATE TEMP TABLE IF NOT EXISTS m_zone (src INTEGER PRIMARY KEY, "
     "  dst INTEGER NOT NULL);"
+    "CREATE TEMP TABLE IF NOT EXISTS m_cgroup (src INTEGER PRIMARY KEY, "
+    "  dst INTEGER NOT NULL);"
     "CREATE TEMP TABLE IF NOT EXISTS m_ckey (host_id INTEGER NOT NULL, "
     "  ckey TEXT NOT NULL, PRIMARY KEY (host_id, ckey));"
     "DELETE FROM temp.m_file; DELETE FROM temp.m_proc;"
     "DELETE FROM temp.m_task; DELETE FROM temp.m_eproc;"
     "DELETE FROM temp.m_series; DELETE FROM temp.m_zone;"
+    "DELETE FROM temp.m_cgroup;"
     "DELETE FROM temp.m_ckey;"
     /* In the merged database only: a local one never has it. */
     "CREATE TABLE IF NOT EXISTS merge_marks ("

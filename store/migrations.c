@@ -1017,6 +1017,44 @@ const char *const db_migrations[] = {
 	"DELETE FROM rollup_day WHERE day_s >= (SELECT h FROM m19_from);"
 	RU_DAY_FROM_HOURS("(SELECT h FROM m19_from)")
 	"DROP TABLE m19_from;",
+
+	/*
+	 * 19 -> 20: the cgroup each process ran in (Linux): a row per
+	 * host and path in cgroups, with the keys the path names
+	 * (parsers/cgpath.h), and the process (at its exit), each
+	 * interval (the cgroup of the record at its end) and the live
+	 * state (for an exit that has none, as pacct's) referring to it.
+	 * NULL: not known, never the root.  v_proc_usage shows an
+	 * interval's cgroup and its keys.
+	 */
+	"CREATE TABLE cgroups ("
+	"  cgroup_id INTEGER PRIMARY KEY,"
+	"  host_id INTEGER NOT NULL REFERENCES hosts,"
+	"  hierarchy INTEGER NOT NULL,"
+	"  path TEXT NOT NULL,"
+	"  unit TEXT, container TEXT, pod TEXT,"
+	"  UNIQUE (host_id, hierarchy, path));"
+	"ALTER TABLE procs ADD COLUMN cgroup_id INTEGER REFERENCES cgroups;"
+	"ALTER TABLE procs ADD COLUMN cgroup_from INTEGER;"
+	"ALTER TABLE proc_interval_rows ADD COLUMN cgroup_id INTEGER;"
+	"ALTER TABLE proc_last ADD COLUMN cgroup_id INTEGER;"
+	"DROP VIEW v_proc_usage;"
+	"CREATE VIEW v_proc_usage AS"
+	"  SELECT h.label AS host, p.pid, p.start_ns, p.uid, p.gid,"
+	"    p.projid, p.zone, p.command, p.acctflags, i.*,"
+	"    c.path AS cgroup, c.unit, c.container, c.pod"
+	"  FROM proc_interval_rows i JOIN procs p USING (proc_id)"
+	"  JOIN hosts h USING (host_id)"
+	"  LEFT JOIN cgroups c ON c.cgroup_id = i.cgroup_id"
+	"  UNION ALL"
+	"  SELECT h.label, p.pid, p.start_ns, p.uid, p.gid, p.projid,"
+	"    p.zone, p.command, p.acctflags, p.proc_id, p.start_ns,"
+	"    p.finish_ns, 1, 0, "
+	PI_OF_P
+	", p.cgroup_id, c.path, c.unit, c.container, c.pod"
+	"  FROM procs p JOIN hosts h USING (host_id)"
+	"  LEFT JOIN cgroups c ON c.cgroup_id = p.cgroup_id"
+	"  WHERE p.exit_anomalies IS NOT NULL;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) ==

@@ -36,6 +36,7 @@
 
 #include "../../parsers/recwrite.h"
 #include "acctd.h"
+#include "cgroup.h"
 #include "../spool/acctd_pidfile.h"
 #include "../util.h"
 #include "../spool/spool.h"
@@ -59,6 +60,10 @@ struct acctd {
 	uint64_t	 written, lost;
 	uint64_t	 unwritten;	/* exits not written since the log
 					   last took a write */
+	int		 cg_hier;	/* the cgroup hierarchy read (cgroup.h) */
+	uint64_t	 cg_from[4];	/* exits by whose cgroup they took: own,
+					   CGROUP_FROM_LEADER, _PARENT; [3]
+					   none (ingest takes the snapshot's) */
 };
 
 static volatile sig_atomic_t got_term, got_hup;
@@ -158,6 +163,44 @@ emit(void *arg, const struct ex_proc *p)
 }
 
 /*
+ * The cgroup the thread was in as it exited, read as its message
+ * arrives: it is a zombie then, or about to be reaped, and (on the
+ * unified hierarchy) still shows its cgroup.  Reaped already: its
+ * thread group leader's (threads share a cgroup but in the threaded
+ * mode, which accounting does not use), else its parent's (a child
+ * mostly lives where it was forked); else none, and ingest takes the
+ * one the last snapshot saw.  Each rule's exits are counted.
+ */
+static void
+exit_cgroup(struct acctd *a, struct ts_exit *x)
+{
+	char id[16];
+	int from = 0;
+
+	snprintf(id, sizeof(id), "%lu", (unsigned long)x->pid);
+	if (cgroup_read("/proc", id, a->cg_hier, &x->p) != 0) {
+		snprintf(id, sizeof(id), "%lu", (unsigned long)x->tgid);
+		from = CGROUP_FROM_LEADER;
+		if (x->tgid == x->pid ||
+		    cgroup_read("/proc", id, a->cg_hier, &x->p) != 0) {
+			from = CGROUP_FROM_PARENT;
+			snprintf(id, sizeof(id), "%lu",
+			    (unsigned long)x->p.v[PROC_PPID]);
+			if (!REC_HAS(&x->p, PROC_PPID) ||
+			    x->p.v[PROC_PPID] == 0 ||
+			    cgroup_read("/proc", id, a->cg_hier, &x->p) != 0)
+				from = 3;
+		}
+	}
+	if (from == CGROUP_FROM_LEADER || from == CGROUP_FROM_PARENT) {
+		x->p.v[PROC_CGROUP_FROM] = (uint64_t)from;
+		x->p.present |= 1ULL << PROC_CGROUP_FROM;
+	}
+	if (x->group_dead)
+		a->cg_from[from]++;
+}
+
+/*
  * One thread's exit, as it arrives: finish is the time it arrived,
  * start that less the elapsed time the kernel measured (so it agrees
  * with the snapshots' starts, and with pacct's, to well within 1 s).
@@ -179,6 +222,8 @@ on_exit_record(void *arg, const struct ts_exit *e)
 		x.p.v[PROC_START_NS] = now - x.etime_us * 1000u;
 		x.p.present |= 1ULL << PROC_START_NS;
 	}
+	if (a->cg_hier != 0)
+		exit_cgroup(a, &x);
 	if ((rc = tgroups_add(&a->tg, &x, emit, a)) == -1)
 		return complain(EXR_NOMEM, "no memory");
 	return rc;		/* a write error stops acctd */
@@ -379,6 +424,7 @@ serve_all(struct acctd *a, const char *pidfile, uint64_t rcvbuf)
 	if ((rc = spool_check(a->spool, &err)) != EXR_OK)
 		return complain(rc, "%s", err.reason);
 	a->delayacct = delayacct_on();
+	a->cg_hier = cgroup_hier_of("/proc/self/mountinfo");
 	if ((a->pidfd = acctd_pidfile_take(pidfile, &rc)) == -1)
 		return rc;
 	if ((rc = ts_open(&a->ts, rcvbuf, &err)) != EXR_OK) {
@@ -408,6 +454,14 @@ serve_all(struct acctd *a, const char *pidfile, uint64_t rcvbuf)
 	printf("acctd: %llu process records, %llu lost, in %s/%s\n",
 	    (unsigned long long)a->written, (unsigned long long)a->lost,
 	    a->spool, a->log);
+	if (a->cg_hier != 0)
+		printf("acctd: cgroups of exits: %llu their own, %llu their "
+		    "leader's, %llu their parent's, %llu not read (ingest "
+		    "takes the last snapshot's)\n",
+		    (unsigned long long)a->cg_from[0],
+		    (unsigned long long)a->cg_from[CGROUP_FROM_LEADER],
+		    (unsigned long long)a->cg_from[CGROUP_FROM_PARENT],
+		    (unsigned long long)a->cg_from[3]);
 	if (a->unwritten > 0 && rc == EXR_OK)
 		rc = complain(EXR_IO, "%s/%s: %llu exit records could not be "
 		    "written", a->spool, a->log,

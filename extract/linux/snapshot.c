@@ -8,7 +8,7 @@
  * and one the disk (or the file size limit) cuts short is cut off again: the log's lock is held, so nothing else
  * appends meanwhile.  Processes that vanish while being read are
  * skipped: they write their own exit record.  Which CPU time a partial
- * holds: snapcpu.h.
+ * holds: snapcpu.h.  Each process's cgroup is read too (cgroup.h).
  *
  * Linux only (it reads /proc and taskstats): extract/nolinux.c stands
  * in for it elsewhere.  A snapshot is a few hundred to a few thousand
@@ -29,6 +29,7 @@
 #include "../../store/outfile.h"
 #include "../util.h"
 #include "../paths.h"
+#include "cgroup.h"
 #include "powercap.h"
 #include "procfs.h"
 #include "snapcpu.h"
@@ -155,7 +156,7 @@ int
 snap_write(const char *path, const char *proc_root, const char *powercap_dir,
     int cpu, const char *acctd_pidfile, uint64_t *nprocs)
 {
-	char host[256], self[24];
+	char host[256], self[24], mountinfo[4096];
 	struct procfs pf;
 	struct ex_err err = { 0 };
 	struct ex_sysload sl;
@@ -170,7 +171,7 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	struct batch b;
 	uint64_t now, end;
 	DIR *d;
-	int fd, leader, rc = EXR_OK;
+	int fd, leader, hier, rc = EXR_OK;
 
 	*nprocs = 0;
 	if ((rc = procfs_init(&pf, proc_root, &err)) != EXR_OK)
@@ -224,6 +225,10 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 		goto out;
 	}
 	snprintf(self, sizeof(self), "%ld", (long)getpid());
+	/* The hierarchy to read each process's cgroup from (cgroup.h). */
+	snprintf(mountinfo, sizeof(mountinfo), "%.4000s/self/mountinfo",
+	    proc_root);
+	hier = cgroup_hier_of(mountinfo);
 	for (;;) {
 		/* A batch of processes read from /proc, then asked about
 		 * together (snapcpu_apply_batch).  Where taskstats answers,
@@ -240,6 +245,8 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 			    now, &p[n]) : procfs_proc_own(&pf, de->d_name,
 			    now, &p[n])) != 0)
 				continue;	/* gone: its exit record has it */
+			/* Gone since: no cgroup, and no error either. */
+			(void)cgroup_read(proc_root, de->d_name, hier, &p[n]);
 			memcpy(pid[n], de->d_name, strlen(de->d_name) + 1);
 			n++;
 		}

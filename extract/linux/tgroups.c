@@ -32,6 +32,8 @@ copy_field(struct ex_proc *to, const struct ex_proc *from, int f)
 	to->v[f] = from->v[f];
 	if (f == PROC_COMMAND)
 		memcpy(to->command, from->command, sizeof(to->command));
+	if (f == PROC_CGROUP)
+		memcpy(to->cgroup, from->cgroup, strlen(from->cgroup) + 1);
 }
 
 /* Fold one thread's record into its process's sum. */
@@ -72,6 +74,13 @@ fold(struct tgroup *g, const struct ts_exit *e)
 		g->have_leader = 1;
 	if (e->group_dead)
 		copy_field(s, p, PROC_WAIT_STATUS);
+	/* The cgroup the process ended in: its last thread's. */
+	if (REC_HAS(p, PROC_CGROUP) && (e->group_dead ||
+	    !REC_HAS(s, PROC_CGROUP))) {
+		copy_field(s, p, PROC_CGROUP_HIER);
+		copy_field(s, p, PROC_CGROUP_FROM);
+		copy_field(s, p, PROC_CGROUP);
+	}
 	s->v[PROC_THREADS]++;
 	s->present |= 1ULL << PROC_THREADS;
 }

@@ -313,11 +313,46 @@ test_expect_success 'hosts of one name, pushed at once: the same labels and rows
 	grep "^solo " out
 '
 
-test_expect_success 'a central database of schema 3 is brought to 5 by a push' '
+test_expect_success 'a central database of schema 3 is brought to 6 by a push' '
 	pg_psql twins -c "UPDATE extracct_meta SET version = 3, views_hash = '\'''\''" &&
 	extracct push --db tw1.db --to "$(uri twins)" >/dev/null &&
-	test "$(pg_psql twins -c "SELECT version FROM extracct_meta")" -eq 5 &&
+	test "$(pg_psql twins -c "SELECT version FROM extracct_meta")" -eq 6 &&
 	(SQLITE=twins.db && PG=$(uri twins) && same --by host --format csv)
+'
+
+# Linux cgroups (local schema 20, central 6): the paths pushed as they
+# are (a tab, a byte that is not UTF-8), reports by them alike.
+cg_rec() {	# group pid finish_s user_s cgroup-path
+	printf 'group %s\n  uint 0x30001000 %s\n' "$1" "$2"
+	printf '  uint 0x40001007 1735725600\n  uint 0x40001008 0\n'
+	printf '  uint 0x40001009 %s\n  uint 0x4000100a 0\n' "$3"
+	printf '  uint 0x4000100b %s\n  uint 0x4000100c 0\n' "$4"
+	printf '  uint 0x4000100d 0\n  uint 0x4000100e 0\n'
+	printf '  string 0x60001006 c%s\n' "$2"
+	[ -z "$5" ] || printf '  string 0x61000111 %s\n  uint 0x11000112 2\n' "$5"
+	printf 'end\n'
+}
+test_expect_success 'cgroups pushed: report --by cgroup, unit, container alike' '
+	{
+		echo "header library extracct cghost" &&
+		cg_rec 0xf0000106 10 1735725660 2 "/odd\x09x\xff.scope" &&
+		cg_rec 0xf0000100 10 1735725720 3 "" &&
+		cg_rec 0xf0000100 11 1735725660 1 "/system.slice/nginx.service" &&
+		cg_rec 0xf0000100 12 1735725660 4 "/system.slice/docker-3f4e5d6c7b8a99887766554433221100ffeeddccbbaa00112233445566778899.scope" &&
+		cg_rec 0xf0000100 13 1735725660 5 ""
+	} >cg.spec &&
+	extracct_test encode cg.spec cg.exacct &&
+	extracct ingest --db cg.db cg.exacct >/dev/null &&
+	pg_createdb cg &&
+	extracct push --db cg.db --to "$(uri cg)" >/dev/null &&
+	test "$(pg_psql cg -c "SELECT count(*) FROM cgroups")" -eq 3 &&
+	test "$(pg_psql cg -c "SELECT count(*) FROM procs
+	    WHERE cgroup_from = 3")" -eq 1 &&
+	(SQLITE=cg.db && PG=$(uri cg) &&
+	    same --by cgroup && same --by unit --format csv &&
+	    same --by container --format json && same --by cgroup --scan) &&
+	extracct push --db cg.db --to "$(uri cg)" >out &&
+	cat out && grep " 0 buckets, 0 rows sent$" out
 '
 
 test_expect_success 'a server that is not there: a clear message' '

@@ -82,7 +82,8 @@ test_expect_success 'migration 15 builds the rollups of an older database' '
 		FROM pragma_table_info('\''procs'\'')") FROM a.procs;
 	    INSERT INTO proc_intervals SELECT * FROM a.proc_intervals;
 	    INSERT INTO proc_alt_exits SELECT * FROM a.proc_alt_exits;
-	    INSERT INTO proc_last SELECT * FROM a.proc_last" &&
+	    INSERT INTO proc_last SELECT $(sqlite3 old.db "SELECT group_concat(name)
+		FROM pragma_table_info('\''proc_last'\'')") FROM a.proc_last" &&
 	test "$(sqlite3 old.db "PRAGMA user_version")" = 14 &&
 	extracct ingest --db old.db "$SAMPLES/proc.exacct" >out &&
 	rollups a.db >expect &&

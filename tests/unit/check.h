@@ -21,6 +21,7 @@ extern int check_passed, check_failed;
 } while (0)
 
 void	suite_bytes(void);
+void	suite_cgpath(void);
 void	suite_exerr(void);
 void	suite_report_check(void);
 void	suite_rtab(void);

@@ -92,6 +92,10 @@ full_proc(struct ex_proc *p)
 	snprintf(p->command, sizeof(p->command), "cmd");
 	snprintf(p->hostname, sizeof(p->hostname), "host");
 	snprintf(p->zone, sizeof(p->zone), "global");
+	p->v[PROC_CGROUP] = 0;
+	p->v[PROC_CGROUP_HIER] = CGROUP_UNIFIED;
+	p->v[PROC_CGROUP_FROM] = CGROUP_FROM_PARENT;
+	snprintf(p->cgroup, sizeof(p->cgroup), "/system.slice/a\tb.service");
 }
 
 static void
@@ -110,7 +114,7 @@ test_encoder(void)
 		0x41000101, 0x41000102, 0x41000103, 0x41000104, 0x31000105,
 		0x41000106, 0x41000107, 0x41000108, 0x41000109, 0x4100010a,
 		0x4100010b, 0x4100010c, 0x4100010d, 0x4100010e, 0x4100010f,
-		0x31000110,
+		0x31000110, 0x61000111, 0x11000112, 0x11000113,
 	};
 	size_t i, n = sizeof(want) / sizeof(want[0]), used;
 	struct ex_rec rec = { 0 };
@@ -141,7 +145,8 @@ test_encoder(void)
 			same = 0;
 	CHECK("round trip: values", same);
 	CHECK("round trip: strings", strcmp(q.command, "cmd") == 0 &&
-	    strcmp(q.hostname, "host") == 0 && strcmp(q.zone, "global") == 0);
+	    strcmp(q.hostname, "host") == 0 && strcmp(q.zone, "global") == 0 &&
+	    strcmp(q.cgroup, "/system.slice/a\tb.service") == 0);
 	CHECK("nothing skipped", c.unknown_items == 0 &&
 	    c.unknown_groups == 0 && c.bad_values == 0);
 	ex_rec_release(&rec);

@@ -34,6 +34,7 @@ main(void)
 	suite_rdb();
 	suite_rollup();
 	suite_config();
+	suite_cgpath();
 	printf("unit: %d passed, %d failed\n", check_passed, check_failed);
 	return check_failed == 0 ? 0 : 1;
 }
