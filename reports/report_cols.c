@@ -215,8 +215,8 @@ row_range(const struct report_opts *o, const struct report_set *s,
 	if (o->every != EVERY_NONE) {
 		if ((i = report_bucket_of(s, r->bucket)) < 0)
 			return 0;
-		*a = s->edge[i] * NS_I64;
-		*b = s->edge[i + 1] * NS_I64;
+		*a = report_s_ns(s->edge[i]);
+		*b = report_s_ns(s->edge[i + 1]);
 		return 1;
 	}
 	for (k = 0; k < nk; k++)

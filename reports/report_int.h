@@ -46,6 +46,17 @@ struct report_host {
  */
 #define REPORT_MAXGAP_NS	7200000000000LL
 
+/* Epoch seconds as ns, held at the int64 ends (edges past 2262). */
+static inline int64_t
+report_s_ns(int64_t s)
+{
+	if (s > INT64_MAX / 1000000000)
+		return INT64_MAX;
+	if (s < INT64_MIN / 1000000000)
+		return INT64_MIN;
+	return s * 1000000000;
+}
+
 
 /* What a report prints: its rows and what the columns need. */
 struct report_set {
