@@ -54,7 +54,8 @@ load_observed(struct rdb *db, const struct report_opts *o,
 
 	if (o->every != EVERY_NONE)
 		return s->nb == 0 ? EXR_OK : report_obs_load(db, s,
-		    s->edge[0] * NS_I64, s->edge[s->nb] * NS_I64, err);
+		    report_s_ns(s->edge[0]), report_s_ns(s->edge[s->nb]),
+		    err);
 	for (k = 0; k < report_nkeys(o); k++)
 		if (report_key(o, k) == BY_HOUR)
 			hourly = 1;

@@ -36,11 +36,30 @@ add(struct report_col *c, int n, const char *name, enum col_kind kind,
 	return n + 1;
 }
 
+/*
+ * Whether o's rows span a known time (a bucket, an hour, the window
+ * given), as report_span has it: where util_pct can have a value, and
+ * so where the time observed is worth columns.  Totals over an open
+ * window have neither.
+ */
+static int
+rows_timed(const struct report_opts *o)
+{
+	int k;
+
+	if (o->every != EVERY_NONE || o->open == 0)
+		return 1;
+	for (k = 0; k < report_nkeys(o); k++)
+		if (report_key(o, k) == BY_HOUR)
+			return 1;
+	return 0;
+}
+
 int
 report_cols(const struct report_opts *o, struct report_col *c)
 {
 	char name[40];
-	int k, n = 0, nk = report_nkeys(o);
+	int k, n = 0, nk = report_nkeys(o), timed = rows_timed(o);
 	const unsigned T = COLF_TABLE, D = COLF_CSV | COLF_JSON;
 
 	if (o->every != EVERY_NONE) {
@@ -87,8 +106,10 @@ report_cols(const struct report_opts *o, struct report_col *c)
 	n = add(c, n, "real_s", COL_NUM, COLF_ALL, W_SECS, RM_REAL_NS);
 	n = add(c, n, "cpu_share_pct", COL_NUM, T, W_CPU_PCT, 0);
 	n = add(c, n, "util_pct", COL_NUM, T, W_UTIL_PCT, 0);
-	n = add(c, n, "observed_s", COL_NUM, T, W_OBSERVED, 0);
-	n = add(c, n, "coverage_pct", COL_NUM, T, W_COVERAGE, 0);
+	if (timed) {
+		n = add(c, n, "observed_s", COL_NUM, T, W_OBSERVED, 0);
+		n = add(c, n, "coverage_pct", COL_NUM, T, W_COVERAGE, 0);
+	}
 	n = add(c, n, "chars_rdwr_bytes", COL_NUM, COLF_ALL, W_COUNT,
 	    RM_CHARS);
 	n = add(c, n, "read_bytes", COL_NUM, T, W_COUNT, RM_READ);
@@ -116,8 +137,10 @@ report_cols(const struct report_opts *o, struct report_col *c)
 		n = add(c, n, "chars_rdwr_bytes_per_call", COL_NUM, COLF_ALL,
 		    W_CHARS_CALL, 0);
 	}
-	n = add(c, n, "observed_s", COL_NUM, D, W_OBSERVED, 0);
-	n = add(c, n, "coverage_pct", COL_NUM, D, W_COVERAGE, 0);
+	if (timed) {
+		n = add(c, n, "observed_s", COL_NUM, D, W_OBSERVED, 0);
+		n = add(c, n, "coverage_pct", COL_NUM, D, W_COVERAGE, 0);
+	}
 	/* CSV has no header lines: it says split values are, per row. */
 	n = add(c, n, "apportioned", COL_TEXT, COLF_CSV, W_APPORTIONED, 0);
 	return n;
@@ -192,8 +215,8 @@ row_range(const struct report_opts *o, const struct report_set *s,
 	if (o->every != EVERY_NONE) {
 		if ((i = report_bucket_of(s, r->bucket)) < 0)
 			return 0;
-		*a = s->edge[i] * NS_I64;
-		*b = s->edge[i + 1] * NS_I64;
+		*a = report_s_ns(s->edge[i]);
+		*b = report_s_ns(s->edge[i + 1]);
 		return 1;
 	}
 	for (k = 0; k < nk; k++)

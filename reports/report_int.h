@@ -32,8 +32,10 @@ struct report_host {
 	int64_t		(*span)[2];	/* observed [t0, t1) ns, in order
 					   (report_obs_load) */
 	size_t		 nspan;
-	int		 watched;	/* has system snapshots: its spans
-					   are what was observed */
+	int		 watched;	/* has two consecutive system
+					   snapshots that make a span
+					   (report_capacity): its spans are
+					   what was observed */
 };
 
 /*
@@ -43,6 +45,17 @@ struct report_host {
  * stopped (the forecast's rule).
  */
 #define REPORT_MAXGAP_NS	7200000000000LL
+
+/* Epoch seconds as ns, held at the int64 ends (edges past 2262). */
+static inline int64_t
+report_s_ns(int64_t s)
+{
+	if (s > INT64_MAX / 1000000000)
+		return INT64_MAX;
+	if (s < INT64_MIN / 1000000000)
+		return INT64_MIN;
+	return s * 1000000000;
+}
 
 
 /* What a report prints: its rows and what the columns need. */
@@ -106,7 +119,7 @@ int	report_capacity(struct rdb *db, struct report_set *s,
  * The time each host of s (report_capacity's) was observed in [from_ns,
  * to_ns): the spans between consecutive system snapshots of one boot,
  * at most REPORT_MAXGAP_NS apart (report_observed.c).  A host without
- * system snapshots has none: its coverage is not known.  EXR_OK, or
+ * such a pair (not watched) has none: its coverage is not known.  EXR_OK, or
  * EXR_DB/EXR_NOMEM with err.
  */
 int	report_obs_load(struct rdb *db, struct report_set *s, int64_t from_ns,
@@ -252,8 +265,12 @@ int64_t	report_observed(const struct report_opts *o,
 	    const struct report_set *s, const struct report_row *r,
 	    __int128 *capacity_ns, int *known);
 
-/* The table's title above the names: key(s), window and zone. */
-void	report_title(struct rtab *t, const struct report_opts *o);
+/*
+ * The table's title above the names: key(s), window and zone; more
+ * (if not NULL) ends its second line.
+ */
+void	report_title(struct rtab *t, const struct report_opts *o,
+	    const char *more);
 
 /* Print s in o's format (report_out.c).  0, or -1: no memory. */
 int	report_out(FILE *fp, const struct report_opts *o,

@@ -1,9 +1,10 @@
 /*
  * The time a host was observed (report_int.h): the spans between two
  * consecutive system snapshots of one boot, at most REPORT_MAXGAP_NS
- * apart, as the forecast counts them.  A host with no system snapshot
- * (pacct, Solaris exacct) has no such spans: its coverage is unknown,
- * and the callers divide by the whole bucket as before.
+ * apart, as the forecast counts them.  A host with no such pair of
+ * snapshots anywhere (pacct, Solaris exacct, a single snapshot, or
+ * snapshots hours apart) has no spans: its coverage is unknown, and the
+ * callers divide by the whole bucket as before.
  *
  * A bucket of which a host's snapshots cover one minute holds one
  * minute's CPU: over the bucket's hour it would read as 1/60 of what

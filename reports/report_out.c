@@ -10,7 +10,7 @@
 #include "report_int.h"
 
 void
-report_title(struct rtab *t, const struct report_opts *o)
+report_title(struct rtab *t, const struct report_opts *o, const char *more)
 {
 	char from[40], to[40], tz[256];
 	int k;
@@ -33,8 +33,33 @@ report_title(struct rtab *t, const struct report_opts *o)
 		    o->to_ns / NS_I64));
 	report_filter_head(t, o);
 	rtab_head(t, "; time zone %s\n# " REPORT_APPORTIONED
-	    "; calls: processes that ended\n",
-	    fmt_escape(tz, sizeof(tz), o->tz, 0));
+	    "; calls: processes that ended%s\n",
+	    fmt_escape(tz, sizeof(tz), o->tz, 0), more != NULL ? more : "");
+}
+
+/*
+ * What util_pct divides by, for the header, where util_pct has a value
+ * and a host's snapshots say how long it was observed; NULL elsewhere
+ * (the whole span, as it always was).
+ */
+static const char *
+util_note(const struct report_set *s, int shown)
+{
+	size_t i;
+	int watched = 0, not = 0;
+
+	for (i = 0; i < s->nhosts; i++) {
+		if (s->hosts[i].watched)
+			watched = 1;
+		else if (s->hosts[i].ncpu > 0)
+			not = 1;
+	}
+	if (!shown || !watched)
+		return NULL;
+	return not ? "; util_pct: CPU over the time each host was observed"
+	    " (observed_s), the whole span where that is not known" :
+	    "; util_pct: CPU over the time each host was observed"
+	    " (observed_s)";
 }
 
 /* JSON: the keys, buckets and zone around the rows. */
@@ -62,7 +87,8 @@ report_out(FILE *fp, const struct report_opts *o, const struct report_set *s)
 	struct rtab t;
 	char b[256];
 	size_t i;
-	int j, nc, rc;
+	int j, nc, rc, util = 0;
+	const char *v;
 
 	rtab_init(&t);
 	nc = report_cols(o, c);
@@ -73,11 +99,15 @@ report_out(FILE *fp, const struct report_opts *o, const struct report_set *s)
 	t.drop_empty = 1;
 	for (i = 0; i < s->n; i++) {
 		rtab_row(&t);
-		for (j = 0; j < nc; j++)
-			rtab_put(&t, j, report_value(o, s, &c[j], &s->rows[i],
-			    o->format, b, sizeof(b)));
+		for (j = 0; j < nc; j++) {
+			v = report_value(o, s, &c[j], &s->rows[i], o->format,
+			    b, sizeof(b));
+			if (v != NULL && strcmp(c[j].name, "util_pct") == 0)
+				util = 1;
+			rtab_put(&t, j, v);
+		}
 	}
-	report_title(&t, o);
+	report_title(&t, o, util_note(s, util));
 	report_meta(&t, o);
 	rtab_meta(&t, "apportioned", COL_TEXT, REPORT_APPORTIONED);
 	rc = rtab_print(fp, &t, o->format);

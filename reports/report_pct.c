@@ -658,7 +658,7 @@ report_percentiles(struct rdb *db, FILE *fp, const struct report_opts *o,
 			rtab_put(&t, nk + 2 + j, p.g[g].cell[j][0] != '\0' ?
 			    p.g[g].cell[j] : NULL);
 	}
-	report_title(&t, o);
+	report_title(&t, o, NULL);
 	rtab_head(&t, "# p50, p95, max: nearest rank over the observed "
 	    "buckets (of the window's %zu), those in which the key's hosts\n"
 	    "# kept records; 0 where they did and the key used nothing\n",

@@ -609,16 +609,27 @@ report_query(struct rdb *db, const struct report_opts *o,
 int
 report_capacity(struct rdb *db, struct report_set *s, struct ex_err *err)
 {
-	static const char sql[] =
-	    /* One pass over sysload, not a subquery a host: on the
-	     * server each would label every host again (O(hosts^2)). */
+	/*
+	 * One pass over sysload, not a subquery a host: on the server
+	 * each would label every host again (O(hosts^2)).  n: the pairs
+	 * of consecutive snapshots that make an observed span
+	 * (report_observed.c's rule).
+	 */
+	static const char fmt[] =
 	    "SELECT h.host, l.ncpu, l.n FROM v_hosts h LEFT JOIN"
-	    " (SELECT host_id, max(ncpu) AS ncpu, count(*) AS n FROM v_sysload"
+	    " (SELECT host_id, max(ncpu) AS ncpu, sum(CASE WHEN p IS NOT NULL"
+	    "   AND t_ns - p <= %lld AND (btime_s IS NULL OR pb IS NULL OR"
+	    "   btime_s = pb) THEN 1 ELSE 0 END) AS n"
+	    "  FROM (SELECT host_id, ncpu, t_ns, btime_s, lag(t_ns) OVER w AS p,"
+	    "   lag(btime_s) OVER w AS pb FROM v_sysload"
+	    "   WINDOW w AS (PARTITION BY host_id ORDER BY t_ns)) x"
 	    "  GROUP BY host_id) l ON l.host_id = h.host_id"
 	    " ORDER BY h.host";
+	char sql[sizeof(fmt) + 24];
 	struct rdb_q *st;
 	int rc;
 
+	snprintf(sql, sizeof(sql), fmt, (long long)REPORT_MAXGAP_NS);
 	if (rdb_prepare(db, sql, &st) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	while ((rc = rdb_step(st)) == RDB_ROW) {
@@ -636,8 +647,12 @@ report_capacity(struct rdb *db, struct report_set *s, struct ex_err *err)
 		snprintf(h->host, sizeof(h->host), "%s", name != NULL ? name :
 		    "");
 		h->ncpu = rdb_isnull(st, 1) ? 0 : rdb_int64(st, 1);
-		/* Two snapshots make a span observed; fewer: not known. */
-		h->watched = !rdb_isnull(st, 2) && rdb_int64(st, 2) >= 2;
+		/*
+		 * Two snapshots close enough make a span observed; a host
+		 * without such a pair (one snapshot, or snapshots hours
+		 * apart beside its accounting) has unknown coverage.
+		 */
+		h->watched = !rdb_isnull(st, 2) && rdb_int64(st, 2) >= 1;
 	}
 	rdb_finalize(st);
 	return rc == RDB_DONE ? EXR_OK :

@@ -50,14 +50,18 @@ csv() {
 	tr -d "\r" <"$1"
 }
 
+# fx's two system snapshots are 4 h apart, more than the 2 h that count
+# as observed: its coverage is not known, so util_pct is over the whole
+# hour (2 CPUs x 3600 s: 1500 s is 20.83%) and observed_s, coverage_pct
+# are blank.
 test_expect_success '--every hour: every hour of the window, the empty ones as zero rows' '
 	extracct report --db fx.db --every hour --from 2026-01-01 --to 2026-01-01T04:00 --tz UTC --format csv >h.csv &&
 	cat >expect <<-\EOF &&
-	hour_start,hour_start_utc,hour_start_epoch_s,tz,calls,cpu_user_s,cpu_sys_s,real_s,chars_rdwr_bytes,rss_max_kb,faults_major,syscalls,cpu_s,cpu_share_pct,util_pct,read_bytes,write_bytes,blocks_in,blocks_out,threads_max,apportioned
-	2026-01-01 00:00,2026-01-01T00:00:00Z,1767225600,UTC,1,1200.000,300.000,6300.000,,5000,,,1500.000,100.00,20.83,1000,,,,4,hourly
-	2026-01-01 01:00,2026-01-01T01:00:00Z,1767229200,UTC,0,600.000,0.000,3600.000,,,,,600.000,100.00,8.33,,,,,,hourly
-	2026-01-01 02:00,2026-01-01T02:00:00Z,1767232800,UTC,2,360.000,0.000,2400.000,42,,,,360.000,100.00,5.00,,,,,6,hourly
-	2026-01-01 03:00,2026-01-01T03:00:00Z,1767236400,UTC,0,0.000,0.000,0.000,,,,,0.000,0.00,0.00,,,,,,hourly
+	hour_start,hour_start_utc,hour_start_epoch_s,tz,calls,cpu_user_s,cpu_sys_s,real_s,chars_rdwr_bytes,rss_max_kb,faults_major,syscalls,cpu_s,cpu_share_pct,util_pct,read_bytes,write_bytes,blocks_in,blocks_out,threads_max,observed_s,coverage_pct,apportioned
+	2026-01-01 00:00,2026-01-01T00:00:00Z,1767225600,UTC,1,1200.000,300.000,6300.000,,5000,,,1500.000,100.00,20.83,1000,,,,4,,,hourly
+	2026-01-01 01:00,2026-01-01T01:00:00Z,1767229200,UTC,0,600.000,0.000,3600.000,,,,,600.000,100.00,8.33,,,,,,,,hourly
+	2026-01-01 02:00,2026-01-01T02:00:00Z,1767232800,UTC,2,360.000,0.000,2400.000,42,,,,360.000,100.00,5.00,,,,,6,,,hourly
+	2026-01-01 03:00,2026-01-01T03:00:00Z,1767236400,UTC,0,0.000,0.000,0.000,,,,,0.000,0.00,0.00,,,,,,,,hourly
 	EOF
 	csv h.csv >actual && test_cmp expect actual
 '
@@ -96,6 +100,34 @@ test_expect_success '--by host,hour: the hours that have usage (intervals split 
 	fx,2026-01-01 02:00,2,360.000,14.63,5.00
 	EOF
 	test_cmp expect actual
+'
+
+# A snapshot at 00:30 makes 00:00-00:30 observed (the rest is still
+# 3.5 h between snapshots): hour 00 is 1500 s over 2 CPUs x 1800 s,
+# 41.67%, half of it seen; the later hours were not seen at all.
+test_expect_success 'snapshots 30 min apart: util_pct over the time observed, and the header says so' '
+	cp fx.db w.db &&
+	sqlite3 w.db "INSERT INTO sysload (host_id, t_ns, user_ticks,
+	        nice_ticks, system_ticks, idle_ticks, clk_tck, ncpu)
+	        VALUES (1, $((B + 1800))$S, 0, 0, 0, 0, 100, 2)" &&
+	extracct report --db w.db --every hour --from 2026-01-01 --to 2026-01-01T04:00 --tz UTC --format csv >w.csv &&
+	csv w.csv | cut -d, -f1,13,15,21,22 >actual &&
+	cat >expect <<-\EOF &&
+	hour_start,cpu_s,util_pct,observed_s,coverage_pct
+	2026-01-01 00:00,1500.000,41.67,1800.000,50.00
+	2026-01-01 01:00,600.000,,0.000,0.00
+	2026-01-01 02:00,360.000,,0.000,0.00
+	2026-01-01 03:00,0.000,,0.000,0.00
+	EOF
+	test_cmp expect actual &&
+	extracct report --db w.db --every hour --from 2026-01-01 --to 2026-01-01T04:00 --tz UTC >w.table &&
+	sed -n 2p w.table >note &&
+	cat note &&
+	grep "; calls: processes that ended; util_pct: CPU over the time each host was observed (observed_s)$" note &&
+	extracct report --db fx.db --every hour --from 2026-01-01 --to 2026-01-01T04:00 --tz UTC >fx.table &&
+	sed -n 2p fx.table | grep "; calls: processes that ended$" &&
+	extracct report --db w.db --by command --tz UTC >c.table &&
+	! grep util_pct c.table
 '
 
 test_expect_success '--passwd, --group, --project: names beside the ids' '

@@ -85,14 +85,13 @@ test_expect_success 'setup: usage, snapshots, energy' '
 	extracct ingest --db e.db "$SAMPLES/energy/energy.exacct" >/dev/null
 '
 
-# The rollup rows of the hours of the open window (the hour of the
-# first interval's end to that of the last's), with cpu their CPU ns:
-# each interval split over the hours it spans.
+# The rollup rows of the hours of the open window, the tables' (the
+# rollups' first hour to their last: g.db's 22 days are one cluster),
+# with cpu their CPU ns: each interval split over the hours it spans.
 RU_WIN="(SELECT *, (coalesce(cpu_user_ns_g, 0) + coalesce(cpu_sys_ns_g, 0))
     * 1000000000 + coalesce(cpu_user_ns_r, 0) + coalesce(cpu_sys_ns_r, 0) AS cpu
-    FROM v_usage_rollup WHERE hour_s >= (SELECT min(t1_ns) / 3600000000000 * 3600
-    FROM v_proc_usage) AND hour_s <= (SELECT max(t1_ns) / 3600000000000 * 3600
-    FROM v_proc_usage))"
+    FROM v_usage_rollup WHERE hour_s >= (SELECT min(hour_s) FROM v_usage_rollup)
+    AND hour_s <= (SELECT max(hour_s) FROM v_usage_rollup))"
 
 test_expect_success 'CPU by command: valid SVG, the top 8 and other in the legend' '
 	extracct report --db g.db --format svg --by command >cpu.svg &&
@@ -109,30 +108,45 @@ test_expect_success 'CPU by command: valid SVG, the top 8 and other in the legen
 	texts legend-head cpu.svg >head && echo command >expect && test_cmp expect head
 '
 
-test_expect_success 'CPU chart: title, hosts and window, axes with units, hourly ticks' '
+test_expect_success 'CPU chart: title, hosts and the tables window, axes with units, date ticks' '
 	texts title cpu.svg >t && echo "CPU by command" >expect && test_cmp expect t &&
-	lo=$(sqlite3 g.db "SELECT strftime(\"%Y-%m-%d %H:%M:%S\", min(t1_ns) / 1000000000, \"unixepoch\") FROM v_proc_usage") &&
+	# The window is the tables'"'"': first rollup hour to the end of the last.
+	lo=$(sqlite3 g.db "SELECT strftime(\"%Y-%m-%d %H:%M:%S\", min(hour_s), \"unixepoch\") FROM v_usage_rollup") &&
+	hi=$(sqlite3 g.db "SELECT strftime(\"%Y-%m-%d %H:%M:%S\", max(hour_s) + 3600, \"unixepoch\") FROM v_usage_rollup") &&
 	texts subtitle cpu.svg >sub &&
-	grep "^host genhost; $lo to .*; time zone UTC$" sub &&
-	texts ylabel cpu.svg >y && echo "CPUs busy (mean over each hour)" >expect &&
+	echo "host genhost; $lo to $hi; time zone UTC" >expect &&
+	test_cmp expect sub &&
+	# 22 days: more than 3, so a bucket a day, and date ticks.
+	texts ylabel cpu.svg >y && echo "CPUs busy (mean over each day)" >expect &&
 	test_cmp expect y &&
 	texts xlabel cpu.svg >x &&
 	echo "time in UTC; values apportioned over the hours intervals span" >expect &&
 	test_cmp expect x &&
 	texts xtick cpu.svg >ticks &&
 	test "$(line_count ticks)" -ge 3 && test "$(line_count ticks)" -le 9 &&
-	! grep -v "^[0-2][0-9]:00$" ticks &&
+	! grep -v "^2023-1[01]-[0-3][0-9]$" ticks &&
 	texts ytick cpu.svg >yt &&
 	# 0 at the foot, as many decimals as the step needs (0.5 here).
-	head -n 1 yt | grep "^0\(\.0*\)\?$" && ! grep -v "^[0-9][0-9.]*$" yt
+	head -n 1 yt | grep "^0\(\.0*\)\?$" && ! grep -v "^[0-9][0-9.]*$" yt &&
+	# Six hours given: a bucket an hour, hourly ticks.
+	extracct report --db g.db --format svg --by command \
+	    --from 2023-11-14T22:00 --to 2023-11-15T04:00 >six.svg &&
+	texts ylabel six.svg | grep "^CPUs busy (mean over each hour)$" &&
+	texts xtick six.svg >ticks &&
+	test "$(line_count ticks)" -ge 3 && test "$(line_count ticks)" -le 9 &&
+	! grep -v "^[0-2][0-9]:00$" ticks
 '
 
-test_expect_success 'the stack is the data: its top in the busiest hour is the hour'"'"'s CPU' '
-	# The busiest hour'"'"'s mean CPUs, and the height the stack
-	# reaches, read against the y axis'"'"'s own 0 and top ticks.
-	# Apportioned: the rollups'"'"' hour, not the hour intervals end.
-	max=$(sqlite3 g.db "SELECT max(c) FROM (SELECT sum(cpu) / 3.6e12 AS c
-	    FROM $RU_WIN GROUP BY hour_s)") &&
+test_expect_success 'the stack is the data: its top in the busiest day is the day'"'"'s CPU' '
+	# The busiest day'"'"'s mean CPUs (daily buckets: 22 days), and the
+	# height the stack reaches, read against the y axis'"'"'s own 0 and
+	# top ticks.  Apportioned: the rollups'"'"' hours, not the hour
+	# intervals end.  g.db has no system snapshots: the time observed
+	# is not known, so a day'"'"'s CPU is over the whole day (t3070 has
+	# a chart over the time observed).
+	test "$(sqlite3 g.db "SELECT count(*) FROM sysload")" -eq 0 &&
+	max=$(sqlite3 g.db "SELECT max(c) FROM (SELECT sum(cpu) / 86.4e12 AS c
+	    FROM $RU_WIN GROUP BY hour_s / 86400)") &&
 	sed -n "s/^<text x=\"[0-9.]*\" y=\"\([0-9.]*\)\".*class=\"ytick\">\([^<]*\)<.*/\1 \2/p" cpu.svg >yt &&
 	grep -o "class=\"series\" fill=\"[^\"]*\" d=\"[^\"]*" cpu.svg |
 	    grep -o "V[0-9.]*" | tr -d V | sort -n | head -n 1 >ytop &&
@@ -159,8 +173,9 @@ test_expect_success '--tz names the zone on the axis and in the subtitle' '
 	extracct report --db g.db --format svg --by command --tz Asia/Kolkata >k.svg &&
 	xmllint --noout k.svg &&
 	texts xlabel k.svg | grep "^time in Asia/Kolkata;" &&
-	# Its hours are not UTC hours, which the rollups hold: by end hour.
-	texts xlabel k.svg | grep "; intervals count in the hour they end in (local hours are not UTC hours)$" &&
+	# Its days (22 of them) start at 18:30 UTC, inside a UTC hour,
+	# which the rollups hold: by end hour.
+	texts xlabel k.svg | grep "; intervals count in the day they end in (local hours are not UTC hours)$" &&
 	texts subtitle k.svg | grep "time zone Asia/Kolkata$"
 '
 
@@ -432,7 +447,10 @@ else
 	test_skip 'Chromium renders the page as a drawn chart' 'no chromium or python3'
 fi
 
-test_expect_success 'default window: svg and html leave a process of 2250 out, and say so' '
+# A process of 2250 is out of every report's range (before 1970 or from
+# 2200 on): the tables leave it out, and so do the charts, whose window
+# is the tables' (the hours of p10 and p12).
+test_expect_success 'default window: svg and html leave a process of 2250 out, as the table does, and say so' '
 	{ echo "header kernel SunOS hostA" &&
 	  for x in "10 1700000000" "11 8836128000" "12 1700086400"; do
 		set -- $x &&
@@ -445,10 +463,19 @@ test_expect_success 'default window: svg and html leave a process of 2250 out, a
 	extracct report --db far.db --tz UTC --format svg >far.svg 2>err &&
 	test_cmp expect err &&
 	xmllint --noout far.svg &&
-	grep "2023-11-14 22:13:25 to 2023-11-15 22:13:25" far.svg &&
+	texts subtitle far.svg >sub && cat sub &&
+	echo "host hostA; 2023-11-14 22:00:00 to 2023-11-15 23:00:00; time zone UTC" >want &&
+	test_cmp want sub &&
+	extracct report --db far.db --by command --tz UTC --format svg >farc.svg 2>err &&
+	test_cmp expect err &&
+	texts legend farc.svg | sort >leg && printf "p10\np12\n" >want &&
+	test_cmp want leg &&
 	extracct report --db far.db --tz UTC --format html >far.html 2>err &&
 	test_cmp expect err &&
-	grep -c "<svg" far.html
+	grep -c "<svg" far.html &&
+	extracct report --db far.db --by command --tz UTC --format csv >far.csv 2>err &&
+	test_cmp expect err &&
+	test "$(cut -d, -f1 far.csv | sort | tr "\n" " ")" = "command p10 p12 "
 '
 
 test_done
