@@ -182,11 +182,19 @@ $(S)/unit: $(LIB_SAN_OBJ) $(UNIT_SRC:%.c=$(S)/%.o)
 # ASan + UBSan.  CI runs both.  make check also builds extracct without
 # libpq (build/nopq), so t2800 and t2810 check what push and report on a
 # server say there, instead of skipping.
+# The builds run at once, and each on every CPU unless make was given
+# its own -j (a clean tree builds in a third of the time).
 TEST_JOBS ?=
-check: $(B)/extracct $(B)/extracct-test $(B)/unit
-	@$(if $(NO_LIBPQ),:,$(MAKE) --no-print-directory NO_LIBPQ=1 \
-	    build/nopq/extracct)
-	@sh tests/run.sh $(TEST_JOBS:%=-j %) check $(B)
+BUILD_J = j=$$(case " $(MAKEFLAGS) " in *" -j"*) ;; \
+	*) echo -j$$(nproc 2>/dev/null || echo 2) ;; esac)
+check:
+	@$(BUILD_J); \
+	$(if $(NO_LIBPQ),,$(MAKE) --no-print-directory $$j NO_LIBPQ=1 \
+	    build/nopq/extracct & nopq=$$!;) \
+	rc=0; $(MAKE) --no-print-directory $$j $(B)/extracct \
+	    $(B)/extracct-test $(B)/unit || rc=1; \
+	$(if $(NO_LIBPQ),,wait $$nopq || rc=1;) \
+	[ $$rc -eq 0 ] && sh tests/run.sh $(TEST_JOBS:%=-j %) check $(B)
 
 check-san: $(B)/extracct $(B)/extracct-test $(B)/unit \
 	$(S)/extracct $(S)/extracct-test $(S)/unit

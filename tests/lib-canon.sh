@@ -48,20 +48,30 @@ cols() {
 canon_sql() {
 	for t in $TABLES; do
 		o=$(owner $t "$1") && key=${o%%|*} && join=${o#*|} &&
-		echo "SELECT '$t', ${key:+$key, }$(cols $t) FROM $t x $join;" ||
+		c=$(cols $t) && [ -n "$c" ] &&
+		echo "SELECT '$t', ${key:+$key, }$c FROM $t x $join;" ||
 		return 1
 	done
 }
 
+# The file of canon_sql "$2", made once ($1: its name): a script dumps
+# its databases tens of times, and on a loaded machine each of the fifty
+# forks of canon_sql can take a tenth of a second.
+canon_sql_file() {
+	[ -s "$TRASH/.canon.$1.sql" ] || {
+		canon_sql "$2" >"$TRASH/.canon.$1.new" &&
+		mv "$TRASH/.canon.$1.new" "$TRASH/.canon.$1.sql"
+	}
+}
+
 canon() {
-	canon_sql "" >"$TRASH/.canon.sql" &&
+	canon_sql_file local "" &&
 	for db in "$@"; do
-		sqlite3 "$db" <"$TRASH/.canon.sql" || return 1
+		sqlite3 "$db" <"$TRASH/.canon.local.sql" || return 1
 	done | sort
 }
 
 canon_pg() {
-	canon_sql "host_id, " >"$TRASH/.canon.sql" &&
-	pg_psql "$1" -F "|" -f "$TRASH/.canon.sql" | sort
+	canon_sql_file pg "host_id, " &&
+	pg_psql "$1" -F "|" -f "$TRASH/.canon.pg.sql" | sort
 }
-

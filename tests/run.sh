@@ -18,6 +18,9 @@
 #   - a script marked "# run.sh: alone" (it measures the whole machine's
 #     CPU, the capture ratio, which another script's thousands of short
 #     processes would skew) runs at the end, with nothing else of ours.
+# Of the others, those marked "# run.sh: long SECONDS" start first,
+# longest first.  The PostgreSQL tests start copies of one cluster the
+# runner makes (tests/pg-template.sh).
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 export SRC
@@ -43,7 +46,11 @@ esac || {
 }
 shift
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+# The PostgreSQL cluster the scripts that need one start a copy of
+# (tests/lib-pg.sh): made once, beside the first jobs.
+EXTRACCT_PG_TEMPLATE=$(mktemp -d /tmp/expg.XXXXXX)
+export EXTRACCT_PG_TEMPLATE
+trap 'rm -rf "$out" "$EXTRACCT_PG_TEMPLATE"' EXIT
 trap 'exit 130' INT TERM
 
 # Sanitizers: fail hard on the first report, and check for leaks.
@@ -201,19 +208,32 @@ san_kind=$(grep -l '^# run.sh: check-san' "$SRC"/tests/t/t*.sh)
 kernel_scripts=$(echo $kernel_scripts)
 alone_scripts=$(echo $alone_scripts)
 san_kind=$(echo $san_kind)
+# The scripts marked "# run.sh: long SECONDS" first, the longest first:
+# one started late would run on by itself at the end, the other jobs
+# idle.
+long_scripts=$(grep -H '^# run.sh: long [0-9]' "$SRC"/tests/t/t*.sh |
+    sort -t ' ' -k 4,4nr | cut -d: -f1)
+ordered=
+for t in $long_scripts "$SRC"/tests/t/t*.sh; do
+	case " $ordered " in
+	*" $t "*) ;;
+	*) ordered="$ordered $t" ;;
+	esac
+done
 scripts=
-for t in "$SRC"/tests/t/t*.sh; do
+for t in $ordered; do
 	case " $san_kind " in
 	*" $t "*) ;;
 	*) scripts="$scripts $t" ;;
 	esac
 done
 echo "== $mode: $jobs scripts at a time"
+sh "$SRC/tests/pg-template.sh" "$EXTRACCT_PG_TEMPLATE" &
 if [ "$mode" = check ]; then
 	pass "$1" release unit $scripts
 else
 	pass "$1" release $san_kind
-	pass "$2" asan+ubsan unit "$SRC"/tests/t/t*.sh
+	pass "$2" asan+ubsan unit $ordered
 fi
 echo
 if [ "$skipped" -gt 0 ]; then

@@ -12,6 +12,7 @@
 # commit, the last file, the close), then resumed; every other one killed
 # a second time in its resumed run.  The kills must land all through the
 # run: how much of the input each left committed is checked too.
+# run.sh: long 52 (seconds on two idle CPUs: started first)
 . "$(dirname "$0")/../lib.sh"
 
 . "$SRC/tests/lib-handlogs.sh"

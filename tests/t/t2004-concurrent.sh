@@ -3,6 +3,7 @@
 # once into one database end with the database one serial ingest makes,
 # every time; a writer kept waiting past --wait gives up with exit 4 and
 # says who holds the database.
+# run.sh: long 41 (seconds on two idle CPUs: started first)
 . "$(dirname "$0")/../lib.sh"
 
 # Small logs of every kind, on several hosts; p1 first: the file that is

@@ -5,6 +5,7 @@
 # and a snapshot of this machine with RAPL zones) go each into its own
 # database and all into one; merging the three must give the one, but
 # for the per-database numbers (ids) and when the ledger saw a file.
+# run.sh: long 30 (seconds on two idle CPUs: started first)
 . "$(dirname "$0")/../lib.sh"
 
 # Every table but the marks, each row with its owner's natural key in

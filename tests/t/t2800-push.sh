@@ -9,6 +9,7 @@
 # server stopped during run loses nothing, 20 hosts push at once, and
 # passwords are refused where they must be.  A throw-away server
 # (tests/lib-pg.sh).
+# run.sh: long 90 (seconds on two idle CPUs: started first)
 . "$(dirname "$0")/../lib.sh"
 . "$SRC/tests/lib-pg.sh"
 

@@ -5,6 +5,7 @@
 # that is not UTF-8.  After each, central must equal a fresh push of
 # the final database (the canonical dump, tests/lib-canon.sh), or, where
 # the push is refused, be as it was.  A throw-away server (tests/lib-pg.sh).
+# run.sh: long 48 (seconds on two idle CPUs: started first)
 . "$(dirname "$0")/../lib.sh"
 . "$SRC/tests/lib-pg.sh"
 
