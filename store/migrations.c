@@ -1017,6 +1017,42 @@ const char *const db_migrations[] = {
 	"DELETE FROM rollup_day WHERE day_s >= (SELECT h FROM m19_from);"
 	RU_DAY_FROM_HOURS("(SELECT h FROM m19_from)")
 	"DROP TABLE m19_from;",
+
+	/*
+	 * 19 -> 20: the kernel's totals per cgroup, as snap read them
+	 * (cgroup records): a cgroup is known by host, hierarchy (2 the
+	 * unified one, 1 the v1 controllers) and path; cgroup_last keeps
+	 * its last reading, cgroup_intervals the growth between two.  The
+	 * dimension table cgroups is also what processes' cgroups name,
+	 * with what their paths say of systemd units and containers:
+	 * made here only if not there already.
+	 */
+	"CREATE TABLE IF NOT EXISTS cgroups ("
+	"  cgroup_id INTEGER PRIMARY KEY,"
+	"  host_id INTEGER NOT NULL REFERENCES hosts,"
+	"  path TEXT NOT NULL,"
+	"  hierarchy INTEGER,"
+	"  unit TEXT,"
+	"  container TEXT,"
+	"  pod TEXT);"
+	"CREATE INDEX IF NOT EXISTS cgroups_path ON cgroups"
+	"  (host_id, path, hierarchy);"
+	"CREATE TABLE cgroup_last ("
+	"  cgroup_id INTEGER PRIMARY KEY REFERENCES cgroups,"
+	"  t_ns INTEGER NOT NULL,"
+	"  cpu_ns INTEGER, user_ns INTEGER, system_ns INTEGER,"
+	"  io_read_bytes INTEGER, io_write_bytes INTEGER,"
+	"  io_read_ops INTEGER, io_write_ops INTEGER);"
+	"CREATE TABLE cgroup_intervals ("
+	"  cgroup_id INTEGER NOT NULL REFERENCES cgroups,"
+	"  t0_ns INTEGER NOT NULL,"
+	"  t1_ns INTEGER NOT NULL,"
+	"  cpu_ns INTEGER, user_ns INTEGER, system_ns INTEGER,"
+	"  mem_current INTEGER, mem_peak INTEGER,"
+	"  io_read_bytes INTEGER, io_write_bytes INTEGER,"
+	"  io_read_ops INTEGER, io_write_ops INTEGER,"
+	"  restarted INTEGER NOT NULL,"
+	"  PRIMARY KEY (cgroup_id, t1_ns)) WITHOUT ROWID;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) ==
