@@ -265,6 +265,28 @@ static const char v4_sql[] = "SELECT 1;";
  */
 static const char v5_sql[] = "SELECT 1;";
 
+/*
+ * 5 -> 6: the kernel's totals per cgroup (local schema 20): the cgroups
+ * a host knows, and the growth between two readings of each.  The
+ * path is text as every name is: a byte that is not UTF-8 goes as \xNN
+ * (pgcopy.c).
+ */
+static const char v6_sql[] =
+    "CREATE TABLE cgroups ("
+    "  host_id bigint NOT NULL, cgroup_id bigint NOT NULL,"
+    "  path text NOT NULL, hierarchy bigint,"
+    "  unit text, container text, pod text,"
+    "  PRIMARY KEY (host_id, cgroup_id));"
+    "CREATE TABLE cgroup_intervals ("
+    "  host_id bigint NOT NULL, cgroup_id bigint NOT NULL,"
+    "  t0_ns bigint NOT NULL, t1_ns bigint NOT NULL,"
+    "  cpu_ns bigint, user_ns bigint, system_ns bigint,"
+    "  mem_current bigint, mem_peak bigint,"
+    "  io_read_bytes bigint, io_write_bytes bigint,"
+    "  io_read_ops bigint, io_write_ops bigint,"
+    "  restarted bigint NOT NULL,"
+    "  PRIMARY KEY (host_id, t1_ns, cgroup_id)" PARTED("t1_ns");
+
 /* migrations[i] takes the central schema from version i to i + 1. */
 static const char *const migrations[] = {
 	v1_sql,
@@ -272,6 +294,7 @@ static const char *const migrations[] = {
 	v3_sql,
 	v4_sql,
 	v5_sql,
+	v6_sql,
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -1052,7 +1052,15 @@ const char *const db_migrations[] = {
 	"  io_read_bytes INTEGER, io_write_bytes INTEGER,"
 	"  io_read_ops INTEGER, io_write_ops INTEGER,"
 	"  restarted INTEGER NOT NULL,"
-	"  PRIMARY KEY (cgroup_id, t1_ns)) WITHOUT ROWID;",
+	"  PRIMARY KEY (cgroup_id, t1_ns)) WITHOUT ROWID;"
+	/* What reports read: a cgroup's kernel totals per interval. */
+	"CREATE VIEW v_cgroup_usage AS"
+	"  SELECT h.label AS host, c.host_id, c.cgroup_id, c.path,"
+	"    c.hierarchy, i.t0_ns, i.t1_ns, i.cpu_ns, i.user_ns, i.system_ns,"
+	"    i.mem_current, i.mem_peak, i.io_read_bytes, i.io_write_bytes,"
+	"    i.io_read_ops, i.io_write_ops, i.restarted"
+	"  FROM cgroup_intervals i JOIN cgroups c USING (cgroup_id)"
+	"  JOIN hosts h USING (host_id);",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) ==

@@ -147,6 +147,14 @@ test_expect_success 'the busy process own CPU is within 3% of its cgroup' '
 	awk -v g="$got" -v w="$want" "BEGIN { d = g - w; if (d < 0) d = -d; exit !(g > 0 && d <= w * 3 / 100) }"
 '
 
+test_expect_success 'v_cgroup_usage: the cgroup CPU in the window, by host and path' '
+	sqlite3 s.db "SELECT host IS NOT NULL, sum(cpu_ns) FROM v_cgroup_usage
+	    WHERE path = \"/$NAME/busy\" AND hierarchy = 2
+	    GROUP BY host_id, hierarchy, path" >v &&
+	echo "1|$(cg_interval busy cpu_ns 2)" >expect &&
+	test_cmp expect v
+'
+
 test_expect_success 'its parent, which holds no process, has a record too, at least as much' '
 	parent=$(sqlite3 s.db "SELECT cpu_ns FROM cgroup_intervals i JOIN cgroups c
 	    USING (cgroup_id) WHERE c.path = \"/$NAME\" AND c.hierarchy = 2") &&
