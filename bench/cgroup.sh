@@ -76,7 +76,7 @@ report() {	# phase, title
 		    "snap (cgroups read)", cw * 1e3, ww * 1e3, cw / np * 1e6
 		r = co > 0 ? (cw - co) / co * 100 : 0
 		printf "    cgroups: %+.2f ms CPU a snapshot, %.1f us a cgroup record; per process %+.1f%%: target (<= 10%%) %s\n",
-		    (cw - co) * 1e3, ncg > 0 ? (cw - co) / ncg * 1e6 : 0, r,
+		    (cw - co) * 1e3, (ncg > 0 ? (cw - co) / ncg * 1e6 : 0), r,
 		    r <= 10 ? "met" : "NOT met"
 	}'
 }
