@@ -66,7 +66,7 @@ STORE = store/db.c store/migrations.c store/dblock.c store/diff.c store/flows.c 
 	store/ingest_procs.c store/ingest_tasks.c store/ingest_flows.c \
 	store/ingest_sysload.c store/ingest_lost.c \
 	store/ingest_energy.c store/ingest_stream.c \
-	store/ingest_rapl.c store/outfile.c store/hostid.c store/merge.c \
+	store/ingest_rapl.c store/ingest_cgroup.c store/outfile.c store/hostid.c store/merge.c \
 	store/names.c store/rollup.c store/expire.c
 REPORTS = reports/fmt.c reports/outbuf.c reports/tmmemo.c reports/idnames.c \
 	reports/dump.c reports/text.c reports/csv.c reports/report.c \
@@ -101,7 +101,7 @@ PORTABLE_EXTRACT = extract/util.c extract/walk.c extract/gen.c \
 LINUX_EXTRACT = extract/linux/procfs.c extract/linux/taskstats.c \
 	extract/linux/tgroups.c extract/linux/powercap.c \
 	extract/linux/snapcpu.c extract/linux/snapshot.c extract/linux/acctd.c \
-	extract/linux/cgroup.c
+	extract/linux/cgroup.c extract/linux/cgmount.c extract/linux/cgstat.c
 ifeq ($(shell uname -s),Linux)
 EXTRACT = $(PORTABLE_EXTRACT) $(LINUX_EXTRACT)
 else
@@ -276,6 +276,8 @@ bench: $(B)/extracct $(B)/bench-loader $(B)/bench-forkloop \
 	@sh bench/spool.sh $(B)/extracct
 	@echo
 	@sh bench/rollup.sh $(B)/extracct
+	@echo
+	@sh bench/cgroup.sh $(B)/extracct
 	@if [ -n "$(BASELINE)" ]; then echo; \
 		sh bench/compare.sh "$(BASELINE)" $(B)/extracct; fi
 

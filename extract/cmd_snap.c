@@ -1,5 +1,6 @@
 /*
  * extracct snap [-o FILE] [--spool DIR] [--powercap DIR] [--cpu MEASURE]
+ *     [--no-cgroups]
  *
  * wracct for Linux: append a snapshot of the system and of every live
  * process to an exacct log, by default the spool's live snapshot log
@@ -31,11 +32,16 @@ static const struct cmdopt snap_options[] = {
 	    "which CPU time to record: the kernel's tick samples (taskstats), "
 	    "the runtime of /proc/PID/stat, or ticks where taskstats answers "
 	    "and acctd does not run (default: snap_cpu, auto)" },
+	{ 'G', "no-cgroups", NULL, 0,
+	    "no cgroup records: the kernel's CPU, memory and I/O totals of "
+	    "every cgroup that holds processes are not read (to measure "
+	    "what reading them costs; default: read them)" },
 	{ 0, NULL, NULL, 0, NULL }
 };
 
 const struct cmddoc cmd_snap_doc = { "snap",
-    "Linux: a snapshot of every live process, the CPU and RAPL", NULL,
+    "Linux: a snapshot of every live process, the CPU, RAPL and cgroups",
+    NULL,
     "Linux: append a snapshot of the system and of every live process "
     "from /proc to an exacct log, as Solaris's wracct has the kernel "
     "write partial records.", snap_options };
@@ -50,7 +56,7 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 	struct ex_err err = { 0 };
 	struct spool sp;
 	uint64_t n;
-	int ch, rc, cpu = ctx->cfg->snap_cpu;
+	int ch, rc, cpu = ctx->cfg->snap_cpu, cgroups = 1;
 
 	while ((ch = cmdopt_next(&op, argc, argv)) != -1) {
 		switch (ch) {
@@ -67,6 +73,9 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 			if ((cpu = snapcpu_parse(optarg)) < 0)
 				return complain(EXR_USAGE, "snap --cpu: \"%s\" "
 				    "is not auto, ticks or runtime", optarg);
+			break;
+		case 'G':	/* no cgroup records */
+			cgroups = 0;
 			break;
 		case 'h':
 			return cmdopt_help(&cmd_snap_doc);
@@ -89,6 +98,6 @@ cmd_snap(int argc, char **argv, struct ctx *ctx)
 		spool_close(&sp);
 		out = path;
 	}
-	return snap_write(out, root, powercap, cpu, ctx->cfg->acctd_pidfile,
-	    &n);
+	return snap_write(out, root, powercap, cpu, cgroups,
+	    ctx->cfg->acctd_pidfile, &n);
 }

@@ -209,7 +209,7 @@ step_snap(struct spool *sp, const struct ctx *ctx)
 	    &err)) != EXR_OK)
 		return complain(rc, "%s", err.reason);
 	rc = snap_write(snaplog, PATH_PROC, ctx->cfg->powercap_dir,
-	    ctx->cfg->snap_cpu, ctx->cfg->acctd_pidfile, &n);
+	    ctx->cfg->snap_cpu, 1, ctx->cfg->acctd_pidfile, &n);
 	/* The log snap_write created, if it did: rotate may close it. */
 	if (spool_add(sp, sp->live[SPOOL_SNAP]) != EXR_OK)
 		rc = ex_worst(rc, complain(EXR_NOMEM, "no memory"));

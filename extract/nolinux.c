@@ -36,13 +36,14 @@ acctd_run(const char *spool, const char *host, const char *log_host,
 
 int
 snap_write(const char *path, const char *proc_root,
-    const char *powercap_dir, int cpu, const char *acctd_pidfile,
-    uint64_t *nprocs)
+    const char *powercap_dir, int cpu, int cgroups,
+    const char *acctd_pidfile, uint64_t *nprocs)
 {
 	(void)path;
 	(void)proc_root;
 	(void)powercap_dir;
 	(void)cpu;
+	(void)cgroups;
 	(void)acctd_pidfile;
 	*nprocs = 0;
 	return linux_only("snap", "/proc");

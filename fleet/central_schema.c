@@ -282,6 +282,23 @@ static const char v6_sql[] =
     "  ADD COLUMN IF NOT EXISTS cgroup_from bigint;"
     "ALTER TABLE proc_intervals ADD COLUMN IF NOT EXISTS cgroup_id bigint;";
 
+/*
+ * 6 -> 7: the kernel's totals per cgroup (local schema 21): the growth
+ * between two readings of each cgroup of the table above.  The path is
+ * text as every name is: a byte that is not UTF-8 goes as \xNN
+ * (pgcopy.c).
+ */
+static const char v7_sql[] =
+    "CREATE TABLE IF NOT EXISTS cgroup_intervals ("
+    "  host_id bigint NOT NULL, cgroup_id bigint NOT NULL,"
+    "  t0_ns bigint NOT NULL, t1_ns bigint NOT NULL,"
+    "  cpu_ns bigint, user_ns bigint, system_ns bigint,"
+    "  mem_current bigint, mem_peak bigint,"
+    "  io_read_bytes bigint, io_write_bytes bigint,"
+    "  io_read_ops bigint, io_write_ops bigint,"
+    "  restarted bigint NOT NULL,"
+    "  PRIMARY KEY (host_id, t1_ns, cgroup_id)" PARTED("t1_ns");
+
 /* migrations[i] takes the central schema from version i to i + 1. */
 static const char *const migrations[] = {
 	v1_sql,
@@ -290,6 +307,7 @@ static const char *const migrations[] = {
 	v4_sql,
 	v5_sql,
 	v6_sql,
+	v7_sql,
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -59,7 +59,7 @@ const char central_views_sql[] =
 	"  v_alt_exits, v_pacct_gaps, capture, v_energy_usage, v_energy,"
 	"  v_metric_energy, v_rapl_host, v_energy_estimate, v_host_names,"
 	"  v_sysload, v_usage_rollup, v_usage_rollup_day, v_usage_rollup_host,"
-	"  hosts_labelled, host_labels CASCADE;"
+	"  v_cgroup_usage, hosts_labelled, host_labels CASCADE;"
 	/*
 	 * The hour repeated when summer time ends is one local hour, at
 	 * its first instant, as rdb_sqlite.c's mktime (tm_isdst -1) makes
@@ -101,6 +101,16 @@ const char central_views_sql[] =
 	"    s.iowait_ticks, s.irq_ticks, s.softirq_ticks, s.steal_ticks,"
 	"    s.clk_tck, s.btime_s, s.ncpu"
 	"  FROM sysload s JOIN hosts_labelled h USING (host_id);"
+
+	/* store/migrations.c's schema 20: a cgroup's kernel totals. */
+	"CREATE VIEW v_cgroup_usage AS"
+	"  SELECT h.label COLLATE \"C\" AS host, c.host_id, c.cgroup_id,"
+	"    c.path COLLATE \"C\" AS path, c.hierarchy, i.t0_ns, i.t1_ns,"
+	"    i.cpu_ns, i.user_ns, i.system_ns, i.mem_current, i.mem_peak,"
+	"    i.io_read_bytes, i.io_write_bytes, i.io_read_ops,"
+	"    i.io_write_ops, i.restarted"
+	"  FROM cgroup_intervals i JOIN cgroups c USING (host_id, cgroup_id)"
+	"  JOIN hosts_labelled h USING (host_id);"
 
 	/* store/db.c's schema 15; zone and command are "C" in the tables. */
 	"CREATE VIEW v_usage_rollup AS"

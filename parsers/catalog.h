@@ -307,7 +307,33 @@ enum exd_id { EXD_CATALOG(EXD_ENUM_ROW) };
 	X(EXL_RAPL_ENERGY_UJ, 0x000504, UINT64, "rapl-energy-uj") \
 	X(EXL_RAPL_MAX_UJ, 0x000505, UINT64, "rapl-max-energy-range-uj") \
 	X(EXL_RAPL_BOOT_S, 0x000506, UINT64, "rapl-boot-time") \
-	X(EXL_RAPL_LIMIT_UW, 0x000507, UINT64, "rapl-power-limit-uw") /* uW */
+	X(EXL_RAPL_LIMIT_UW, 0x000507, UINT64, "rapl-power-limit-uw") /* uW */ \
+	/* \
+	 * A cgroup's totals, written by snap once per snapshot for every \
+	 * cgroup that holds processes and every ancestor of one: what the \
+	 * kernel has counted for the cgroup and its descendants since it \
+	 * was made, exited processes included.  The hierarchy is 2 (the \
+	 * unified one: cpu.stat, memory.current, memory.peak, io.stat) or \
+	 * 1 (the version 1 controllers cpuacct, memory and blkio, whose \
+	 * cgroups of one path are one record); the path is the cgroup's, \
+	 * as /proc/PID/cgroup names it, its bytes as the kernel gives \
+	 * them.  CPU in ns; memory in bytes, a level and its high-water \
+	 * mark; I/O summed over devices.  A figure the cgroup does not \
+	 * have (its controller is elsewhere or off) is absent. \
+	 */ \
+	X(EXL_GROUP_CGROUP, 0x000005, GROUP, "group-cgroup") \
+	X(EXL_CG_TIME_NS, 0x000601, UINT64, "cgroup-time-ns") /* ns UTC */ \
+	X(EXL_CG_HIERARCHY, 0x000602, UINT32, "cgroup-hierarchy") /* 2, 1 */ \
+	X(EXL_CG_PATH, 0x000603, STRING, "cgroup-path") \
+	X(EXL_CG_CPU_NS, 0x000604, UINT64, "cgroup-cpu-usage-ns") \
+	X(EXL_CG_USER_NS, 0x000605, UINT64, "cgroup-cpu-user-ns") \
+	X(EXL_CG_SYSTEM_NS, 0x000606, UINT64, "cgroup-cpu-system-ns") \
+	X(EXL_CG_MEM_CURRENT, 0x000607, UINT64, "cgroup-memory-current") \
+	X(EXL_CG_MEM_PEAK, 0x000608, UINT64, "cgroup-memory-peak") \
+	X(EXL_CG_IO_RBYTES, 0x000609, UINT64, "cgroup-io-read-bytes") \
+	X(EXL_CG_IO_WBYTES, 0x00060a, UINT64, "cgroup-io-write-bytes") \
+	X(EXL_CG_IO_RIOS, 0x00060b, UINT64, "cgroup-io-read-ops") \
+	X(EXL_CG_IO_WIOS, 0x00060c, UINT64, "cgroup-io-write-ops")
 
 #define EXL_ENUM_ROW(macro, id, type, name)	macro = id,
 enum exl_id { EXL_CATALOG(EXL_ENUM_ROW) };

@@ -151,6 +151,10 @@ fill(struct reader_item *it, const struct ex_rec *rec)
 		memset(&it->u.rapl, 0, sizeof(it->u.rapl));
 		rapl_fill(&it->u.rapl, rec, c);
 		break;
+	case REC_CGROUP:
+		memset(&it->u.cgroup, 0, sizeof(it->u.cgroup));
+		cgroup_fill(&it->u.cgroup, rec, c);
+		break;
 	case REC_HEADER:
 		header_fill(&it->u.header, rec);
 		break;

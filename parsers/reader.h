@@ -107,6 +107,7 @@ struct reader_item {
 		struct ex_lost	 lost;		/* REC_LOST */
 		struct ex_energy energy;	/* REC_ENERGY */
 		struct ex_rapl	 rapl;		/* REC_RAPL */
+		struct ex_cgroup cgroup;	/* REC_CGROUP */
 		struct reader_header header;	/* REC_HEADER */
 	} u;
 	struct stream_line line;	/* RD_SAMPLE, RD_LINE */

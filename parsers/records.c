@@ -100,6 +100,15 @@ static const struct idmap rapl_map[] = {
 	{ RAPL_BOOT_S, WHOLE }, { RAPL_LIMIT_UW, WHOLE },
 };
 
+/* The cgroup record's items (local catalog), in enum order. */
+static const struct idmap cgroup_map[] = {
+	{ CG_TIME_NS, WHOLE }, { CG_HIERARCHY, WHOLE }, { CG_PATH, STR },
+	{ CG_CPU_NS, WHOLE }, { CG_USER_NS, WHOLE }, { CG_SYSTEM_NS, WHOLE },
+	{ CG_MEM_CURRENT, WHOLE }, { CG_MEM_PEAK, WHOLE },
+	{ CG_IO_RBYTES, WHOLE }, { CG_IO_WBYTES, WHOLE },
+	{ CG_IO_RIOS, WHOLE }, { CG_IO_WIOS, WHOLE },
+};
+
 /* The system record's items (local catalog). */
 static const struct idmap sys_map[] = {
 	{ SYS_TIME_NS, WHOLE }, { SYS_USER, WHOLE }, { SYS_NICE, WHOLE },
@@ -128,11 +137,14 @@ static const struct kindmap energy_kind = { EXC_LOCAL, EXL_EN_FIRST,
 static const struct kindmap rapl_kind = { EXC_LOCAL, EXL_RAPL_TIME_NS,
 	rapl_map, NMAP(rapl_map), 0, NULL, 0, 0 };
 
-const struct kindmap *const rec_kind_maps[REC_RAPL + 1] = {
+static const struct kindmap cgroup_kind = { EXC_LOCAL, EXL_CG_TIME_NS,
+	cgroup_map, NMAP(cgroup_map), 0, NULL, 0, 0 };
+
+const struct kindmap *const rec_kind_maps[REC_CGROUP + 1] = {
 	[REC_PROC] = &proc_kind, [REC_TASK] = &task_kind,
 	[REC_FLOW] = &flow_kind, [REC_SYSLOAD] = &sys_kind,
 	[REC_LOST] = &lost_kind, [REC_ENERGY] = &energy_kind,
-	[REC_RAPL] = &rapl_kind,
+	[REC_RAPL] = &rapl_kind, [REC_CGROUP] = &cgroup_kind,
 };
 
 
@@ -156,6 +168,8 @@ rec_kind_of(uint32_t tag)
 		return REC_ENERGY;
 	if (tag == (EXT_GROUP | EXC_LOCAL | EXL_GROUP_RAPL))
 		return REC_RAPL;
+	if (tag == (EXT_GROUP | EXC_LOCAL | EXL_GROUP_CGROUP))
+		return REC_CGROUP;
 	if (EX_TYPE(tag) != EXT_GROUP || EX_CATALOG(tag) != EXC_DEFAULT)
 		return REC_OTHER;
 	switch (EX_ID(tag)) {
@@ -324,6 +338,21 @@ rapl_fill(struct ex_rapl *z, const struct ex_rec *rec, struct rec_counts *c)
 	z->zone[0] = z->name[0] = '\0';
 	fill(&s, rec, c);
 	drop_late(z->v, &z->present, RAPL_TIME_NS, c);
+}
+
+void
+cgroup_fill(struct ex_cgroup *g, const struct ex_rec *rec,
+    struct rec_counts *c)
+{
+	struct strdst str[CG_NFIELDS] = {
+		[CG_PATH] = { g->path, sizeof(g->path) },
+	};
+	struct fillspec s = { &cgroup_kind, g->v, &g->present, str, NULL };
+
+	g->off = rec->off;
+	g->path[0] = '\0';
+	fill(&s, rec, c);
+	drop_late(g->v, &g->present, CG_TIME_NS, c);
 }
 
 int

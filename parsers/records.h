@@ -50,7 +50,8 @@ enum rec_kind {
 	REC_SYSLOAD,		/* extracct's group-sysload (local.h) */
 	REC_LOST,		/* extracct's group-lost (local.h) */
 	REC_ENERGY,		/* an energy snapshot, group-energy (local.h) */
-	REC_RAPL		/* a RAPL zone reading, group-rapl (local.h) */
+	REC_RAPL,		/* a RAPL zone reading, group-rapl (local.h) */
+	REC_CGROUP		/* a cgroup's totals, group-cgroup (local.h) */
 };
 
 enum field_kind {
@@ -181,6 +182,26 @@ struct ex_rapl {
 };
 
 /*
+ * A cgroup's cumulative totals, read by snap (catalog.h, group-cgroup):
+ * fields in local-id order.  The path is as long as the kernel allows
+ * one (PATH_MAX), its bytes as they are.
+ */
+enum cgroup_field {
+	CG_TIME_NS, CG_HIERARCHY, CG_PATH, CG_CPU_NS, CG_USER_NS,
+	CG_SYSTEM_NS, CG_MEM_CURRENT, CG_MEM_PEAK, CG_IO_RBYTES,
+	CG_IO_WBYTES, CG_IO_RIOS, CG_IO_WIOS, CG_NFIELDS
+};
+
+#define CG_PATH_MAX	4096
+
+struct ex_cgroup {
+	uint64_t	 present;
+	uint64_t	 v[CG_NFIELDS];
+	char		 path[CG_PATH_MAX];
+	uint64_t	 off;
+};
+
+/*
  * An energy snapshot of one process (local.h, group-energy), in the
  * writer's units: CPU in Mach ticks (energy_tick_ns() converts), energy
  * in nJ, sizes in bytes.  Fields in local-id order.
@@ -300,8 +321,8 @@ struct rec_memo_shape {
 	uint16_t	 backoff;	/* the last wait */
 };
 struct rec_memo {
-	struct rec_memo_kind kind[REC_RAPL + 1];	/* by enum rec_kind */
-	struct rec_memo_shape shape[REC_RAPL + 1];
+	struct rec_memo_kind kind[REC_CGROUP + 1];	/* by enum rec_kind */
+	struct rec_memo_shape shape[REC_CGROUP + 1];
 };
 
 /*
@@ -347,6 +368,8 @@ void	lost_fill(struct ex_lost *l, const struct ex_rec *rec,
 void	energy_fill(struct ex_energy *e, const struct ex_rec *rec,
 	    struct rec_counts *c);
 void	rapl_fill(struct ex_rapl *z, const struct ex_rec *rec,
+	    struct rec_counts *c);
+void	cgroup_fill(struct ex_cgroup *g, const struct ex_rec *rec,
 	    struct rec_counts *c);
 
 /*

@@ -54,7 +54,7 @@ struct fillspec {
 };
 
 /* Each kind's map (NULL: a kind with no filler), by enum rec_kind. */
-extern const struct kindmap *const rec_kind_maps[REC_RAPL + 1];
+extern const struct kindmap *const rec_kind_maps[REC_CGROUP + 1];
 
 /*
  * A process (task) record about to be filled from the group with this

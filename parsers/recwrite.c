@@ -144,3 +144,26 @@ rapl_write(struct exw *w, const struct ex_rapl *z)
 	}
 	exw_group_end(w, 0);
 }
+
+/* Ids from EXL_CG_TIME_NS on, in cgroup_field order: the path a string,
+ * the hierarchy a UINT32. */
+void
+cgroup_write(struct exw *w, const struct ex_cgroup *g)
+{
+	int f;
+
+	exw_group_begin(w, EXT_GROUP | EXC_LOCAL | EXL_GROUP_CGROUP);
+	for (f = 0; f < CG_NFIELDS; f++) {
+		uint32_t id = EXC_LOCAL | (EXL_CG_TIME_NS + (uint32_t)f);
+
+		if (!REC_HAS(g, f))
+			continue;
+		if (f == CG_PATH)
+			exw_string(w, EXT_STRING | id, g->path);
+		else if (f == CG_HIERARCHY)
+			exw_uint(w, EXT_UINT32 | id, g->v[f]);
+		else
+			exw_uint(w, EXT_UINT64 | id, g->v[f]);
+	}
+	exw_group_end(w, 0);
+}

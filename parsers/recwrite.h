@@ -18,5 +18,6 @@ void	sysload_write(struct exw *w, const struct ex_sysload *s);
 void	lost_write(struct exw *w, const struct ex_lost *l);
 void	energy_write(struct exw *w, const struct ex_energy *e);
 void	rapl_write(struct exw *w, const struct ex_rapl *z);
+void	cgroup_write(struct exw *w, const struct ex_cgroup *g);
 
 #endif

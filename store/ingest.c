@@ -178,6 +178,7 @@ on_object(struct run *r, const struct ex_header *h,
 	case REC_LOST:		/* acctd's count of exits lost */
 	case REC_ENERGY:	/* an energy snapshot */
 	case REC_RAPL:		/* snap's RAPL zone reading */
+	case REC_CGROUP:	/* snap's reading of a cgroup's totals */
 		return sink_write(r, it->kind, h->hostname, &it->u);
 	case REC_OTHER:
 		r->stats->other++;

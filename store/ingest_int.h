@@ -114,6 +114,7 @@ struct sysload_sink;
 struct lost_sink;
 struct energy_sink;
 struct rapl_sink;
+struct cgroup_sink;
 
 /*
  * The store: the database, the writer's lock, the ledger's and hosts'
@@ -133,6 +134,7 @@ struct store {
 	struct lost_sink *lost;		/* ingest_lost.c */
 	struct energy_sink *energy;	/* ingest_energy.c */
 	struct rapl_sink *rapl;		/* ingest_rapl.c */
+	struct cgroup_sink *cgroup;	/* ingest_cgroup.c */
 	int		 broken;	/* after a rollback the live states could
 					   not be read back: no more ingests */
 	/* This machine (store_self): its name and identity (hostid.h);
@@ -206,13 +208,13 @@ struct sink {
 };
 
 /* Rows of sinks[]: by enum rec_kind, and the streams'. */
-enum { SINK_STREAM = REC_RAPL + 1, SINK_N };
+enum { SINK_STREAM = REC_CGROUP + 1, SINK_N };
 
 /* store.c: one row per record kind (REC_OTHER and REC_HEADER: none). */
 extern const struct sink *const sinks[SINK_N];
 
 extern const struct sink proc_sink, task_sink, flow_sink, sysload_sink,
-	lost_sink, energy_sink, rapl_sink, stream_sink;
+	lost_sink, energy_sink, rapl_sink, cgroup_sink, stream_sink;
 
 /* Bind a value, or NULL when absent. */
 static inline void

@@ -7,7 +7,7 @@
  * one write transaction for the whole source.  Hosts come first, matched
  * by identity; then, host by host, each table of mtabs[] in order, parents
  * before children.  A parent row (a file, process, task, energy process,
- * series, RAPL zone) is looked up by its natural key: found, it is
+ * series, RAPL zone, cgroup) is looked up by its natural key: found, it is
  * brought up to date where the source knows more (an exit, a file read
  * further), else it is added; either way its source id is mapped to its
  * id here in a temporary table, which the children's inserts read.  A
@@ -90,6 +90,8 @@ struct mtab {
 #define OF_SERIES(t)	t " x JOIN metric_series p USING (series_id) " \
 	"WHERE p.host_id = ?1"
 #define OF_HOST(t)	t " x WHERE x.host_id = ?1"
+#define OF_CGROUP(t)	t " x JOIN cgroups p USING (cgroup_id) " \
+	"WHERE p.host_id = ?1"
 
 /* The tables without a host of their own: files and damage, first. */
 #define NHOSTLESS	2
@@ -232,6 +234,14 @@ static const struct mtab mtabs[] = {
 	    "USING (zone_id) WHERE p.host_id = ?1", NULL, NULL,
 	    { { "zone_id", "m_zone" } }, "INSERT OR IGNORE", NULL, NULL,
 	    NULL, NULL, NULL },
+	/* A cgroup's last reading: the newer of the two. */
+	{ "cgroup_last", OF_CGROUP("cgroup_last"), NULL, NULL,
+	    { { "cgroup_id", "m_cgroup" } }, "INSERT", NULL,
+	    "ON CONFLICT (cgroup_id) DO UPDATE SET %SET% "
+	    "WHERE excluded.t_ns > t_ns", NULL, NULL, NULL },
+	{ "cgroup_intervals", OF_CGROUP("cgroup_intervals"), NULL, NULL,
+	    { { "cgroup_id", "m_cgroup" } }, "INSERT OR IGNORE", NULL, NULL,
+	    NULL, NULL, NULL },
 };
 
 #define NMTABS	(sizeof(mtabs) / sizeof(mtabs[0]))
@@ -257,8 +267,7 @@ static const char temp_sql[] =
     "DELETE FROM temp.m_file; DELETE FROM temp.m_proc;"
     "DELETE FROM temp.m_task; DELETE FROM temp.m_eproc;"
     "DELETE FROM temp.m_series; DELETE FROM temp.m_zone;"
-    "DELETE FROM temp.m_cgroup;"
-    "DELETE FROM temp.m_ckey;"
+    "DELETE FROM temp.m_cgroup; DELETE FROM temp.m_ckey;"
     /* In the merged database only: a local one never has it. */
     "CREATE TABLE IF NOT EXISTS merge_marks ("
     "  ident TEXT PRIMARY KEY,"

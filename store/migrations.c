@@ -1055,6 +1055,37 @@ const char *const db_migrations[] = {
 	"  FROM procs p JOIN hosts h USING (host_id)"
 	"  LEFT JOIN cgroups c ON c.cgroup_id = p.cgroup_id"
 	"  WHERE p.exit_anomalies IS NOT NULL;",
+
+	/*
+	 * 20 -> 21: the kernel's totals per cgroup, as snap read them
+	 * (cgroup records), for the cgroups of the table above (known by
+	 * host, hierarchy and path): cgroup_last keeps a cgroup's last
+	 * reading, cgroup_intervals the growth between two.
+	 */
+	"CREATE TABLE cgroup_last ("
+	"  cgroup_id INTEGER PRIMARY KEY REFERENCES cgroups,"
+	"  t_ns INTEGER NOT NULL,"
+	"  cpu_ns INTEGER, user_ns INTEGER, system_ns INTEGER,"
+	"  io_read_bytes INTEGER, io_write_bytes INTEGER,"
+	"  io_read_ops INTEGER, io_write_ops INTEGER);"
+	"CREATE TABLE cgroup_intervals ("
+	"  cgroup_id INTEGER NOT NULL REFERENCES cgroups,"
+	"  t0_ns INTEGER NOT NULL,"
+	"  t1_ns INTEGER NOT NULL,"
+	"  cpu_ns INTEGER, user_ns INTEGER, system_ns INTEGER,"
+	"  mem_current INTEGER, mem_peak INTEGER,"
+	"  io_read_bytes INTEGER, io_write_bytes INTEGER,"
+	"  io_read_ops INTEGER, io_write_ops INTEGER,"
+	"  restarted INTEGER NOT NULL,"
+	"  PRIMARY KEY (cgroup_id, t1_ns)) WITHOUT ROWID;"
+	/* What reports read: a cgroup's kernel totals per interval. */
+	"CREATE VIEW v_cgroup_usage AS"
+	"  SELECT h.label AS host, c.host_id, c.cgroup_id, c.path,"
+	"    c.hierarchy, i.t0_ns, i.t1_ns, i.cpu_ns, i.user_ns, i.system_ns,"
+	"    i.mem_current, i.mem_peak, i.io_read_bytes, i.io_write_bytes,"
+	"    i.io_read_ops, i.io_write_ops, i.restarted"
+	"  FROM cgroup_intervals i JOIN cgroups c USING (cgroup_id)"
+	"  JOIN hosts h USING (host_id);",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) ==

@@ -34,6 +34,7 @@ const struct sink *const sinks[SINK_N] = {
 	[REC_LOST] = &lost_sink,
 	[REC_ENERGY] = &energy_sink,
 	[REC_RAPL] = &rapl_sink,
+	[REC_CGROUP] = &cgroup_sink,
 	[SINK_STREAM] = &stream_sink,
 };
 

@@ -5,7 +5,8 @@
 TABLES="hosts files damage procs proc_intervals proc_alt_exits tasks
     task_intervals flow_records flows sysload lost pacct_gaps energy_procs
     energy_intervals metric_series metric_samples metric_gaps rapl_zones
-    rapl_intervals host_names rollup_hour rollup_day rollup_host"
+    rapl_intervals cgroups cgroup_intervals host_names rollup_hour
+    rollup_day rollup_host"
 
 # Each row with its owner's natural key in place of the ids (t2700's),
 # the columns of the local table but the ids, the times of ingest and
@@ -24,6 +25,7 @@ owner() {
 	energy_intervals) echo "h.ident, p.pid, p.start_ns|JOIN energy_procs p USING (${u}eproc_id) JOIN hosts h USING (host_id)" ;;
 	metric_samples|metric_gaps) echo "h.ident, p.metric, p.detail|JOIN metric_series p USING (${u}series_id) JOIN hosts h USING (host_id)" ;;
 	rapl_intervals) echo "h.ident, p.zone|JOIN rapl_zones p USING (${u}zone_id) JOIN hosts h USING (host_id)" ;;
+	cgroup_intervals) echo "h.ident, p.path, p.hierarchy|JOIN cgroups p USING (${u}cgroup_id) JOIN hosts h USING (host_id)" ;;
 	*) echo "h.ident|JOIN hosts h USING (host_id)" ;;
 	esac
 }
@@ -39,7 +41,7 @@ cols() {
 	sqlite3 "$CANON_REF" "SELECT group_concat('x.' || name, ', ')
 	    FROM pragma_table_info('$1') WHERE name NOT IN ('host_id',
 	    'file_id', 'proc_id', 'task_id', 'eproc_id', 'series_id',
-	    'zone_id', 'first_ingest_ns', 'last_ingest_ns', 'label') AND NOT
+	    'zone_id', 'cgroup_id', 'first_ingest_ns', 'last_ingest_ns', 'label') AND NOT
 	    ('$1' = 'procs' AND name GLOB 'exit_*' AND
 	     name <> 'exit_source')" >"$TRASH/.cols.$1" &&
 	cat "$TRASH/.cols.$1"

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgmount.h"
 #include "cgroup.h"
 
 /*
@@ -34,40 +35,14 @@ has_word(const char *s, size_t n, const char *w)
 int
 cgroup_hier_of(const char *mountinfo)
 {
-	char line[4096];
-	FILE *f;
-	int hier = 0;
+	struct cgmounts cm;
+	struct ex_err err = { 0 };
 
-	if ((f = fopen(mountinfo, "re")) == NULL)
+	if (cgmount_read(mountinfo, &cm, &err) != EXR_OK)
 		return 0;
-	/*
-	 * "... - FSTYPE SOURCE SUPEROPTS": the fields after " - ".  A
-	 * line longer than the buffer is read on in pieces: only a
-	 * piece that has the separator is looked at.
-	 */
-	while (fgets(line, sizeof(line), f) != NULL) {
-		char *sep = strstr(line, " - "), *fs, *src, *opts;
-
-		if (sep == NULL)
-			continue;
-		fs = sep + 3;
-		if ((src = strchr(fs, ' ')) == NULL)
-			continue;
-		*src++ = '\0';
-		if (strcmp(fs, "cgroup2") == 0) {
-			hier = CGROUP_UNIFIED;
-			break;
-		}
-		if (strcmp(fs, "cgroup") != 0 ||
-		    (opts = strchr(src, ' ')) == NULL)
-			continue;
-		opts++;
-		opts[strcspn(opts, " \n")] = '\0';
-		if (has_word(opts, strlen(opts), "cpuacct"))
-			hier = CGROUP_V1_CPUACCT;
-	}
-	fclose(f);
-	return hier;
+	if (cm.m[CGM_V2].found)
+		return CGROUP_UNIFIED;
+	return cm.m[CGM_CPUACCT].found ? CGROUP_V1_CPUACCT : 0;
 }
 
 int

@@ -1,7 +1,7 @@
 /*
  * Writing one snapshot (snapshot.h): wracct for Linux.  A cumulative
- * partial record for every live process, one system record and a RAPL
- * record per powercap zone, appended to an exacct snapshot log (creator
+ * partial record for every live process, one system record, a RAPL
+ * record per powercap zone and one per cgroup that holds processes, appended to an exacct snapshot log (creator
  * "extracct").  Every record is written whole by one write(2) to an
  * O_APPEND file (the process records a batch at a time), so a reader
  * never sees half of one (the kernel's own rule for exacct files),
@@ -29,7 +29,9 @@
 #include "../../store/outfile.h"
 #include "../util.h"
 #include "../paths.h"
+#include "cgmount.h"
 #include "cgroup.h"
+#include "cgstat.h"
 #include "powercap.h"
 #include "procfs.h"
 #include "snapcpu.h"
@@ -62,6 +64,51 @@ write_rapl(int fd, struct exw *w, const char *dir, uint64_t now,
 			return EXR_IO;
 	}
 	return EXR_OK;
+}
+
+/* Where write_cgroup appends. */
+struct cg_out {
+	int		 fd;
+	struct exw	*w;
+	uint64_t	*end;
+};
+
+static int
+write_cgroup(void *arg, const struct ex_cgroup *g)
+{
+	struct cg_out *o = arg;
+
+	exw_reset(o->w);
+	cgroup_write(o->w, g);
+	return append_record(o->fd, o->w, o->end);
+}
+
+/*
+ * A record per cgroup that holds processes (and per ancestor of one),
+ * from the hierarchies mountinfo names: the kernel's own totals, exited
+ * processes included.  No cgroup mount, or no mountinfo (a /proc that
+ * is not this machine's): none.
+ */
+static int
+write_cgroups(int fd, struct exw *w, const char *proc_root, uint64_t now,
+    uint64_t *end)
+{
+	static struct cgmounts cm;
+	struct cg_out o = { fd, w, end };
+	char path[4096];
+	uint64_t n;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/self/mountinfo", proc_root);
+	if (cgmount_read(path, &cm, NULL) != EXR_OK)
+		return EXR_OK;
+	rc = cgstat_collect(&cm, now, write_cgroup, &o, &n);
+	if (rc == EXR_NOMEM) {
+		say(stderr, "extracct: snap: out of memory listing the "
+		    "cgroups: no cgroup records");
+		return EXR_OK;
+	}
+	return rc;
 }
 
 /*
@@ -154,7 +201,7 @@ lock_log(int fd)
 
 int
 snap_write(const char *path, const char *proc_root, const char *powercap_dir,
-    int cpu, const char *acctd_pidfile, uint64_t *nprocs)
+    int cpu, int cgroups, const char *acctd_pidfile, uint64_t *nprocs)
 {
 	char host[256], self[24], mountinfo[4096];
 	struct procfs pf;
@@ -218,7 +265,9 @@ snap_write(const char *path, const char *proc_root, const char *powercap_dir,
 	exw_reset(&w);
 	sysload_write(&w, &sl);
 	if (append_record(fd, &w, &end) != EXR_OK ||
-	    write_rapl(fd, &w, powercap_dir, now, &sl, &end) != EXR_OK)
+	    write_rapl(fd, &w, powercap_dir, now, &sl, &end) != EXR_OK ||
+	    (cgroups && write_cgroups(fd, &w, proc_root, now, &end) !=
+	    EXR_OK))
 		goto ioerr;
 	if ((d = opendir(proc_root)) == NULL) {
 		rc = complain(EXR_IO, "%s: %s", proc_root, strerror(errno));

@@ -167,6 +167,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			rapl_fill(&z, rec, &c);
 			break;
 		}
+		case REC_CGROUP: {
+			static struct ex_cgroup g;
+
+			cgroup_fill(&g, rec, &c);
+			break;
+		}
 		case REC_ENERGY: {
 			struct ex_energy en = { 0 };
 			uint64_t ns;

@@ -13,7 +13,8 @@
 TABLES="hosts files damage procs proc_intervals proc_alt_exits proc_last
     tasks task_intervals task_last flow_records flows sysload lost
     pacct_gaps energy_procs energy_intervals energy_last metric_series
-    metric_samples metric_gaps rapl_zones rapl_intervals"
+    metric_samples metric_gaps rapl_zones rapl_intervals cgroups
+    cgroup_last cgroup_intervals"
 
 owner() {
 	case $1 in
@@ -25,6 +26,7 @@ owner() {
 	energy_intervals|energy_last) echo "h.ident, p.pid, p.start_ns|JOIN energy_procs p USING (eproc_id) JOIN hosts h USING (host_id)" ;;
 	metric_samples|metric_gaps) echo "h.ident, p.metric, p.detail|JOIN metric_series p USING (series_id) JOIN hosts h USING (host_id)" ;;
 	rapl_intervals) echo "h.ident, p.zone|JOIN rapl_zones p USING (zone_id) JOIN hosts h USING (host_id)" ;;
+	cgroup_*) echo "h.ident, p.path, p.hierarchy|JOIN cgroups p USING (cgroup_id) JOIN hosts h USING (host_id)" ;;
 	*) echo "h.ident|JOIN hosts h USING (host_id)" ;;
 	esac
 }
@@ -36,7 +38,8 @@ canon() {
 		cols=$(sqlite3 "$1" "SELECT group_concat('x.' || name, ', ')
 		    FROM pragma_table_info('$t') WHERE name NOT IN ('host_id',
 		    'file_id', 'proc_id', 'task_id', 'eproc_id', 'series_id',
-		    'zone_id', 'first_ingest_ns', 'last_ingest_ns')") &&
+		    'zone_id', 'cgroup_id', 'first_ingest_ns',
+		    'last_ingest_ns')") &&
 		echo "== $t" &&
 		sqlite3 "$1" "SELECT ${key:+$key, }$cols FROM $t x $join" |
 		    sort || return 1

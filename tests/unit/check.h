@@ -35,6 +35,7 @@ void	suite_db(void);
 void	suite_energy(void);
 void	suite_stream(void);
 void	suite_procfs(void);
+void	suite_cgroup(void);
 void	suite_inputs(void);
 void	suite_cmdopt(void);
 void	suite_catalog(void);

@@ -22,6 +22,7 @@ main(void)
 	suite_energy();
 	suite_stream();
 	suite_procfs();
+	suite_cgroup();
 	suite_inputs();
 	suite_cmdopt();
 	suite_catalog();

@@ -107,7 +107,7 @@ look(struct walker *w, struct seen *s, int decoded)
 		if (it->kind == REC_PROC || it->kind == REC_TASK ||
 		    it->kind == REC_FLOW || it->kind == REC_ENERGY ||
 		    it->kind == REC_SYSLOAD || it->kind == REC_LOST ||
-		    it->kind == REC_RAPL)
+		    it->kind == REC_RAPL || it->kind == REC_CGROUP)
 			s->counts = it->counts;
 		take_record(s, it, decoded);
 	} else if (s->rc != EXR_OK) {

@@ -62,7 +62,8 @@ static void
 test_table(void)
 {
 	static const int kinds[] = { REC_PROC, REC_TASK, REC_FLOW,
-	    REC_SYSLOAD, REC_LOST, REC_ENERGY, REC_RAPL, SINK_STREAM };
+	    REC_SYSLOAD, REC_LOST, REC_ENERGY, REC_RAPL, REC_CGROUP,
+	    SINK_STREAM };
 	size_t i;
 	int ok = 1;
 
