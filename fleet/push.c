@@ -135,7 +135,6 @@ static const struct ptab ptabs[] = {
 	{ "rapl_zones", OF_HOST("rapl_zones"), "zone_id", 4096, 0, 1, NULL },
 	{ "rapl_intervals", OF("rapl_intervals", "rapl_zones", "zone_id"),
 	    "t1_ns", HOUR_NS, 1, 1, NULL },
-	{ "cgroups", OF_HOST("cgroups"), "cgroup_id", 4096, 0, 1, NULL },
 	{ "cgroup_intervals", OF("cgroup_intervals", "cgroups", "cgroup_id"),
 	    "t1_ns", HOUR_NS, 1, 1, NULL },
 	/* Rewritten in place by each ingest: the bucket's signature

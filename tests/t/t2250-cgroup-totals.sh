@@ -139,7 +139,7 @@ test_expect_success 'and its user + system parts add up to it' '
 test_expect_success 'the busy process own CPU is within 3% of its cgroup' '
 	sqlite3 s.db "SELECT sum(coalesce(pi.cpu_user_ns, 0) + coalesce(pi.cpu_sys_ns, 0))
 	    FROM proc_intervals pi JOIN procs p USING (proc_id),
-	      cgroup_intervals ci JOIN cgroups c USING (cgroup_id)
+	      cgroup_intervals ci JOIN cgroups c ON c.cgroup_id = ci.cgroup_id
 	    WHERE p.pid = $BUSY AND c.path = \"/$NAME/busy\" AND c.hierarchy = 2
 	      AND pi.t0_ns = ci.t0_ns AND pi.t1_ns = ci.t1_ns" >pcpu &&
 	got=$(cat pcpu) && want=$(cg_interval busy cpu_ns 2) &&
