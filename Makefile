@@ -266,6 +266,8 @@ bench: $(B)/extracct $(B)/bench-loader $(B)/bench-forkloop \
 	@sh bench/spool.sh $(B)/extracct
 	@echo
 	@sh bench/rollup.sh $(B)/extracct
+	@echo
+	@sh bench/capture.sh $(B)/extracct
 	@if [ -n "$(BASELINE)" ]; then echo; \
 		sh bench/compare.sh "$(BASELINE)" $(B)/extracct; fi
 
