@@ -278,6 +278,7 @@ bench: $(B)/extracct $(B)/bench-loader $(B)/bench-forkloop \
 	@sh bench/rollup.sh $(B)/extracct
 	@echo
 	@sh bench/cgroup.sh $(B)/extracct
+	@sh bench/capture.sh $(B)/extracct
 	@if [ -n "$(BASELINE)" ]; then echo; \
 		sh bench/compare.sh "$(BASELINE)" $(B)/extracct; fi
 

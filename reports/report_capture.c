@@ -264,6 +264,26 @@ has_snapshots(struct rdb *db)
 	return n;
 }
 
+/*
+ * Whether db has any alternate exit: without one no window has other
+ * sources, and the query per window that looks for them is skipped.
+ * 1, 0, or -1 (database).
+ */
+static int
+has_alternates(struct rdb *db)
+{
+	struct rdb_q *q;
+	int n = -1;
+
+	if (rdb_prepare(db, "SELECT count(*) FROM (SELECT 1 FROM v_alt_exits "
+	    "LIMIT 1) x", &q) != 0)
+		return -1;
+	if (rdb_step(q) == RDB_ROW)
+		n = rdb_int64(q, 0) > 0;
+	rdb_finalize(q);
+	return n;
+}
+
 /* The figures a window and the total share: CPU, ratio, alternates. */
 static void
 put_figures(struct rtab *t, enum report_format fmt, int64_t pc,
@@ -310,7 +330,7 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	int64_t sum_cpu = 0, sum_busy = 0, sum_lost = 0;
 	struct rdb_q *st = NULL, *q = NULL, *qx = NULL;
 	struct rtab t;
-	int rc, nalt, ntot = 0, table = o->format == FMT_TABLE;
+	int rc, nalt = 0, ntot = 0, alts, table = o->format == FMT_TABLE;
 
 	rtab_init(&t);
 	if ((rc = has_snapshots(db)) <= 0) {
@@ -347,8 +367,9 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    "JOIN v_hosts h USING (host_id) WHERE c.t1_ns > ?1 AND "
 	    "c.t0_ns >= ?1 AND c.t1_ns <= ?2%s ORDER BY h.host, c.t0_ns",
 	    where);
-	if (rdb_prepare(db, sql, &st) != 0 ||
-	    rdb_prepare(db, alt_sql, &q) != 0 ||
+	if ((alts = has_alternates(db)) < 0 ||
+	    rdb_prepare(db, sql, &st) != 0 ||
+	    (alts && rdb_prepare(db, alt_sql, &q) != 0) ||
 	    rdb_prepare(db, CAPTURE_EXITS_SQL, &qx) != 0) {
 		rc = ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 		goto out;
@@ -368,7 +389,7 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 
 		int off;
 
-		if (alt_deltas(q, host, t0n, t1n, alt, &nalt) != 0 ||
+		if ((alts && alt_deltas(q, host, t0n, t1n, alt, &nalt) != 0) ||
 		    capture_exits(qx, host, t0n, t1n, &x) != 0) {
 			rc = RDB_ERROR;
 			break;

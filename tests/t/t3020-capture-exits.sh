@@ -79,4 +79,15 @@ test_expect_success 'table: under each window out of tolerance, its exits' '
 	grep -E "^  ended: [0-9]+ processes, [0-9.]+ s CPU in their exit records, [0-9]+ of them 0 s" pairs
 '
 
+# The view finds a window's exits by host and finish time: the (host,
+# start) key it took before made each window read every process
+# started since it began, to the end of history (the report's cost
+# grew as the square of the history).
+test_expect_success 'capture view: exits by host and finish, not by start' '
+	sqlite3 c.db "EXPLAIN QUERY PLAN SELECT * FROM capture" >plan &&
+	cat plan &&
+	! grep "sqlite_autoindex_procs" plan &&
+	test "$(grep -c "USING INDEX procs_host_t1 (host_id=? AND finish_ns>? AND finish_ns<?)" plan)" -eq 2
+'
+
 test_done
