@@ -364,9 +364,13 @@ fuzz: fuzz-build
 
 SYSCONFDIR ?= /etc
 UNITDIR ?= /lib/systemd/system
-SERVICES = extracct.service extracct-acctd.service extracct-snap.service \
+SERVICES = extracct.service extracct-push.service extracct-acctd.service \
+	extracct-snap.service \
 	extracct-accton.service
 TIMERS = extracct.timer extracct-snap.timer
+# The sample configuration and the documents extracct(8) cites by name.
+DOCS = docs/extracct.yml.example docs/install.md docs/schema.md \
+	docs/formats.md docs/fleet.md
 # Not under PREFIX: the paths the program and the units use (extract/paths.h).
 SPOOLDIR = /var/spool/extracct
 DATADIRS = /var/lib/extracct /var/log/extracct
@@ -398,7 +402,7 @@ install: $(B)/extracct
 	chmod 0644 $(DESTDIR)$(SYSCONFDIR)/cron.d/extracct
 	$(INSTALL) -m 0644 cron/extracct.logrotate \
 	    $(DESTDIR)$(SYSCONFDIR)/logrotate.d/extracct
-	$(INSTALL) -m 0644 docs/extracct.yml.example LICENSE $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 0644 $(DOCS) LICENSE $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -d -m 0700 $(DESTDIR)$(SPOOLDIR)
 	$(INSTALL) -d -m 0750 $(DATADIRS:%=$(DESTDIR)%)
 
@@ -412,7 +416,7 @@ uninstall:
 	    $(TIMERS:%=$(DESTDIR)$(UNITDIR)/%) \
 	    $(DESTDIR)$(SYSCONFDIR)/cron.d/extracct \
 	    $(DESTDIR)$(SYSCONFDIR)/logrotate.d/extracct \
-	    $(DESTDIR)$(DOCDIR)/extracct.yml.example $(DESTDIR)$(DOCDIR)/LICENSE
+	    $(DOCS:docs/%=$(DESTDIR)$(DOCDIR)/%) $(DESTDIR)$(DOCDIR)/LICENSE
 	for d in $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SPOOLDIR) \
 	    $(DATADIRS:%=$(DESTDIR)%); do \
 	    if [ -d "$$d" ] && ! rmdir "$$d" 2>/dev/null; then \

@@ -1,13 +1,16 @@
 /*
  * extracct run [--spool DIR] [--db FILE] [--outdir DIR] [--pacct FILE]
  *     [--retention-days N] [--text-retention-days N] [--no-snap]
- *     [--no-rotate] [--wait SECONDS] [FILE...]
+ *     [--no-rotate] [--no-push | --push-only] [--wait SECONDS] [FILE...]
  *
  * The hourly job: snap, rotate, hand every closed log in the spool to
  * ingest, write each one's .txt and .csv into the output directory,
  * then retention, then (with central: in the configuration) push.  One
  * run at a time: a second finds the spool's lock
- * taken and exits 3.  The options only: the steps are hourly.c's.
+ * taken and exits 3.  --no-push and --push-only split the job in two
+ * for the units: the sandboxed run without the network, the push (and
+ * the expiry that waits on it) in a unit that may reach the server.
+ * The options only: the steps are hourly.c's.
  *
  * Retention deletes a closed log older than --retention-days only when
  * the ledger says every byte of it is in the database; a text output
@@ -42,6 +45,12 @@ static const struct cmdopt run_options[] = {
 	    "take no snapshot (default: take one)" },
 	{ 'N', "no-rotate", NULL, 0,
 	    "do not rotate (default: rotate)" },
+	{ 'P', "no-push", NULL, 0,
+	    "with a central server, leave the push, and the database's "
+	    "expiry that waits on it, to run --push-only (default: push)" },
+	{ 'O', "push-only", NULL, 0,
+	    "only push to the central server, then expire the database: "
+	    "the network's half of run --no-push (default: the whole job)" },
 	CMDOPT_WAIT,
 	{ 0, NULL, NULL, 0, NULL }
 };
@@ -102,6 +111,18 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 		case 'N':	/* no rotation this time */
 			h.rotate = 0;
 			break;
+		case 'P':	/* the push unit pushes */
+			if (h.push == HOURLY_PUSH_ONLY)
+				return complain(EXR_USAGE, "run: --no-push "
+				    "and --push-only: one or the other");
+			h.push = HOURLY_NO_PUSH;
+			break;
+		case 'O':	/* the push unit: push, then expiry */
+			if (h.push == HOURLY_NO_PUSH)
+				return complain(EXR_USAGE, "run: --no-push "
+				    "and --push-only: one or the other");
+			h.push = HOURLY_PUSH_ONLY;
+			break;
 		case 'W':	/* for another writer of the database */
 			if (parse_wait(optarg, &h.wait_s) != EXR_OK)
 				return EXR_USAGE;
@@ -114,5 +135,8 @@ cmd_run(int argc, char **argv, struct ctx *ctx)
 	}
 	h.files = argv + optind;
 	h.nfiles = argc - optind;
+	if (h.push == HOURLY_PUSH_ONLY && h.nfiles > 0)
+		return complain(EXR_USAGE, "run: --push-only takes no FILE: "
+		    "it ingests nothing");
 	return hourly_run(&h, ctx);
 }

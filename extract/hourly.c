@@ -20,6 +20,15 @@
  *      a fact central has not got.  After a failed push it is skipped,
  *      and says so.
  *
+ * The systemd units split the job (hourly.h, HOURLY_PUSH_*): the run's
+ * sandbox has no network, so its run --no-push leaves steps 5 and 6 to
+ * the push unit's run --push-only, which takes the same lock.
+ *
+ * Accounting that rotate moved into the spool from the pacct file (the
+ * first run; accounting started by the acct package) leaves what it
+ * wrote there in that file, closed: it is ingested with the spool's
+ * closed logs, or those exits would never be read.
+ *
  * A log is closed unless extracct switched its kind to it (spool.h),
  * whatever its name; acctd's is the one its pidfile names while it
  * runs.  The spool is listed once, before the first step, and the
@@ -62,6 +71,7 @@ static char	**closed_logs(const struct spool *sp, char *const *files,
 		    int nfiles, int *npaths, int *nclosed);
 static int	store_gaps(struct store *s, const char *spool,
 		    const char *host);
+static int	push_only(const struct hourly *h, const struct ctx *ctx);
 
 int
 hourly_run(const struct hourly *h, const struct ctx *ctx)
@@ -83,6 +93,11 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 		return complain(rc, "%s", err.reason);
 	if ((lock = take_lock(h->spool)) < 0)
 		return lock == -2 ? EXR_LOCKED : EXR_IO;
+	if (h->push == HOURLY_PUSH_ONLY) {
+		rc = push_only(h, ctx);
+		close(lock);
+		return rc;
+	}
 	if ((rc = spool_open(&sp, h->spool, host, SPOOL_LIST, &err)) !=
 	    EXR_OK) {
 		close(lock);
@@ -151,7 +166,13 @@ hourly_run(const struct hourly *h, const struct ctx *ctx)
 	    (int)h->keep_text_days, now));
 	/* 5. push, still under the spool's lock: one run's at a time. */
 	rc = EXR_OK;
-	if (ctx->cfg->central[0] != '\0')
+	if (ctx->cfg->central[0] != '\0' && h->push == HOURLY_NO_PUSH) {
+		/* The run's unit has no network: the push unit's run
+		 * --push-only pushes, then expires. */
+		printf("push: left to run --push-only, and with it the "
+		    "database's expiry\n");
+		expire = 0;
+	} else if (ctx->cfg->central[0] != '\0')
 		status = ex_worst(status, rc = push_run(h->db, ctx->cfg->central,
 		    ctx->cfg->private_file));
 	/* 6. expiry: only what central has (the comment at the top). */
@@ -270,7 +291,7 @@ closed_logs(const struct spool *sp, char *const *files, int nfiles,
 	int j;
 
 	*npaths = *nclosed = 0;
-	if ((paths = calloc(sp->nlogs + (size_t)nfiles + 1,
+	if ((paths = calloc(sp->nlogs + (size_t)nfiles + 2,
 	    sizeof(*paths))) == NULL)
 		return NULL;
 	for (i = 0; i < sp->nlogs; i++) {
@@ -289,6 +310,13 @@ closed_logs(const struct spool *sp, char *const *files, int nfiles,
 		if ((paths[*nclosed] = strdup(path)) != NULL)
 			(*nclosed)++;
 	}
+	/* Where accounting wrote before rotate moved it into the spool
+	 * (the first run, or the acct package's file): closed now, and
+	 * never read otherwise.  The ledger reads only what is new. */
+	if (sp->pacct_from[0] != '\0' && lstat(sp->pacct_from, &st) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (paths[*nclosed] = strdup(sp->pacct_from)) != NULL)
+		(*nclosed)++;
 	*npaths = *nclosed;
 	for (j = 0; j < nfiles; j++)
 		paths[(*npaths)++] = files[j];
@@ -334,4 +362,39 @@ store_gaps(struct store *s, const char *spool, const char *host)
 	if (n > 0 && (rc = spool_gaps_done(spool, host, &err)) != EXR_OK)
 		return complain(rc, "%s", err.reason);
 	return EXR_OK;
+}
+
+/*
+ * run --push-only, under the spool's lock: steps 5 and 6 alone, for
+ * the unit that may reach the network (extracct-push.service) after
+ * the sandboxed run --no-push.  Without a central server there is
+ * nothing to do: that run expired.
+ */
+static int
+push_only(const struct hourly *h, const struct ctx *ctx)
+{
+	struct ex_err err = { 0 };
+	struct store *s = NULL;
+	int rc;
+
+	if (ctx->cfg->central[0] == '\0') {
+		printf("push: no central server configured; nothing to do\n");
+		return EXR_OK;
+	}
+	if ((rc = push_run(h->db, ctx->cfg->central,
+	    ctx->cfg->private_file)) != EXR_OK) {
+		if (h->keep_intervals_days > 0 || h->keep_rollups_months > 0)
+			printf("retention: %s: nothing expired: the push "
+			    "failed, and only what the central server has may "
+			    "expire\n", h->db);
+		return rc;
+	}
+	if (h->keep_intervals_days == 0 && h->keep_rollups_months == 0)
+		return EXR_OK;
+	if ((rc = store_open(&s, h->db, h->wait_s * 1000, &err)) != EXR_OK)
+		return complain(rc, "%s: %s", h->db, err.reason);
+	rc = retention_db(s, h->db, h->keep_intervals_days,
+	    h->keep_rollups_months, time(NULL));
+	store_close(s);
+	return rc;
 }

@@ -22,9 +22,18 @@ struct hourly {
 	uint64_t	 wait_s;	/* for another writer of db */
 	int		 snap;		/* take a snapshot first */
 	int		 rotate;	/* then rotate */
+	int		 push;		/* HOURLY_PUSH_*: the push, and the
+					   expiry that waits on it */
 	char *const	*files;		/* operands: ingested after the spool */
 	int		 nfiles;
 };
+
+/* What run does of the push (steps 5 and 6): all of it, or with a
+ * central server leaves it (and expiry) to a later run --push-only, or
+ * does nothing else (the network's unit, extracct-push.service). */
+#define HOURLY_PUSH	0
+#define HOURLY_NO_PUSH	1
+#define HOURLY_PUSH_ONLY	2
 
 /*
  * Snap, rotate, ingest every closed log of the spool and each file,

@@ -310,6 +310,11 @@ rotate_spool(struct spool *sp, const char *pacct, const char *acctadm_conf,
 			return rc;
 		printf("rotate: process accounting moved from %s to %s\n",
 		    cand[at], path);
+		/* From where it went before the spool: what it wrote there
+		 * is closed now, and run reads it too. */
+		if (strcmp(cand[at], pacct) == 0)
+			snprintf(sp->pacct_from, sizeof(sp->pacct_from), "%s",
+			    pacct);
 	}
 
 	/* The snapshot log: a new one for the snapshots to come, unless

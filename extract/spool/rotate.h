@@ -29,7 +29,9 @@ struct rotate_kernel {
  * logs (spool.h), in sp too.  k is NULL but in tests.  manage: 0, or
  * ROTATE_MANAGE (pacct: manage) to switch accounting back on into the
  * spool when it went off since the last rotate, with ROTATE_START
- * (rotate --start, the boot unit) also when it never was.  sp must be
+ * (rotate --start, the boot unit) also when it never was.  Accounting
+ * moved from pacct (where it went before the spool) leaves that file's
+ * path in sp->pacct_from.  sp must be
  * listed (SPOOL_LIST) and checked (spool_check).  Messages printed;
  * EXR_OK, EXR_USAGE or EXR_IO (accounting found off and left so, among
  * others).

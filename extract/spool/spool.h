@@ -62,6 +62,11 @@ struct spool {
 	 * be read (code EXR_OK: it could; else live is ""). */
 	char		 live[SPOOL_NKINDS][256];
 	struct ex_err	 live_err[SPOOL_NKINDS];
+	/* The file outside the spool that rotate moved process accounting
+	 * from, now closed ("": none): the exits accounting wrote there
+	 * before (the acct package's file, before the first run), which run
+	 * ingests with the closed logs. */
+	char		 pacct_from[4096];
 };
 
 #define SPOOL_LIST	1		/* spool_open: also list the logs */

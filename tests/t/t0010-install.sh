@@ -28,6 +28,17 @@ test_expect_success 'make install honours DESTDIR and PREFIX' '
 	test "$(stat -c %a root/var/log/extracct)" = 750
 '
 
+# The page names docs/NAME for what it leaves to them: they are installed.
+test_expect_success 'the documents the man page names are installed' '
+	inst install &&
+	grep -o "docs/[a-z.]*[a-z]" "$SRC/docs/extracct.8" | sort -u >named &&
+	test -s named &&
+	while read -r f
+	do
+		test_cmp "$SRC/$f" "root/opt/x/share/doc/extracct/${f#docs/}" || return 1
+	done <named
+'
+
 test_expect_success 'the binary is installed stripped, unless INSTALL_STRIP=' '
 	inst install &&
 	readelf -S "$SRC/build/extracct" | grep -q "\.symtab" &&

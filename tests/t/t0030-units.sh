@@ -80,7 +80,7 @@ test_expect_success 'with systemd: the cron lines do nothing' '
 
 test_expect_success 'the logrotate file rotates run.log' '
 	grep "^/var/log/extracct/run.log {$" "$UNITS/extracct.logrotate" &&
-	grep "^[	 ]*create 0640 root root$" "$UNITS/extracct.logrotate"
+	grep "^[	 ]*create 0640 root adm$" "$UNITS/extracct.logrotate"
 '
 
 test_expect_success 'under systemd the run and snap log to the journal' '
@@ -174,6 +174,60 @@ test_expect_success 'run: may switch accounting, writes the database and outputs
 	test -n "$out" && grep -x "$out" rw
 '
 
+# The hourly push needs the network; the run, which switches accounting
+# and reads every process, must not have it.  So run --no-push in its
+# unit, and the push unit (started by it, after it) run --push-only,
+# with the network and no capability.
+test_expect_success 'run: no network; the push unit pushes after it' '
+	grep -x "IPAddressDeny=any" "$UNITS/extracct.service" &&
+	unit_key extracct.service ExecStart | grep " run --no-push " &&
+	unit_key extracct.service Wants | tr " " "\n" | grep -x extracct-push.service &&
+	test "$(unit_key extracct-push.service ExecStart)" = \
+	    "/usr/local/bin/extracct run --push-only" &&
+	unit_key extracct-push.service After | tr " " "\n" >after &&
+	grep -x extracct.service after && grep -x network-online.target after &&
+	unit_key extracct-push.service Wants | grep -x network-online.target
+'
+
+test_expect_success 'extracct-push.service: sandboxed, IP allowed, no capability' '
+	u=$UNITS/extracct-push.service &&
+	for kv in ProtectSystem=strict ProtectHome=read-only PrivateTmp=yes \
+	    NoNewPrivileges=yes PrivateDevices=yes \
+	    "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6" \
+	    SystemCallArchitectures=native ProtectKernelTunables=yes \
+	    ProtectKernelModules=yes ProtectControlGroups=yes \
+	    RestrictNamespaces=yes LockPersonality=yes \
+	    MemoryDenyWriteExecute=yes UMask=0027 CapabilityBoundingSet= \
+	    Type=oneshot
+	do
+		grep -x "$kv" "$u" || { echo "no $kv"; false; } || return 1
+	done &&
+	! grep "^IPAddressDeny=" "$u" &&
+	! grep "^\[Install\]" "$u" &&
+	unit_key extracct-push.service ReadWritePaths | tr " " "\n" >rw &&
+	grep -x "$(cat spool)" rw && grep -x "$(cat dbdir)" rw &&
+	unit_key extracct-push.service ExecStartPre >pre &&
+	! grep -v "^+" pre
+'
+
+if command -v systemd-analyze >/dev/null 2>&1
+then
+	# verify wants every ExecStart= program to exist: the build's.
+	test_expect_success 'systemd-analyze verify: every unit, without a word' '
+		mkdir units &&
+		for f in "$UNITS"/*.service "$UNITS"/*.timer
+		do
+			sed "s|/usr/local/bin/extracct|$EXTRACCT|" "$f" \
+			    >"units/${f##*/}" || return 1
+		done &&
+		(cd units && systemd-analyze verify --man=no *.service *.timer) \
+		    >verify 2>&1 &&
+		cat verify && test_cmp /dev/null verify
+	'
+else
+	test_skip 'systemd-analyze verify' 'systemd-analyze is not installed'
+fi
+
 test_expect_success 'snap and acctd: no accounting switch' '
 	! unit_key extracct-snap.service CapabilityBoundingSet | grep CAP_SYS_PACCT &&
 	test "$(unit_key extracct-acctd.service CapabilityBoundingSet)" = CAP_NET_ADMIN
@@ -189,7 +243,7 @@ if command -v systemd-analyze >/dev/null 2>&1
 then
 	test_expect_success 'systemd-analyze security: every unit below 5 (exposure)' '
 		for u in extracct.service extracct-snap.service extracct-acctd.service \
-		    extracct-accton.service
+		    extracct-accton.service extracct-push.service
 		do
 			systemd-analyze security --offline=yes "$UNITS/$u" >sec 2>&1
 			x=$(sed -n "s/.*Overall exposure level for $u: \([0-9.]*\) .*/\1/p" sec) &&

@@ -140,4 +140,37 @@ else
 	fi
 fi
 
+# The units split the hourly job: run --no-push (no network in its
+# sandbox) and run --push-only (the push unit).  No server here: one
+# that cannot be reached (t2805 pushes to a real one).
+test_expect_success 'run --no-push: a central server is left alone, exit 0' '
+	mkdir -m 700 spn &&
+	printf "central: \"host=127.0.0.1 port=1 connect_timeout=2\"\nkeep_intervals_days: 1\n" >np.yml &&
+	chmod 600 np.yml &&
+	extracct -c np.yml run --spool spn --db np.db --no-snap --no-rotate --no-push >out 2>err &&
+	cat out err &&
+	grep "^push: left to run --push-only, and with it the database.s expiry$" out &&
+	! grep "retention: np.db" out &&
+	test ! -s err
+'
+
+test_expect_success 'run --push-only: the push and nothing else; refused with FILE or --no-push' '
+	rc=0 && extracct -c np.yml run --spool spn --db np.db --push-only >out 2>err || rc=$? &&
+	cat out err &&
+	{ { test $rc = 5 && grep "^extracct: push: .*nothing lost" err &&
+	    grep "^retention: np.db: nothing expired: the push failed" out; } ||
+	  test $rc = 6; } &&
+	! grep "^snap:\|^rotate:" out &&
+	test_expect_code 2 extracct run --spool spn --db np.db --push-only x 2>err &&
+	grep "^extracct: run: --push-only takes no FILE: it ingests nothing$" err &&
+	test_expect_code 2 extracct run --spool spn --db np.db --push-only --no-push 2>err &&
+	grep "one or the other" err
+'
+
+test_expect_success 'run --push-only without a central server: nothing to do, exit 0' '
+	extracct run --spool spn --db np.db --push-only >out 2>err &&
+	echo "push: no central server configured; nothing to do" >want &&
+	test_cmp want out && test ! -s err
+'
+
 test_done

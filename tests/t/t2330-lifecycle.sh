@@ -165,6 +165,59 @@ test_expect_success 'pacct: manage: the acct package took it back: the same, "wr
 	echo "writing to $TRASH/acct.pacct" >want && test_cmp want got
 '
 
+# Accounting started by the acct package (or accton by hand) before the
+# first run: the exits in its file are stored by the run that moves
+# accounting into the spool, once.
+job5() {
+	cfg=$1 && shift &&
+	"$EXTRACCT_TEST" run "$TRASH/kernel" "$cfg" --spool "$TRASH/sp5" --db f.db \
+	    --no-snap --pacct "$TRASH/acct5.pacct" "$@"
+}
+
+test_expect_success 'the first run stores the exits written before it, once' '
+	mkdir -m 700 sp5 &&
+	extracct gen --kind pacct --records 7 --seed 21 -o acct5.pacct &&
+	echo "$TRASH/acct5.pacct" >kernel &&
+	job5 - >out 2>err &&
+	cat out err &&
+	live=$(cat sp5/.live-pacct-$HOST) &&
+	grep "^rotate: process accounting moved from $TRASH/acct5.pacct to $TRASH/sp5/$live$" out &&
+	# (the stand-in kernel'"'"'s probe adds a record: 7 or more, all read)
+	size=$(wc -c <acct5.pacct) && test "$size" -ge 448 &&
+	grep "^$TRASH/acct5.pacct: bytes 0-$size: $((size / 64)) records" out &&
+	test "$(sqlite3 f.db "SELECT ingested_to || \" \" || closed FROM files
+	    WHERE path = \"$TRASH/acct5.pacct\"")" = "$size 1" &&
+	kernel_writes 3 22 &&
+	job5 - >out 2>err &&
+	cat out err &&
+	! grep "acct5.pacct" out &&
+	test "$(sqlite3 f.db "SELECT count(*) FROM files")" = 1 &&
+	test -f acct5.pacct
+'
+
+# The acct package's daily job (cron.daily/acct): savelog moves its file
+# to .0, then "invoke-rc.d acct restart" points accounting at a new one.
+# With pacct: leave (extracct(8), FILES: keep one of the two), the next
+# run says so in one line and exits 3, and the one after leaves
+# accounting where acct put it.
+test_expect_success 'the acct package.s daily restart, pacct: leave: exit 3 once, then left' '
+	live=$(cat sp5/.live-pacct-$HOST) &&
+	kernel_writes 2 23 &&
+	mv acct5.pacct acct5.pacct.0 && : >acct5.pacct &&
+	echo "$TRASH/acct5.pacct" >kernel &&
+	kernel_writes 4 24 &&
+	test_expect_code 3 job5 - >out 2>err &&
+	cat out err &&
+	test "$(grep -c "process accounting" err)" -eq 1 &&
+	grep "^extracct: process accounting was on in $TRASH/sp5/$live at the last run and is now writing to $TRASH/acct5.pacct (a reboot, or the acct package.s restart?)" err &&
+	grep "^$TRASH/sp5/$live: bytes 0-$(wc -c <sp5/$live): " out &&
+	! grep "acct5.pacct:" out &&
+	job5 - >out 2>err &&
+	cat out err &&
+	grep "^rotate: process accounting is not writing to .*; left alone (rotate never starts it)$" out &&
+	test "$(cat kernel)" = "$TRASH/acct5.pacct"
+'
+
 test_expect_success 'the boot unit: rotate --start switches accounting on, never on before' '
 	mkdir -m 700 sp4 && : >kernel &&
 	"$EXTRACCT_TEST" rotate "$TRASH/kernel" 1704103200 "$TRASH/sp4" \

@@ -115,4 +115,29 @@ test_expect_success 'server down during run: nothing expired; back: run pushes, 
 	canon r0.db >expect && canon_pg hourly >actual && test_cmp expect actual
 '
 
+# The systemd units: the run's unit has no network and runs --no-push;
+# the push unit, after it, --push-only: push, then expire, so nothing
+# expires that central has not got.
+test_expect_success 'run --no-push, then run --push-only: pushed, then expired' '
+	pg_createdb split &&
+	mkdir -m 700 sp2 &&
+	printf "central: \"%s\"\nkeep_intervals_days: 1\n" "$(pg_conn split)" >split.yml &&
+	chmod 600 split.yml &&
+	extracct gen --kind pacct --records 300 --seed 72 -o sp2/pacct-$(hostname)-20240101-1000 &&
+	extracct -c split.yml run --spool sp2 --db s.db --no-snap --no-rotate --no-push >out 2>err &&
+	cat out err &&
+	grep "^push: left to run --push-only" out &&
+	! grep "^push: s.db" out && ! grep "^retention: s.db" out &&
+	test "$(sqlite3 s.db "SELECT count(*) FROM proc_intervals")" -gt 0 &&
+	test "$(pg_psql split -c "SELECT count(*) FROM hosts" 2>/dev/null || echo 0)" -le 0 &&
+	cp s.db s0.db &&
+	extracct -c split.yml run --spool sp2 --db s.db --push-only >out 2>err &&
+	cat out err &&
+	grep -n "^push: s.db: 1 host, [1-9][0-9]* buckets, [1-9][0-9]* rows sent$" out >p &&
+	grep -n "^retention: s.db: [1-9][0-9]* interval rows" out >e &&
+	test "$(cut -d: -f1 p)" -lt "$(cut -d: -f1 e)" &&
+	test "$(sqlite3 s.db "SELECT count(*) FROM proc_intervals")" = 0 &&
+	canon s0.db >expect && canon_pg split >actual && test_cmp expect actual
+'
+
 test_done
