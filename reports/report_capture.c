@@ -246,37 +246,21 @@ put_exits(struct rtab *t, const struct capture_exits *x, int note)
 }
 
 /*
- * Whether db has any capture window: without snapshots there is no
- * busy CPU to hold the processes against.  1, 0, or -1 (database).
- */
-static int
-has_snapshots(struct rdb *db)
-{
-	struct rdb_q *q;
-	int n = -1;
-
-	if (rdb_prepare(db, "SELECT count(*) FROM (SELECT 1 FROM capture "
-	    "LIMIT 1) x", &q) != 0)
-		return -1;
-	if (rdb_step(q) == RDB_ROW)
-		n = rdb_int64(q, 0) > 0;
-	rdb_finalize(q);
-	return n;
-}
-
-/*
- * Whether db has any alternate exit: without one no window has other
+ * Whether the view (or table) named has any row: 1, 0, or -1
+ * (database).  Without a capture window there is no busy CPU to hold
+ * the processes against; without an alternate exit no window has other
  * sources, and the query per window that looks for them is skipped.
- * 1, 0, or -1 (database).
  */
 static int
-has_alternates(struct rdb *db)
+has_rows(struct rdb *db, const char *view)
 {
+	char sql[128];
 	struct rdb_q *q;
 	int n = -1;
 
-	if (rdb_prepare(db, "SELECT count(*) FROM (SELECT 1 FROM v_alt_exits "
-	    "LIMIT 1) x", &q) != 0)
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM (SELECT 1 FROM %s "
+	    "LIMIT 1) x", view);
+	if (rdb_prepare(db, sql, &q) != 0)
 		return -1;
 	if (rdb_step(q) == RDB_ROW)
 		n = rdb_int64(q, 0) > 0;
@@ -333,7 +317,7 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	int rc, nalt = 0, ntot = 0, alts, table = o->format == FMT_TABLE;
 
 	rtab_init(&t);
-	if ((rc = has_snapshots(db)) <= 0) {
+	if ((rc = has_rows(db, "capture")) <= 0) {
 		if (rc < 0)
 			return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 		return ex_fail(err, EXR_USAGE, 0, "--capture: no snapshots "
@@ -367,7 +351,7 @@ report_capture(struct rdb *db, FILE *fp, const struct report_opts *o,
 	    "JOIN v_hosts h USING (host_id) WHERE c.t1_ns > ?1 AND "
 	    "c.t0_ns >= ?1 AND c.t1_ns <= ?2%s ORDER BY h.host, c.t0_ns",
 	    where);
-	if ((alts = has_alternates(db)) < 0 ||
+	if ((alts = has_rows(db, "v_alt_exits")) < 0 ||
 	    rdb_prepare(db, sql, &st) != 0 ||
 	    (alts && rdb_prepare(db, alt_sql, &q) != 0) ||
 	    rdb_prepare(db, CAPTURE_EXITS_SQL, &qx) != 0) {
