@@ -3,7 +3,8 @@
  *     [--from TIME] [--to TIME] [--sort COLUMN] [--limit N] [--averages]
  *     [--percentiles] [--format table|csv|json|svg|html] [--tz ZONE]
  *     [--passwd FILE] [--group FILE] [--project FILE] [--numeric]
- *     [--user U] [--group G] [--command C] [--host H]
+ *     [--user U] [--group G] [--command C] [--host H] [--unit U]
+ *     [--container C]
  *     [--capture] [--energy] [--forecast [--threshold PCT]] [FILE...]
  *
  * Usage totals from the database (reports/report*.c), the capture ratio
@@ -111,6 +112,14 @@ static const struct cmdopt report_options[] = {
 	{ 'H', "host", "H", 0,
 	    "count only host H, a name or a glob; again: either; the "
 	    "filters together all hold (default: every host)" },
+	{ 'y', "unit", "U", 0,
+	    "count only the processes in systemd unit U (Linux: the "
+	    "innermost .service, .scope or .slice of their cgroup), a name "
+	    "or a glob; again: either (default: every unit)" },
+	{ 'x', "container", "C", 0,
+	    "count only the processes in container C (its short id, from "
+	    "their cgroup), or a glob; again: either (default: every "
+	    "container)" },
 	{ 'K', "capture", NULL, 0,
 	    "the capture ratio, process CPU / busy CPU per snapshot interval, "
 	    "instead of usage (default: usage totals)" },
@@ -399,6 +408,8 @@ cmd_report(int argc, char **argv, struct ctx *ctx)
 		case 'g': rc = add_filter(&o, RF_GROUP, optarg); break;
 		case 'm': rc = add_filter(&o, RF_COMMAND, optarg); break;
 		case 'H': rc = add_filter(&o, RF_HOST, optarg); break;
+		case 'y': rc = add_filter(&o, RF_UNIT, optarg); break;
+		case 'x': rc = add_filter(&o, RF_CONTAINER, optarg); break;
 		case 'h': idnames_release(&names);
 			return cmdopt_help(&cmd_report_doc);
 		default: idnames_release(&names);

@@ -455,8 +455,8 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 	    "i.final", "i.acctflags") : key;
 	/* The filters' columns: the intervals', the rollups'. */
 	static const struct report_filter_cols scan = { "i.uid", "i.gid",
-	    "i.command", "i.host", 0 }, rolled = { "i.uid", "i.gid",
-	    "i.command", "i.host", 1 };
+	    "i.command", "i.host", 0, "i.unit", "i.container" }, rolled = { "i.uid", "i.gid",
+	    "i.command", "i.host", 1, NULL, NULL };
 	char top_sql[1024 + REPORT_FILTER_SQL];
 	char hour_sql[768 + REPORT_FILTER_SQL], ncol[256], njoin[256];
 	char where[REPORT_FILTER_SQL];
@@ -483,7 +483,7 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 			break;
 	/* The cgroup keys are in no rollup: by end hour, too. */
 	scanned = b <= c->nb || by == BY_CGROUP || by == BY_UNIT ||
-	    by == BY_CONTAINER;
+	    by == BY_CONTAINER || report_cgroup_filtered(o);
 	if ((rc = report_filter_sql(o, rdb_engine(db), scanned ? &scan :
 	    &rolled, 3, where, sizeof(where), err)) != EXR_OK)
 		return rc;
@@ -540,8 +540,8 @@ chart_cpu(struct rdb *db, const struct report_opts *o,
 #define ESTIMATE_NAMED		ESTIMATE_TABLE "%s" ESTIMATE_WHERE "%s"
 /* The filters' columns of each basis: energy records no group. */
 static const struct report_filter_cols energy_cols[2] = {
-	{ "i.uid", NULL, "i.command", "i.host", 0 },
-	{ "e.uid", NULL, "e.command", "h.host", 0 },
+	{ "i.uid", NULL, "i.command", "i.host", 0, NULL, NULL },
+	{ "e.uid", NULL, "e.command", "h.host", 0, NULL, NULL },
 };
 
 int
@@ -665,7 +665,8 @@ chart_capture(struct rdb *db, const struct report_opts *o,
 		    "no memory");
 	c->ns = 0;
 	ho.filter.n[RF_USER] = ho.filter.n[RF_GROUP] =
-	    ho.filter.n[RF_COMMAND] = 0;
+	    ho.filter.n[RF_COMMAND] = ho.filter.n[RF_UNIT] =
+	    ho.filter.n[RF_CONTAINER] = 0;
 	if ((rc = report_filter_sql(&ho, rdb_engine(db), &cols, 3, where,
 	    sizeof(where), err)) != EXR_OK) {
 		free(busy);

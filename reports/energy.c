@@ -76,7 +76,7 @@ static const struct basis_sql {
     "FROM v_energy_usage i", "i.host",
     "WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns",
     "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST",
-    { "i.uid", NULL, "i.command", "i.host", 0 }
+    { "i.uid", NULL, "i.command", "i.host", 0, NULL, NULL }
 }, estimate_sql = {
     "count(DISTINCT e.proc_id), sum(e.energy_nj), "
     "count(e.energy_nj), max(e.t1_ns) - min(e.t0_ns), "
@@ -89,7 +89,7 @@ static const struct basis_sql {
     "FROM v_energy_estimate e JOIN v_hosts h USING (host_id)", "h.host",
     "WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2",
     "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST",
-    { "e.uid", NULL, "e.command", "h.host", 0 }
+    { "e.uid", NULL, "e.command", "h.host", 0, NULL, NULL }
 };
 
 /* "a/b" to 3 places, or "-" (doubles: energy is REAL, see above). */
@@ -228,7 +228,8 @@ rapl_total(struct rdb *db, const struct report_opts *o, double *nj,
 	int rc;
 
 	ho.filter.n[RF_USER] = ho.filter.n[RF_GROUP] =
-	    ho.filter.n[RF_COMMAND] = 0;
+	    ho.filter.n[RF_COMMAND] = ho.filter.n[RF_UNIT] =
+	    ho.filter.n[RF_CONTAINER] = 0;
 	if ((rc = report_filter_sql(&ho, rdb_engine(db), &hosts, 3, where,
 	    sizeof(where), err)) != EXR_OK)
 		return rc;

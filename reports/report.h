@@ -50,7 +50,9 @@ struct idnames;
  * --user, --gid, --command, --host (report_filter.c): the values of
  * each, alternatives; the options together all hold.
  */
-enum report_filter_kind { RF_USER, RF_GROUP, RF_COMMAND, RF_HOST, RF_N };
+enum report_filter_kind {
+	RF_USER, RF_GROUP, RF_COMMAND, RF_HOST, RF_UNIT, RF_CONTAINER, RF_N
+};
 #define REPORT_MAXFILTER	16	/* values of one option */
 struct report_filter {
 	const char	*v[RF_N][REPORT_MAXFILTER];
@@ -205,6 +207,12 @@ int	report_filter_add(struct report_opts *o, enum report_filter_kind f,
 
 /* Whether o filters anything (procs: by user, group or command). */
 int	report_filtered(const struct report_opts *o, int procs);
+
+/*
+ * Whether o has --unit or --container: the rollups keep no cgroup, so
+ * such a report reads the intervals (as --by unit does).
+ */
+int	report_cgroup_filtered(const struct report_opts *o);
 
 /* The filters as "user=root,command=post*" into b[n] ("": none). */
 void	report_filter_text(char *b, size_t n, const struct report_opts *o);

@@ -52,13 +52,17 @@ report_check(struct report_opts *o, int nfiles, int by_given,
 	if (capture && report_filtered(o, 1))
 		return ex_fail(err, EXR_USAGE, 0, "--capture: the ratio of "
 		    "all processes' CPU to the busy CPU of a host; only "
-		    "--host narrows it, not --user, --group or --command");
-	if (energy && o->filter.n[RF_GROUP] > 0)
+		    "--host narrows it, not --user, --group, --command, "
+		    "--unit or --container");
+	if (energy && (o->filter.n[RF_GROUP] > 0 ||
+	    report_cgroup_filtered(o)))
 		return ex_fail(err, EXR_USAGE, 0, "--energy: energy intervals "
-		    "record no group; not --group");
+		    "record no group and no cgroup; not --group, --unit or "
+		    "--container");
 	if (nfiles > 0 && report_filtered(o, 0))
 		return ex_fail(err, EXR_USAGE, 0, "report FILE...: no --user, "
-		    "--group, --command or --host (filters read the database)");
+		    "--group, --command, --host, --unit or --container "
+		    "(filters read the database)");
 	if (capture && nfiles > 0)
 		return ex_fail(err, EXR_USAGE, 0, "--capture reads the "
 		    "database, not files");

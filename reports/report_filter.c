@@ -1,6 +1,6 @@
 /*
- * --user, --group, --command, --host: which processes (and hosts) a report
- * counts.  Several values of one option are alternatives, the options
+ * --user, --group, --command, --host, --unit, --container: which
+ * processes (and hosts) a report counts.  Several values of one option are alternatives, the options
  * together all hold.  A value is a number (users and groups), a name
  * or a shell glob (*, ?, [...], [!...]; a backslash quotes the next
  * character).  The test is made in SQL, in the WHERE of the query that
@@ -32,7 +32,7 @@
 
 const char *const report_filter_names[] = {
 	[RF_USER] = "user", [RF_GROUP] = "group", [RF_COMMAND] = "command",
-	[RF_HOST] = "host",
+	[RF_HOST] = "host", [RF_UNIT] = "unit", [RF_CONTAINER] = "container",
 };
 
 /* The kind of names (v_host_names) of a filter; -1: not ids. */
@@ -93,7 +93,14 @@ int
 report_filtered(const struct report_opts *o, int procs)
 {
 	return o->filter.n[RF_USER] + o->filter.n[RF_GROUP] +
-	    o->filter.n[RF_COMMAND] + (procs ? 0 : o->filter.n[RF_HOST]) > 0;
+	    o->filter.n[RF_COMMAND] + report_cgroup_filtered(o) +
+	    (procs ? 0 : o->filter.n[RF_HOST]) > 0;
+}
+
+int
+report_cgroup_filtered(const struct report_opts *o)
+{
+	return o->filter.n[RF_UNIT] + o->filter.n[RF_CONTAINER] > 0;
 }
 
 void
@@ -280,7 +287,8 @@ w_filter(struct walk *w, const struct report_opts *o,
     enum report_filter_kind f, const struct report_filter_cols *c)
 {
 	const char *col = f == RF_USER ? c->uid : f == RF_GROUP ? c->gid :
-	    f == RF_COMMAND ? c->command : c->host;
+	    f == RF_COMMAND ? c->command : f == RF_UNIT ? c->unit :
+	    f == RF_CONTAINER ? c->container : c->host;
 	int kind = id_kind(f), any = 0, names = 0, i;
 	int64_t id;
 
@@ -342,7 +350,8 @@ report_filter_sql(const struct report_opts *o, enum rdb_engine e,
 		w_filter(&w, o, (enum report_filter_kind)f, c);
 	if (w.full)
 		return ex_fail(err, EXR_USAGE, 0, "--user, --group, --command, "
-		    "--host: too many or too long to test");
+		    "--host, --unit, --container: too many or too long to "
+		    "test");
 	return EXR_OK;
 }
 

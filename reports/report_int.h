@@ -191,6 +191,7 @@ const char *report_value(const struct report_opts *o,
 struct report_filter_cols {
 	const char	*uid, *gid, *command, *host;
 	int		 marked;
+	const char	*unit, *container;	/* NULL: rows have none */
 };
 
 /*

@@ -256,6 +256,8 @@ source(struct sqlbuf *q, const struct report_opts *o,
 		if (unrolled(by))
 			scan = 1;
 	}
+	if (report_cgroup_filtered(o))
+		scan = 1;
 	if (scan && !hourly && o->every == EVERY_NONE &&
 	    o->open == (REPORT_OPEN_FROM | REPORT_OPEN_TO)) {
 		/*
@@ -322,7 +324,7 @@ source(struct sqlbuf *q, const struct report_opts *o,
 
 /* The columns of source()'s rows the filters test. */
 static const struct report_filter_cols filter_cols = {
-	"i.uid", "i.gid", "i.command", "i.host", 1
+	"i.uid", "i.gid", "i.command", "i.host", 1, "i.unit", "i.container"
 };
 
 /* o's filters as the WHERE of the rows, numbered after source()'s. */

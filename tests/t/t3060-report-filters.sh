@@ -88,6 +88,57 @@ test_expect_success '--command: as the process named itself, its forks (X*) too'
 	cmp_rows "\$4 ~ /^..\\*?\$/" --command "??"
 '
 
+# cgroups of ha's processes, as snap and acctd would store them: a
+# service, a docker container, none.
+test_expect_success '--unit, --container: the processes of their cgroups' '
+	cp f.db cg.db &&
+	sqlite3 cg.db "INSERT INTO cgroups (host_id, hierarchy, path, unit,
+	      container) SELECT host_id, 2, '\''/system.slice/web.service'\'',
+	      '\''web.service'\'', NULL FROM hosts WHERE name = '\''ha'\'';
+	    INSERT INTO cgroups (host_id, hierarchy, path, unit, container)
+	      SELECT host_id, 2, '\''/system.slice/docker-0123456789ab.scope'\'',
+	      '\''docker-0123456789ab.scope'\'', '\''0123456789ab'\''
+	      FROM hosts WHERE name = '\''ha'\'';
+	    UPDATE procs SET cgroup_id = (SELECT cgroup_id FROM cgroups
+	      WHERE path = CASE procs.proc_id % 3
+	        WHEN 0 THEN '\''/system.slice/web.service'\''
+	        WHEN 1 THEN '\''/system.slice/docker-0123456789ab.scope'\'' END)
+	      WHERE host_id = (SELECT host_id FROM hosts WHERE name = '\''ha'\'')" &&
+	extracct report --db cg.db --by host,unit,container,command \
+	    --format csv --tz UTC >cg.raw &&
+	csv cg.raw >cg.csv &&
+	# host, unit, container, command, then calls and cpu_s by name.
+	c=$(head -1 cg.csv | tr , "\n" | grep -n -x calls | cut -d: -f1) &&
+	s=$(head -1 cg.csv | tr , "\n" | grep -n -x cpu_s | cut -d: -f1) &&
+	# The globs go to extracct as they are: $opts is split, not expanded.
+	set -f &&
+	for f in "--unit web.service:\$2 == \"web.service\"" \
+	    "--unit docker-*:\$2 ~ /^docker-/" \
+	    "--container 0123456789ab:\$3 == \"0123456789ab\"" \
+	    "--unit *.service --command [a-m]*:\$2 == \"web.service\" && \$4 ~ /^[a-m]/"; do
+		opts=${f%%:*} && cond=${f#*:} &&
+		awk -F, "NR > 1 && ($cond) { print \$1, \$2, \$3, \$4, \$$c, \$$s }" \
+		    cg.csv | sort >expect &&
+		extracct report --db cg.db --by host,unit,container,command \
+		    --format csv --tz UTC $opts >got.raw &&
+		csv got.raw | awk -F, "NR > 1 { print \$1, \$2, \$3, \$4, \$$c, \$$s }" |
+		    sort >actual &&
+		test -s expect && test_cmp expect actual ||
+		{ echo "differs: $opts"; set +f; return 1; }
+	done &&
+	set +f &&
+	# The totals too: a filtered --by host is the kept rows summed.
+	extracct report --db cg.db --by host --format csv --tz UTC \
+	    --container "0123*" >t.raw &&
+	csv t.raw | awk -F, "NR == 2 { print \$1 }" >t.host &&
+	echo ha >expect && test_cmp expect t.host &&
+	test_expect_code 2 extracct report --db cg.db --energy --unit x 2>err &&
+	grep "not --group, --unit or --container" err &&
+	test_expect_code 2 extracct report --db cg.db --capture \
+	    --container x 2>err &&
+	grep "not --user, --group, --command, --unit or --container" err
+'
+
 test_expect_success '--command is case-sensitive, as both engines match' '
 	extracct report --db f.db --by command --format csv --command DATE >up.csv &&
 	test "$(csv up.csv | wc -l)" -eq 1
