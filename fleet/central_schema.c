@@ -265,6 +265,15 @@ static const char v4_sql[] = "SELECT 1;";
  */
 static const char v5_sql[] = "SELECT 1;";
 
+/*
+ * 5 -> 6: a host's configured CPUs and their source, and pacct's
+ * ac_mem of each process (local schema 20).
+ */
+static const char v6_sql[] =
+    "ALTER TABLE hosts ADD COLUMN cpus bigint;"
+    "ALTER TABLE hosts ADD COLUMN cpus_source text;"
+    "ALTER TABLE procs ADD COLUMN mem_kb bigint;";
+
 /* migrations[i] takes the central schema from version i to i + 1. */
 static const char *const migrations[] = {
 	v1_sql,
@@ -272,6 +281,7 @@ static const char *const migrations[] = {
 	v3_sql,
 	v4_sql,
 	v5_sql,
+	v6_sql,
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

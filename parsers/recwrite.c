@@ -42,7 +42,7 @@ static const uint8_t proc_order[] = {
 	PROC_DELAY_SWAPIN_NS, PROC_DELAY_FREEPAGES_NS,
 	PROC_DELAY_THRASHING_NS, PROC_DELAY_COMPACT_NS,
 	PROC_DELAY_WPCOPY_NS, PROC_DELAY_IRQ_NS, PROC_CPU_RUN_NS,
-	PROC_CPU_SOURCE
+	PROC_CPU_SOURCE, PROC_MEM_KB
 };
 
 _Static_assert(sizeof(proc_order) == PROC_NFIELDS, "every field written");

@@ -553,9 +553,12 @@ report_capacity(struct rdb *db, struct report_set *s, struct ex_err *err)
 	static const char sql[] =
 	    /* One pass over sysload, not a subquery a host: on the
 	     * server each would label every host again (O(hosts^2)). */
-	    "SELECT h.host, l.ncpu FROM v_hosts h LEFT JOIN"
+	    /* snap's count of online CPUs, else the configured one. */
+	    "SELECT h.host, coalesce(l.ncpu, h.cpus),"
+	    " CASE WHEN l.ncpu IS NOT NULL THEN 'snap' ELSE h.cpus_source END"
+	    " FROM v_hosts h LEFT JOIN"
 	    " (SELECT host_id, max(ncpu) AS ncpu FROM v_sysload"
-	    "  GROUP BY host_id) l ON l.host_id = h.host_id"
+	    "  WHERE ncpu > 0 GROUP BY host_id) l ON l.host_id = h.host_id"
 	    " ORDER BY h.host";
 	struct rdb_q *st;
 	int rc;
@@ -576,6 +579,9 @@ report_capacity(struct rdb *db, struct report_set *s, struct ex_err *err)
 		snprintf(h->host, sizeof(h->host), "%s", name != NULL ? name :
 		    "");
 		h->ncpu = rdb_isnull(st, 1) ? 0 : rdb_int64(st, 1);
+		snprintf(h->ncpu_source, sizeof(h->ncpu_source), "%s",
+		    h->ncpu > 0 && rdb_text(st, 2) != NULL ? rdb_text(st, 2) :
+		    "");
 	}
 	rdb_finalize(st);
 	return rc == RDB_DONE ? EXR_OK :

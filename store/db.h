@@ -14,7 +14,7 @@
 
 #include "../parsers/exerr.h"
 
-#define DB_SCHEMA_VERSION	19
+#define DB_SCHEMA_VERSION	20
 
 /*
  * Open (creating if needed) the database at path, in WAL mode, and bring

@@ -180,7 +180,7 @@ test_expect_success 'the database is never opened through a symbolic link' '
 '
 
 test_expect_success 'schema version and WAL mode' '
-	test "$(sqlite3 s.db "PRAGMA user_version")" -eq 19 &&
+	test "$(sqlite3 s.db "PRAGMA user_version")" -eq 20 &&
 	test "$(sqlite3 s.db "PRAGMA journal_mode")" = wal
 '
 

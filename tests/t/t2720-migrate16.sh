@@ -77,7 +77,7 @@ test_expect_success 'an ingest migrates it: the logs are already in' '
 	extracct ingest --db old.db --host alpha a.proc a.pacct acctd.exacct \
 	    alt.pacct >out 2>&1 &&
 	test "$(grep -c "already ingested" out)" -eq 4 &&
-	test "$(sqlite3 old.db "PRAGMA user_version")" -eq 19 &&
+	test "$(sqlite3 old.db "PRAGMA user_version")" -eq 20 &&
 	test "$(sqlite3 old.db "SELECT type FROM sqlite_master
 	    WHERE name = '\''proc_intervals'\''")" = view
 '

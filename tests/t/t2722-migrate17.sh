@@ -38,7 +38,7 @@ test_expect_success 'schema 16 grouped the hosts of one name into one' '
 test_expect_success 'an ingest migrates it: each host its label' '
 	extracct ingest --db old.db --host solo tw6.exacct >out 2>&1 &&
 	grep "already ingested" out &&
-	test "$(sqlite3 old.db "PRAGMA user_version")" -eq 19 &&
+	test "$(sqlite3 old.db "PRAGMA user_version")" -eq 20 &&
 	sqlite3 old.db "SELECT label FROM hosts ORDER BY host_id" >actual &&
 	cut -d" " -f2 tw.labels >expect &&
 	test_cmp expect actual &&

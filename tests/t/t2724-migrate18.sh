@@ -40,7 +40,7 @@ test_expect_success 'setup: daemons over many hours, at the current schema' '
 	extracct gen --kind proc --records 3000 --daemons 40 --seed 6 \
 	    --host web1 -o b.exacct &&
 	extracct ingest --db new.db --host web1 a.exacct >/dev/null &&
-	test "$(sqlite3 new.db "PRAGMA user_version")" -eq 19 &&
+	test "$(sqlite3 new.db "PRAGMA user_version")" -eq 20 &&
 	test "$(calls_notnull new.db)" = "0 0 0 " &&
 	test "$(sqlite3 new.db "SELECT count(*) FROM rollup_hour")" -gt 1000
 '
@@ -56,7 +56,7 @@ test_expect_success 'schema 17 held calls NOT NULL' '
 test_expect_success 'an ingest migrates it: the same rollup rows, calls may be NULL' '
 	extracct ingest --db old.db --host web1 a.exacct >out 2>&1 &&
 	grep "already ingested" out &&
-	test "$(sqlite3 old.db "PRAGMA user_version")" -eq 19 &&
+	test "$(sqlite3 old.db "PRAGMA user_version")" -eq 20 &&
 	test "$(calls_notnull old.db)" = "0 0 0 " &&
 	rollup_rows old.db >actual &&
 	test_cmp expect actual &&

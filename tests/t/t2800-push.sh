@@ -273,7 +273,7 @@ test_expect_success '20 hosts push at once: all complete, central is their union
 	done &&
 	canon $dbs >expect && canon_pg fleet20 >actual && test_cmp expect actual &&
 	test "$(pg_psql fleet20 -c "SELECT count(*) FROM hosts")" -eq 20 &&
-	test "$(pg_psql fleet20 -c "SELECT version FROM extracct_meta")" -eq 5
+	test "$(pg_psql fleet20 -c "SELECT version FROM extracct_meta")" -eq 6
 '
 
 test_expect_success 'a host is pushed from one database only' '
