@@ -267,12 +267,13 @@ static const char v5_sql[] = "SELECT 1;";
 
 /*
  * 5 -> 6: a host's configured CPUs and their source, and pacct's
- * ac_mem of each process (local schema 20).
+ * ac_mem of each process (local schema 20).  IF NOT EXISTS: a server
+ * whose recorded version was set back takes it again unharmed.
  */
 static const char v6_sql[] =
-    "ALTER TABLE hosts ADD COLUMN cpus bigint;"
-    "ALTER TABLE hosts ADD COLUMN cpus_source text;"
-    "ALTER TABLE procs ADD COLUMN mem_kb bigint;";
+    "ALTER TABLE hosts ADD COLUMN IF NOT EXISTS cpus bigint;"
+    "ALTER TABLE hosts ADD COLUMN IF NOT EXISTS cpus_source text;"
+    "ALTER TABLE procs ADD COLUMN IF NOT EXISTS mem_kb bigint;";
 
 /* migrations[i] takes the central schema from version i to i + 1. */
 static const char *const migrations[] = {

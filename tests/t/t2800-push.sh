@@ -324,7 +324,7 @@ test_expect_success 'a central schema newer than this extracct is refused' '
 	extracct push --db beta.db --to "$(pg_conn newer)" >/dev/null &&
 	pg_psql newer -c "UPDATE extracct_meta SET version = 99" &&
 	test_expect_code 5 extracct push --db beta.db --to "$(pg_conn newer)" 2>err &&
-	grep "central server: schema version 99 is newer than this extracct.s 5: upgrade extracct" err
+	grep "central server: schema version 99 is newer than this extracct.s 6: upgrade extracct" err
 '
 
 test_expect_success 'credentials: no password in --to or a readable configuration' '
