@@ -176,6 +176,9 @@ static const struct key keys[] = {
 	SPECIAL("carbon_intensity", carbon_intensity, double, "none",
 	    parse_intensity, print_intensity),
 	STR("carbon_source", carbon_source, "", C_ANY),
+	/* This host's CPUs, for util_pct where no snap record says how
+	 * many are online (pacct, acctd, exacct, energy logs): 0 none. */
+	UINT("cpus", cpus, "0", 0, 1048576),
 };
 
 #define NKEYS	(sizeof(keys) / sizeof(keys[0]))

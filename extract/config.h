@@ -42,6 +42,7 @@ struct config {
 	int		 snap_cpu;			/* snapcpu.h */
 	double		 carbon_intensity;		/* g CO2e/kWh; < 0: none */
 	char		 carbon_source[CONFIG_STR];
+	uint64_t	 cpus;				/* 0: not configured */
 	char		 central[CONFIG_STR];		/* "" : no push */
 	int		 private_file;			/* path: no group or
 							   other access */

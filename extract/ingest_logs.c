@@ -193,6 +193,7 @@ ingest_opts_config(struct ingest_opts *io, const struct ctx *ctx)
 	io->rapl_drop_wrapped = ctx->cfg->rapl_drop_wrapped;
 	io->carbon_intensity = ctx->cfg->carbon_intensity;
 	io->carbon_source = ctx->cfg->carbon_source;
+	io->cpus = (int64_t)ctx->cfg->cpus;
 }
 
 int

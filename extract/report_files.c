@@ -49,7 +49,10 @@ totals(int argc, char **argv, const struct report_opts *o)
 	struct walk_ops ops = { file_item, NULL, NULL, NULL,
 	    READER_NO_STREAMS };
 	struct ex_err err = { 0 };
+	struct report_opts fo = *o;
 	int i, rc, status = EXR_OK;
+
+	fo.files = 1;
 
 	summary_init(&f.sum, o->by, o->from_ns, o->to_ns);
 	for (i = 0; i < argc; i++) {
@@ -63,7 +66,7 @@ totals(int argc, char **argv, const struct report_opts *o)
 			break;
 	}
 	summary_sort(&f.sum);
-	rc = report_print(stdout, o, f.sum.rows, f.sum.n, &err);
+	rc = report_print(stdout, &fo, f.sum.rows, f.sum.n, &err);
 	if (rc != EXR_OK)
 		complain(rc, "%s", err.reason);
 	summary_release(&f.sum);

@@ -299,6 +299,16 @@ static const char v7_sql[] =
     "  restarted bigint NOT NULL,"
     "  PRIMARY KEY (host_id, t1_ns, cgroup_id)" PARTED("t1_ns");
 
+/*
+ * 7 -> 8: a host's configured CPUs and their source, and pacct's
+ * ac_mem of each process (local schema 23).  IF NOT EXISTS: a server
+ * whose recorded version was set back takes it again unharmed.
+ */
+static const char v8_sql[] =
+    "ALTER TABLE hosts ADD COLUMN IF NOT EXISTS cpus bigint;"
+    "ALTER TABLE hosts ADD COLUMN IF NOT EXISTS cpus_source text;"
+    "ALTER TABLE procs ADD COLUMN IF NOT EXISTS mem_kb bigint;";
+
 /* migrations[i] takes the central schema from version i to i + 1. */
 static const char *const migrations[] = {
 	v1_sql,
@@ -308,6 +318,7 @@ static const char *const migrations[] = {
 	v5_sql,
 	v6_sql,
 	v7_sql,
+	v8_sql,
 };
 
 #define NMIGRATIONS	(sizeof(migrations) / sizeof(migrations[0]))

@@ -17,7 +17,7 @@
 
 #include "../parsers/exerr.h"
 
-#define CENTRAL_SCHEMA_VERSION	7
+#define CENTRAL_SCHEMA_VERSION	8
 
 /*
  * Bring the central database to this extracct's schema and views.

@@ -87,7 +87,8 @@ const char central_views_sql[] =
 	"CREATE VIEW v_hosts AS"
 	"  SELECT host_id, label COLLATE \"C\" AS host, exit_sources,"
 	"    carbon_g_per_kwh, carbon_source COLLATE \"C\" AS carbon_source,"
-	"    ident COLLATE \"C\" AS ident, name COLLATE \"C\" AS name"
+	"    ident COLLATE \"C\" AS ident, name COLLATE \"C\" AS name,"
+	"    cpus, cpus_source COLLATE \"C\" AS cpus_source"
 	"  FROM hosts_labelled;"
 
 	"CREATE VIEW v_host_names AS"

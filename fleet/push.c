@@ -96,7 +96,7 @@ struct ptab {
 	" x.delay_cpu_ns, x.delay_blkio_ns, x.delay_swapin_ns," \
 	" x.delay_freepages_ns, x.delay_thrashing_ns, x.delay_compact_ns," \
 	" x.delay_wpcopy_ns, x.delay_irq_ns, x.cpu_run_ns," \
-	" x.cgroup_id, x.cgroup_from"
+	" x.cgroup_id, x.cgroup_from, x.mem_kb"
 
 #define OF_HOST(t)	t " x WHERE x.host_id = ?1"
 #define OF(t, p, id)	t " x JOIN " p " p USING (" id ") WHERE p.host_id = ?1"
@@ -783,21 +783,21 @@ make_partitions(struct push *pp)
 
 /*
  * The central row of the host (hs: name, ident, exit_sources,
- * carbon_g_per_kwh, carbon_source), added or brought up to date and
+ * carbon_g_per_kwh, carbon_source, cpus, cpus_source), added or brought up to date and
  * locked for the transaction: its id into hid.  A host another database
  * pushes is refused: its local ids are not this database's.
  */
 static int
 central_host(struct push *pp, sqlite3_stmt *hs, char *hid, size_t n)
 {
-	const char *v[7];
+	const char *v[9];
 	const unsigned char *t;
-	struct pgbuf text[5] = { { 0 } };
+	struct pgbuf text[7] = { { 0 } };
 	PGresult *res = NULL;
 	int i, rc = EXR_OK;
 
 	/* The row's text escaped as COPY's is: a parameter is not. */
-	for (i = 0; i < 5 && rc == EXR_OK; i++) {
+	for (i = 0; i < 7 && rc == EXR_OK; i++) {
 		v[i] = NULL;
 		if ((t = sqlite3_column_text(hs, i + 1)) == NULL)
 			continue;
@@ -806,15 +806,17 @@ central_host(struct push *pp, sqlite3_stmt *hs, char *hid, size_t n)
 			rc = pgbuf_add(&text[i], "", 1, pp->err);
 		v[i] = text[i].p;
 	}
-	v[5] = pp->origin;
-	v[6] = pp->origin_min;
+	v[7] = pp->origin;
+	v[8] = pp->origin_min;
 	if (rc == EXR_OK && (res = pq(pp, "INSERT INTO hosts (name, ident, "
-	    "exit_sources, carbon_g_per_kwh, carbon_source, origin) VALUES "
-	    "($1, $2, $3, $4, $5, $6) ON CONFLICT (ident) DO UPDATE SET name = "
-	    "excluded.name, exit_sources = excluded.exit_sources, "
-	    "carbon_g_per_kwh = excluded.carbon_g_per_kwh, carbon_source = "
-	    "excluded.carbon_source, origin = excluded.origin WHERE "
-	    "hosts.origin IN (excluded.origin, $7, '0') RETURNING host_id", 7,
+	    "exit_sources, carbon_g_per_kwh, carbon_source, cpus, cpus_source, "
+	    "origin) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT "
+	    "(ident) DO UPDATE SET name = excluded.name, exit_sources = "
+	    "excluded.exit_sources, carbon_g_per_kwh = "
+	    "excluded.carbon_g_per_kwh, carbon_source = excluded.carbon_source, "
+	    "cpus = excluded.cpus, cpus_source = excluded.cpus_source, "
+	    "origin = excluded.origin WHERE "
+	    "hosts.origin IN (excluded.origin, $9, '0') RETURNING host_id", 9,
 	    v, PGRES_TUPLES_OK, "hosts")) == NULL)
 		rc = EXR_CENTRAL;
 	if (rc == EXR_OK && PQntuples(res) != 1)
@@ -825,7 +827,7 @@ central_host(struct push *pp, sqlite3_stmt *hs, char *hid, size_t n)
 	if (rc == EXR_OK)
 		snprintf(hid, n, "%s", PQgetvalue(res, 0, 0));
 	PQclear(res);
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 7; i++)
 		free(text[i].p);
 	return rc;
 }
@@ -1040,7 +1042,8 @@ push_db(const char *db, const char *conninfo, int allow_password,
 	    sqlite3_column_int64(hs, 0) == 1;
 	sqlite3_finalize(hs);
 	if (db_prepare(pp.db, "SELECT host_id, name, ident, exit_sources, "
-	    "carbon_g_per_kwh, carbon_source FROM hosts ORDER BY host_id",
+	    "carbon_g_per_kwh, carbon_source, cpus, cpus_source FROM hosts "
+	    "ORDER BY host_id",
 	    &hs, err) != EXR_OK) {
 		rc = EXR_DB;
 		goto out;

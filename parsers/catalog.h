@@ -228,6 +228,13 @@ enum exd_id { EXD_CATALOG(EXD_ENUM_ROW) };
 	X(EXL_PROC_CGROUP_HIER, 0x000112, UINT8, "cgroup-hierarchy") \
 	X(EXL_PROC_CGROUP_FROM, 0x000113, UINT8, "cgroup-from") \
 	/* \
+	 * pacct's ac_mem, UINT64 KiB: what Linux calls the average memory \
+	 * usage and fills with the address space's size (the sum of the \
+	 * mappings) when the last thread exits.  Read from pacct only; \
+	 * written when a record carrying it is written as exacct. \
+	 */ \
+	X(EXL_PROC_MEM_K, 0x000114, UINT64, "memory-k") \
+	/* \
 	 * The system record, one per snapshot: a top-level group of \
 	 * /proc/stat's cpu line and what is needed to read it. \
 	 */ \
@@ -474,7 +481,9 @@ enum exl_id { EXL_CATALOG(EXL_ENUM_ROW) };
 	Y(DELAY_IRQ_NS,	"delay_irq_ns",	FK_COUNTER, "ns", UINT64, WHOLE, L, \
 	    EXL_PROC_DELAY_IRQ) \
 	Y(CPU_RUN_NS,	"cpu_run_ns",	FK_COUNTER, "ns", UINT64, WHOLE, L, \
-	    EXL_PROC_CPU_RUN_NS)
+	    EXL_PROC_CPU_RUN_NS) \
+	Y(MEM_KB,	"mem_kb",	FK_LEVEL, "KiB", UINT64, WHOLE, L, \
+	    EXL_PROC_MEM_K)
 
 /*
  * What the CPU times measure (enum cpu_source): never differenced.  The

@@ -12,6 +12,10 @@
  *       28 swaps (comp_t), 30 ahz u16, 32 exitcode, 36 comm[17],
  *       53 etime_hi u8, 54 etime_lo u16 (comp2_t), 56 uid, 60 gid
  *   v0: as v2 up to comm, without ahz, etime_hi/lo or uid/gid (zero)
+ *
+ * mem (comp_t) is KiB in every version Linux writes: the size of the
+ * address space when the process's last thread exits (kernel/acct.c,
+ * vsize / 1024), though the struct calls it the average memory usage.
  */
 #include <string.h>
 
@@ -196,6 +200,7 @@ pacct_decode(const uint8_t *r, struct ex_proc *p, int *version,
 		    be)), ahz));
 		set(p, PROC_FAULTS_MINOR, pacct_comp_t(rd16(r + 42, be)));
 		set(p, PROC_FAULTS_MAJOR, pacct_comp_t(rd16(r + 44, be)));
+		set(p, PROC_MEM_KB, pacct_comp_t(rd16(r + 36, be)));
 		copy_comm(p, r + 48, 16);
 	} else {
 		tty = rd16(r + 6, be);
@@ -220,6 +225,7 @@ pacct_decode(const uint8_t *r, struct ex_proc *p, int *version,
 		    be)), ahz));
 		set(p, PROC_FAULTS_MINOR, pacct_comp_t(rd16(r + 24, be)));
 		set(p, PROC_FAULTS_MAJOR, pacct_comp_t(rd16(r + 26, be)));
+		set(p, PROC_MEM_KB, pacct_comp_t(rd16(r + 18, be)));
 		set(p, PROC_WAIT_STATUS, rd32(r + 32, be));
 		copy_comm(p, r + 36, 17);
 	}

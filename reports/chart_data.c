@@ -544,6 +544,120 @@ static const struct report_filter_cols energy_cols[2] = {
 	{ "e.uid", NULL, "e.command", "h.host", 0, NULL, NULL },
 };
 
+/*
+ * The energy over time: as time_series, but the joules in a bucket are
+ * divided by the time observed there (from the start of the first
+ * interval ending in it to the end of the last, as report --energy
+ * divides a group's joules), not by the bucket's length: snapshots taken
+ * for 210 s of an hour drew 1/17 of the watts the table printed.  One
+ * span a bucket, every series': the stack is then the mean power of all
+ * of them over that time, each band its share.
+ * hour_sql gives hour, key, joules, min(t0_ns), max(t1_ns).
+ */
+static int
+watts_series(struct rdb *db, const struct report_opts *o, int kind,
+    const struct report_filter_cols *fc, int64_t a, int64_t b1, size_t n, const char *what, const char *top_sql,
+    const char *hour_sql, struct chart *c, struct ex_err *err)
+{
+	struct rdb_q *q;
+	char (*label)[128];
+	int64_t *lo = NULL, *hi = NULL;
+	size_t nkeys = 0, k, b, top, i;
+	int rc, named = kind >= 0 && report_names_stored(o, kind);
+
+	if (rdb_prepare(db, top_sql, &q) != 0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	rdb_bind_int64(q, 1, a);
+	rdb_bind_int64(q, 2, b1);
+	report_filter_bind(q, o, rdb_engine(db), fc, 3);
+	if ((c->name = calloc(n + 1, sizeof(*c->name))) == NULL ||
+	    (label = calloc(n + 1, sizeof(*label))) == NULL) {
+		rdb_finalize(q);
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	}
+	while ((rc = rdb_step(q)) == RDB_ROW) {
+		if (nkeys < n) {
+			snprintf(c->name[nkeys], sizeof(c->name[0]), "%s",
+			    rdb_text(q, 0) != NULL ? rdb_text(q, 0) : "-");
+			key_label(o, kind, c->name[nkeys], named ?
+			    rdb_text(q, 2) : NULL, label[nkeys],
+			    sizeof(label[0]));
+		}
+		nkeys++;
+	}
+	if (rc != RDB_DONE) {
+		free(label);
+		return db_fail(db, q, err);
+	}
+	rdb_finalize(q);
+	if (nkeys == 0) {
+		free(label);
+		return EXR_OK;
+	}
+	c->has_other = nkeys > n;
+	if (nkeys > n) {
+		snprintf(c->name[n], sizeof(c->name[0]), "other (%zu %ss)",
+		    nkeys - n, what);
+		nkeys = n + 1;
+	}
+	if ((rc = alloc_series(c, nkeys, err)) != EXR_OK) {
+		free(label);
+		return rc;
+	}
+	top = c->has_other ? c->ns - 1 : c->ns;
+	if (c->nb > 0 && ((lo = calloc(c->nb, sizeof(*lo))) == NULL ||
+	    (hi = calloc(c->nb, sizeof(*hi))) == NULL)) {
+		rc = ex_fail(err, EXR_NOMEM, 0, "no memory");
+		goto out;
+	}
+	if (rdb_prepare(db, hour_sql, &q) != 0) {
+		rc = ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+		goto out;
+	}
+	rdb_bind_int64(q, 1, a);
+	rdb_bind_int64(q, 2, b1);
+	report_filter_bind(q, o, rdb_engine(db), fc, 3);
+	while ((rc = rdb_step(q)) == RDB_ROW) {
+		const char *name = rdb_text(q, 1) != NULL ? rdb_text(q, 1) :
+		    "-";
+		int64_t t0 = rdb_int64(q, 3), t1 = rdb_int64(q, 4);
+
+		b = bucket_of(c, rdb_int64(q, 0));
+		for (k = 0; k < top; k++)
+			if (strncmp(c->name[k], name, sizeof(c->name[k]) - 1) ==
+			    0)
+				break;
+		if (b >= c->nb)
+			continue;
+		/* hi == 0: nothing in this bucket yet. */
+		if (hi[b] == 0 || t0 < lo[b])
+			lo[b] = t0;
+		if (hi[b] == 0 || t1 > hi[b])
+			hi[b] = t1;
+		if (k < c->ns)
+			c->v[k * c->nb + b] += rdb_double(q, 2);
+	}
+	if (rc != RDB_DONE) {
+		rc = db_fail(db, q, err);
+		goto out;
+	}
+	rdb_finalize(q);
+	for (k = 0; k < c->ns; k++)
+		for (b = 0; b < c->nb; b++) {
+			i = k * c->nb + b;
+			c->v[i] = hi[b] > lo[b] ? c->v[i] * 1e9 /
+			    (double)(hi[b] - lo[b]) : 0;
+		}
+	for (k = 0; k < n && k < c->ns; k++)
+		memcpy(c->name[k], label[k], sizeof(label[k]));
+	rc = EXR_OK;
+out:
+	free(lo);
+	free(hi);
+	free(label);
+	return rc;
+}
+
 int
 chart_energy_time(struct rdb *db, const struct report_opts *o,
     const struct chart_window *w, size_t n, struct chart *c,
@@ -563,8 +677,8 @@ chart_energy_time(struct rdb *db, const struct report_opts *o,
 	if ((rc = describe(db, o, w, c, err)) != EXR_OK ||
 	    (rc = make_buckets(c, w, o->tz, err)) != EXR_OK)
 		return rc;
-	snprintf(c->ylabel, sizeof(c->ylabel), "watts (mean over each %s)",
-	    c->daily ? "day" : "hour");
+	snprintf(c->ylabel, sizeof(c->ylabel), "watts (joules in each %s over "
+	    "the time observed in it)", c->daily ? "day" : "hour");
 	snprintf(c->unit, sizeof(c->unit), "W");
 	snprintf(c->legend, sizeof(c->legend), "%s", report_by_names[by]);
 	snprintf(c->empty, sizeof(c->empty), "no data in this window "
@@ -593,8 +707,8 @@ chart_energy_time(struct rdb *db, const struct report_opts *o,
 	if (measured < 0)
 		return EXR_OK;
 	snprintf(c->title + strlen(c->title), sizeof(c->title) -
-	    strlen(c->title), " (%s)", measured ? "measured" :
-	    "estimate: RAPL shared by CPU time");
+	    strlen(c->title), " (%s; watts over observed time)", measured ?
+	    "measured" : "estimate: RAPL shared by CPU time");
 	name_sql(o, kind, measured ? "i.host" : "h.host", key[!measured], ncol,
 	    sizeof(ncol), njoin, sizeof(njoin));
 	if ((rc = report_filter_sql(o, rdb_engine(db), &energy_cols[!measured],
@@ -607,8 +721,9 @@ chart_energy_time(struct rdb *db, const struct report_opts *o,
 		    ncol, njoin, where);
 		snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour("
 		    "i.t1_ns) AS hr, coalesce(CAST(%s AS TEXT), '-') AS k,"
-		    " sum(i.energy_nj * 1.0) / 1e9" MEASURED_FILTERED
-		    " GROUP BY hr, k", key[0], where);
+		    " sum(i.energy_nj * 1.0) / 1e9, min(i.t0_ns),"
+		    " max(i.t1_ns)" MEASURED_FILTERED " GROUP BY hr, k", key[0],
+		    where);
 	} else {
 		snprintf(top_sql, sizeof(top_sql), "SELECT coalesce(CAST(%s AS"
 		    " TEXT), '-') AS k, sum(e.energy_nj) / 1e9%s"
@@ -616,12 +731,11 @@ chart_energy_time(struct rdb *db, const struct report_opts *o,
 		    ncol, njoin, where);
 		snprintf(hour_sql, sizeof(hour_sql), "SELECT local_hour("
 		    "e.t1_ns) AS hr, coalesce(CAST(%s AS TEXT), '-') AS k,"
-		    " sum(e.energy_nj) / 1e9" ESTIMATE_FILTERED
-		    " GROUP BY hr, k", key[1], where);
+		    " sum(e.energy_nj) / 1e9, min(e.t0_ns), max(e.t1_ns)"
+		    ESTIMATE_FILTERED " GROUP BY hr, k", key[1], where);
 	}
-	return time_series(db, o, kind, &energy_cols[!measured], w->lo_ns,
-	    w->hi_ns, n, report_by_names[by], top_sql, hour_sql, c, NULL,
-	    err);
+	return watts_series(db, o, kind, &energy_cols[!measured], w->lo_ns,
+	    w->hi_ns, n, report_by_names[by], top_sql, hour_sql, c, err);
 }
 
 int

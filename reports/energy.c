@@ -37,7 +37,8 @@ struct erow {
 	int64_t		 procs;
 	double		 energy_nj;	/* < 0: no energy known */
 	int64_t		 span_ns;
-	double		 peak_w;
+	double		 peak_w;	/* the group's, at one instant */
+	double		 peak_proc_w;	/* one process's, one interval */
 	__int128	 cpu_ns;	/* exact: report.c's split sum */
 	double		 grams;		/* < 0: an intensity is missing */
 	char		 sources[256];	/* of the intensities */
@@ -50,8 +51,11 @@ struct erows {
 
 /*
  * One query per basis, after "SELECT key, ": processes, nJ, rows with
- * energy, span, peak W, g CO2e (NULL unless every row's host has an
- * intensity; 1 kWh = 3.6e15 nJ), the intensities' sources, then CPU ns
+ * energy, span, one process's peak W, the group's peak W (the most its
+ * rows ending at one instant drew together: a window partitioned by key
+ * and t1_ns, so the group's processes sampled at one snapshot), g CO2e
+ * (NULL unless every row's host has an intensity; 1 kWh = 3.6e15 nJ),
+ * the intensities' sources, then CPU ns
  * as whole seconds and remainders (summed apart: one sum of ns would
  * overflow at 292 CPU-years, as in report.c).  Written so that SQLite
  * and PostgreSQL compute the same: nJ as a double by CAST (x * 1.0 is a
@@ -59,35 +63,42 @@ struct erows {
  */
 static const struct basis_sql {
 	const char	*cols;		/* after "SELECT key, " */
-	const char	*from;		/* then the name join (NAME_JOIN) */
+	const char	*from;		/* then the partition key, */
+	const char	*from_end;	/* then the filters, */
+	const char	*from_close;	/* then the name join (NAME_JOIN) */
 	const char	*host;		/* the rows' host label, for it */
-	const char	*where;		/* then the filters */
 	const char	*rest;
 	struct report_filter_cols filter;
 } measured_sql = {
     "count(DISTINCT eproc_id), sum(CAST(i.energy_nj AS DOUBLE PRECISION)),"
     " count(i.energy_nj), max(i.t1_ns) - min(i.t0_ns), "
     "max(CAST(i.energy_nj AS DOUBLE PRECISION) / (i.t1_ns - i.t0_ns)), "
-    "CASE WHEN count(i.energy_nj) = count(i.energy_nj * "
+    "max(i.group_w), CASE WHEN count(i.energy_nj) = count(i.energy_nj * "
     "i.carbon_g_per_kwh) THEN sum(i.energy_nj * i.carbon_g_per_kwh) / "
     "3.6e15 END, group_concat(DISTINCT i.carbon_source), "
     "coalesce(sum(i.cpu_ns / " NS_SQL "), 0), "
     "coalesce(sum(i.cpu_ns % " NS_SQL "), 0)",
-    "FROM v_energy_usage i", "i.host",
-    "WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns",
+    "FROM (SELECT i.*, sum(CAST(i.energy_nj AS DOUBLE PRECISION) / "
+    "(i.t1_ns - i.t0_ns)) OVER (PARTITION BY ", ", i.t1_ns) AS group_w "
+    "FROM v_energy_usage i WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 "
+    "AND i.t1_ns > i.t0_ns", ") i", "i.host",
+    "WHERE i.t1_ns >= ?1 AND i.t1_ns < ?2 AND i.t1_ns > i.t0_ns "
     "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST",
     { "i.uid", NULL, "i.command", "i.host", 0, NULL, NULL }
 }, estimate_sql = {
     "count(DISTINCT e.proc_id), sum(e.energy_nj), "
     "count(e.energy_nj), max(e.t1_ns) - min(e.t0_ns), "
-    "max(e.energy_nj / (e.t1_ns - e.t0_ns)), "
+    "max(e.energy_nj / (e.t1_ns - e.t0_ns)), max(e.group_w), "
     "CASE WHEN count(e.energy_nj) = count(e.energy_nj * "
     "h.carbon_g_per_kwh) THEN sum(e.energy_nj * h.carbon_g_per_kwh) / "
     "3.6e15 END, group_concat(DISTINCT h.carbon_source), "
     "coalesce(sum(e.cpu_ns / " NS_SQL "), 0), "
     "coalesce(sum(e.cpu_ns % " NS_SQL "), 0)",
-    "FROM v_energy_estimate e JOIN v_hosts h USING (host_id)", "h.host",
-    "WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2",
+    "FROM (SELECT e.*, sum(e.energy_nj / (e.t1_ns - e.t0_ns)) OVER "
+    "(PARTITION BY ", ", e.t1_ns) AS group_w FROM v_energy_estimate e "
+    "JOIN v_hosts h USING (host_id) WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2",
+    ") e JOIN v_hosts h USING (host_id)", "h.host",
+    "WHERE e.t1_ns >= ?1 AND e.t1_ns < ?2 "
     "GROUP BY 1 ORDER BY 3 DESC NULLS LAST, 1 NULLS FIRST",
     { "e.uid", NULL, "e.command", "h.host", 0, NULL, NULL }
 };
@@ -107,9 +118,9 @@ ratio3(char *buf, size_t n, double a, double b)
  * carbon_sources: its comment lines say them), and the table's widths.
  */
 static const char *const cols[] = { "basis", "processes", "joules",
-    "avg_watts", "peak_watts", "cpu_s", "joules_per_cpu_s", "share",
-    "g_co2e" };
-static const int widths[] = { 8, 9, 12, 9, 10, 12, 16, 6, 10 };
+    "avg_watts", "peak_watts", "peak_proc_watts", "cpu_s",
+    "joules_per_cpu_s", "share", "g_co2e" };
+static const int widths[] = { 8, 9, 12, 9, 10, 15, 12, 16, 6, 10 };
 #define NCOLS	(sizeof(cols) / sizeof(cols[0]))
 
 /* Row r's cells; an unknown figure is "-" (JSON: null). */
@@ -130,24 +141,25 @@ put_row(struct rtab *t, enum report_format fmt, const struct erow *r,
 	ratio3(b, sizeof(b), r->energy_nj, (double)r->span_ns);
 	rtab_put(t, 4, b);
 	rtab_putf(t, 5, known ? "%.3f" : "-", r->peak_w);
+	rtab_putf(t, 6, known ? "%.3f" : "-", r->peak_proc_w);
 	fmt_secs128(b, sizeof(b), r->cpu_ns);
-	rtab_put(t, 6, b);
-	ratio3(b, sizeof(b), r->energy_nj, (double)r->cpu_ns);
 	rtab_put(t, 7, b);
-	ratio3(b, sizeof(b), r->energy_nj, total_nj);
+	ratio3(b, sizeof(b), r->energy_nj, (double)r->cpu_ns);
 	rtab_put(t, 8, b);
-	rtab_putf(t, 9, known && r->grams >= 0 ? "%.3f" : "-", r->grams);
-	rtab_put(t, 10, r->sources);
+	ratio3(b, sizeof(b), r->energy_nj, total_nj);
+	rtab_put(t, 9, b);
+	rtab_putf(t, 10, known && r->grams >= 0 ? "%.3f" : "-", r->grams);
+	rtab_put(t, 11, r->sources);
 }
 
 /* The rows of one basis, appended to rows; *total gets their nJ. */
 static int
 query_rows(struct rdb *db, const struct basis_sql *q, const char *key,
-    const struct report_opts *o, enum basis b, struct erows *rows,
+    const char *part, const struct report_opts *o, enum basis b, struct erows *rows,
     double *total, struct ex_err *err)
 {
-	char sql[2048 + REPORT_FILTER_SQL], ncol[256] = "", njoin[256] = "";
-	char where[REPORT_FILTER_SQL];
+	char sql[2048 + REPORT_FILTER_SQL], from[512 + REPORT_FILTER_SQL];
+	char ncol[256] = "", njoin[256] = "", where[REPORT_FILTER_SQL];
 	struct rdb_q *st;
 	struct erow *r;
 	int rc, kind = report_name_kind(o->by);
@@ -163,8 +175,14 @@ query_rows(struct rdb *db, const struct basis_sql *q, const char *key,
 	if ((rc = report_filter_sql(o, rdb_engine(db), &q->filter, 3, where,
 	    sizeof(where), err)) != EXR_OK)
 		return rc;
-	snprintf(sql, sizeof(sql), "SELECT %s, %s%s %s%s %s%s %s", key,
-	    q->cols, ncol, q->from, njoin, q->where, where, q->rest);
+	/*
+	 * The group's instants: its rows partitioned by key and end, of
+	 * the rows the filters keep (a group's peak is theirs alone).
+	 */
+	snprintf(from, sizeof(from), "%s%s%s%s%s", q->from, part, q->from_end,
+	    where, q->from_close);
+	snprintf(sql, sizeof(sql), "SELECT %s, %s%s %s%s %s", key, q->cols,
+	    ncol, from, njoin, q->rest);
 	if (rdb_prepare(db, sql, &st) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
 	rdb_bind_int64(st, 1, o->from_ns);
@@ -173,7 +191,7 @@ query_rows(struct rdb *db, const struct basis_sql *q, const char *key,
 	*total = 0;
 	while ((rc = rdb_step(st)) == RDB_ROW) {
 		const char *k = rdb_text(st, 0), *name;
-		const char *src = rdb_text(st, 7);
+		const char *src = rdb_text(st, 8);
 
 		if (rows->n == rows->cap) {
 			size_t cap = rows->cap ? rows->cap * 2 : 64;
@@ -190,7 +208,7 @@ query_rows(struct rdb *db, const struct basis_sql *q, const char *key,
 		r->basis = b;
 		if (k != NULL && o->format == FMT_TABLE && kind >= 0 &&
 		    (name = report_id_name(o, kind, rdb_int64(st, 0), named ?
-		    rdb_text(st, 10) : NULL)) != NULL)
+		    rdb_text(st, 11) : NULL)) != NULL)
 			k = name;
 		snprintf(r->key, sizeof(r->key), "%s", k != NULL ?
 		    k : "-");
@@ -199,11 +217,12 @@ query_rows(struct rdb *db, const struct basis_sql *q, const char *key,
 		r->energy_nj = rdb_int64(st, 3) > 0 ?
 		    rdb_double(st, 2) : -1;
 		r->span_ns = rdb_int64(st, 4);
-		r->peak_w = rdb_double(st, 5);
-		r->grams = rdb_isnull(st, 6) ? -1 :
-		    rdb_double(st, 6);
-		r->cpu_ns = (__int128)rdb_int64(st, 8) *
-		    NS_I64 + rdb_int64(st, 9);
+		r->peak_proc_w = rdb_double(st, 5);
+		r->peak_w = rdb_double(st, 6);
+		r->grams = rdb_isnull(st, 7) ? -1 :
+		    rdb_double(st, 7);
+		r->cpu_ns = (__int128)rdb_int64(st, 9) *
+		    NS_I64 + rdb_int64(st, 10);
 		snprintf(r->sources, sizeof(r->sources), "%s", src != NULL ?
 		    src : "");
 		if (r->energy_nj > 0)
@@ -272,10 +291,10 @@ int
 report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
     struct ex_err *err)
 {
-	static const char *const keys[][2] = {
-		[BY_USER] = { "i.uid", "e.uid" },
-		[BY_COMMAND] = { "i.command", "e.command" },
-		[BY_HOST] = { "i.host", "h.host" },
+	static const char *const keys[][3] = {
+		[BY_USER] = { "i.uid", "e.uid", "e.uid" },
+		[BY_COMMAND] = { "i.command", "e.command", "e.command" },
+		[BY_HOST] = { "i.host", "h.host", "e.host_id" },
 	};
 	struct erows rows = { NULL, 0, 0 };
 	double measured, estimated, rapl;	/* nJ */
@@ -287,11 +306,13 @@ report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
 	if (o->by != BY_USER && o->by != BY_COMMAND && o->by != BY_HOST)
 		return ex_fail(err, EXR_USAGE, 0, "--energy: --by user, "
 		    "command or host");
-	if ((rc = query_rows(db, &measured_sql, keys[o->by][0], o, MEASURED,
+	if ((rc = query_rows(db, &measured_sql, keys[o->by][0],
+	    keys[o->by][0], o, MEASURED,
 	    &rows, &measured, err)) != EXR_OK)
 		goto out;
 	nmeasured = rows.n;
-	if ((rc = query_rows(db, &estimate_sql, keys[o->by][1], o, ESTIMATE,
+	if ((rc = query_rows(db, &estimate_sql, keys[o->by][1],
+	    keys[o->by][2], o, ESTIMATE,
 	    &rows, &estimated, err)) != EXR_OK ||
 	    (rc = rapl_total(db, o, &rapl, err)) != EXR_OK)
 		goto out;
@@ -317,6 +338,11 @@ report_energy(struct rdb *db, FILE *fp, const struct report_opts *o,
 	rtab_head(&t, "; time zone %s; ranked by joules; "
 	    "estimate = a host's RAPL energy shared by CPU time\n",
 	    fmt_escape(tz, sizeof(tz), o->tz, 0));
+	rtab_head(&t, "# avg_watts: the %s's joules over the time observed "
+	    "(first interval's start to last one's end); peak_watts: its "
+	    "highest total power at one sampling instant; peak_proc_watts: "
+	    "one process's highest over one interval\n",
+	    report_by_names[o->by]);
 	print_intensities(db, &t);
 	rtab_meta(&t, "by", COL_TEXT, report_by_names[o->by]);
 	rtab_meta(&t, "tz", COL_TEXT, o->tz);

@@ -91,6 +91,8 @@ struct report_opts {
 					   from this machine's databases, as
 					   sa(8) does */
 	int		 numeric;	/* --numeric: ids, never names */
+	int		 files;		/* FILE mode: the exits' own figures
+					   the rollups lack (avg_mem_kib) */
 	int		 forecast;	/* --forecast: the daily peaks' trend */
 	double		 threshold;	/* --threshold PCT (0: not given;
 					   report_check: 80) */
@@ -107,11 +109,13 @@ struct report_opts {
  * The measures of a row.  Each is a sum over the row's intervals, except
  * the levels RM_RSS_MAX and RM_THREADS, the largest.  A measure no
  * interval recorded (NULL in every one) is absent: printed blank, or
- * null, never 0.
+ * null, never 0.  RM_MEM_KB sums pacct's memory (KiB) over the RM_MEM_N
+ * exits that had it: their mean is avg_mem_kib, sa's k.
  */
 enum report_measure {
 	RM_USER_NS, RM_SYS_NS, RM_REAL_NS, RM_CHARS, RM_READ, RM_WRITE,
 	RM_BLKIN, RM_BLKOUT, RM_RSS_MAX, RM_THREADS, RM_MAJFLT, RM_SYSCALLS,
+	RM_MEM_KB, RM_MEM_N,
 	RM_N
 };
 

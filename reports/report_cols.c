@@ -17,7 +17,7 @@ enum {
 	W_KEY, W_KEY_ID, W_KEY_UTC, W_KEY_EPOCH,	/* arg: key index */
 	W_TZ, W_APPORTIONED, W_CALLS, W_SECS, W_COUNT, W_CPU, W_CPU_PCT, W_UTIL_PCT,
 	W_OBSERVED, W_COVERAGE,
-	W_CPU_CALL, W_REAL_CALL, W_CHARS_CALL
+	W_CPU_CALL, W_REAL_CALL, W_CHARS_CALL, W_AVG_MEM
 };
 
 static int
@@ -117,6 +117,9 @@ report_cols(const struct report_opts *o, struct report_col *c)
 	n = add(c, n, "blocks_in", COL_NUM, T, W_COUNT, RM_BLKIN);
 	n = add(c, n, "blocks_out", COL_NUM, T, W_COUNT, RM_BLKOUT);
 	n = add(c, n, "rss_max_kb", COL_NUM, COLF_ALL, W_COUNT, RM_RSS_MAX);
+	/* From the logs only: a database keeps each exit's, no sum. */
+	if (o->files)
+		n = add(c, n, "avg_mem_kib", COL_NUM, T, W_AVG_MEM, 0);
 	n = add(c, n, "threads_max", COL_NUM, T, W_COUNT, RM_THREADS);
 	n = add(c, n, "faults_major", COL_NUM, COLF_ALL, W_COUNT, RM_MAJFLT);
 	n = add(c, n, "syscalls", COL_NUM, COLF_ALL, W_COUNT, RM_SYSCALLS);
@@ -129,6 +132,8 @@ report_cols(const struct report_opts *o, struct report_col *c)
 	n = add(c, n, "blocks_in", COL_NUM, D, W_COUNT, RM_BLKIN);
 	n = add(c, n, "blocks_out", COL_NUM, D, W_COUNT, RM_BLKOUT);
 	n = add(c, n, "threads_max", COL_NUM, D, W_COUNT, RM_THREADS);
+	if (o->files)
+		n = add(c, n, "avg_mem_kib", COL_NUM, D, W_AVG_MEM, 0);
 	if (o->averages) {
 		n = add(c, n, "cpu_s_per_call", COL_NUM, COLF_ALL, W_CPU_CALL,
 		    0);
@@ -412,6 +417,12 @@ report_value(const struct report_opts *o, const struct report_set *s,
 			return NULL;
 		return fmt_fixed128(b, n, (unsigned __int128)ncpu * 100,
 		    (unsigned __int128)span * NS_I64, 2);
+	case W_AVG_MEM:
+		/* pacct's memory, KiB, over the exits that had it. */
+		if (!HAVE(r, RM_MEM_N) || r->v[RM_MEM_N] <= 0)
+			return NULL;
+		return fmt_fixed128(b, n, (unsigned __int128)r->v[RM_MEM_KB],
+		    (unsigned __int128)r->v[RM_MEM_N], 0);
 	case W_CPU_CALL:
 		if (!cpu_of(r, &cpu) || r->calls <= 0)
 			return NULL;

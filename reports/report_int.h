@@ -25,10 +25,11 @@
 /* Most buckets one report makes (a year of hours is 8,784). */
 #define REPORT_MAXBUCKETS	100000
 
-/* A host's CPUs, for utilisation (v_sysload's ncpu). */
+/* A host's CPUs, for utilisation (v_sysload's ncpu, else cpus:). */
 struct report_host {
 	char		 host[128];
 	int64_t		 ncpu;		/* 0: not known */
+	char		 ncpu_source[16];	/* "snap", "config"; "" */
 	int64_t		(*span)[2];	/* observed [t0, t1) ns, in order
 					   (report_obs_load) */
 	size_t		 nspan;

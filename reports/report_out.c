@@ -62,6 +62,32 @@ util_note(const struct report_set *s, int shown)
 	    " (observed_s)";
 }
 
+/*
+ * Why util_pct is blank: the hosts whose CPU count nothing says (only
+ * snap's records carry one; else the host's cpus: key), the first few.
+ */
+static void
+report_cpus_note(struct rtab *t, const struct report_set *s)
+{
+	char b[256];
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nhosts; i++) {
+		if (s->hosts[i].ncpu > 0)
+			continue;
+		if (n < 8)
+			rtab_head(t, "%s%s", n == 0 ? "# util_pct: blank for "
+			    "hosts " : ", ", fmt_escape(b, sizeof(b),
+			    s->hosts[i].host, 0));
+		n++;
+	}
+	if (n > 8)
+		rtab_head(t, " and %zu more", n - 8);
+	if (n > 0)
+		rtab_head(t, ": CPU count unknown (set cpus: in the "
+		    "config)\n");
+}
+
 /* JSON: the keys, buckets and zone around the rows. */
 static void
 report_meta(struct rtab *t, const struct report_opts *o)
@@ -108,6 +134,7 @@ report_out(FILE *fp, const struct report_opts *o, const struct report_set *s)
 		}
 	}
 	report_title(&t, o, util_note(s, util));
+	report_cpus_note(&t, s);
 	report_meta(&t, o);
 	rtab_meta(&t, "apportioned", COL_TEXT, REPORT_APPORTIONED);
 	rc = rtab_print(fp, &t, o->format);

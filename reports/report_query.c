@@ -615,11 +615,15 @@ report_capacity(struct rdb *db, struct report_set *s, struct ex_err *err)
 	 * One pass over sysload, not a subquery a host: on the server
 	 * each would label every host again (O(hosts^2)).  n: the pairs
 	 * of consecutive snapshots that make an observed span
-	 * (report_observed.c's rule).
+	 * (report_observed.c's rule).  The CPUs: snap's count of online
+	 * CPUs, else the configured one (cpus:).
 	 */
 	static const char fmt[] =
-	    "SELECT h.host, l.ncpu, l.n FROM v_hosts h LEFT JOIN"
-	    " (SELECT host_id, max(ncpu) AS ncpu, sum(CASE WHEN p IS NOT NULL"
+	    "SELECT h.host, coalesce(l.ncpu, h.cpus), l.n,"
+	    " CASE WHEN l.ncpu IS NOT NULL THEN 'snap' ELSE h.cpus_source END"
+	    " FROM v_hosts h LEFT JOIN"
+	    " (SELECT host_id, max(CASE WHEN ncpu > 0 THEN ncpu END) AS ncpu,"
+	    "   sum(CASE WHEN p IS NOT NULL"
 	    "   AND t_ns - p <= %lld AND (btime_s IS NULL OR pb IS NULL OR"
 	    "   btime_s = pb) THEN 1 ELSE 0 END) AS n"
 	    "  FROM (SELECT host_id, ncpu, t_ns, btime_s, lag(t_ns) OVER w AS p,"
@@ -655,6 +659,9 @@ report_capacity(struct rdb *db, struct report_set *s, struct ex_err *err)
 		 * apart beside its accounting) has unknown coverage.
 		 */
 		h->watched = !rdb_isnull(st, 2) && rdb_int64(st, 2) >= 1;
+		snprintf(h->ncpu_source, sizeof(h->ncpu_source), "%s",
+		    h->ncpu > 0 && rdb_text(st, 3) != NULL ? rdb_text(st, 3) :
+		    "");
 	}
 	rdb_finalize(st);
 	return rc == RDB_DONE ? EXR_OK :

@@ -247,6 +247,11 @@ summary_add(struct summary *s, const struct ex_proc *p, const char *host)
 	add(r, RM_BLKOUT, p, PROC_BLOCKS_OUT);
 	add(r, RM_MAJFLT, p, PROC_FAULTS_MAJOR);
 	add(r, RM_SYSCALLS, p, PROC_SYSCALLS);
+	if (REC_HAS(p, PROC_MEM_KB)) {
+		add(r, RM_MEM_KB, p, PROC_MEM_KB);
+		r->v[RM_MEM_N]++;
+		r->have |= 1u << RM_MEM_N;
+	}
 	if (REC_HAS(p, PROC_RSS_MAX_KB) && (!(r->have & 1u << RM_RSS_MAX) ||
 	    (__int128)p->v[PROC_RSS_MAX_KB] > r->v[RM_RSS_MAX])) {
 		r->v[RM_RSS_MAX] = p->v[PROC_RSS_MAX_KB];

@@ -14,7 +14,7 @@
 
 #include "../parsers/exerr.h"
 
-#define DB_SCHEMA_VERSION	22
+#define DB_SCHEMA_VERSION	23
 
 /*
  * Open (creating if needed) the database at path, in WAL mode, and bring

@@ -14,7 +14,8 @@
 #include "hostid.h"
 #include "ingest_int.h"
 
-enum { H_INS, H_SEL, H_UPD_SOURCES, H_UPD_CARBON, H_FILL, H_N };
+enum { H_INS, H_SEL, H_UPD_SOURCES, H_UPD_CARBON, H_UPD_CPUS, H_FILL,
+    H_N };
 
 static const char *const h_sql[H_N] = {
 	[H_INS] = "INSERT OR IGNORE INTO hosts (name, ident) VALUES (?, ?)",
@@ -23,6 +24,8 @@ static const char *const h_sql[H_N] = {
 	    "WHERE host_id = ?",
 	[H_UPD_CARBON] = "UPDATE hosts SET carbon_g_per_kwh = ?, "
 	    "carbon_source = ? WHERE host_id = ?",
+	[H_UPD_CPUS] = "UPDATE hosts SET cpus = ?, cpus_source = 'config' "
+	    "WHERE host_id = ?",
 	/*
 	 * Rows from before schema 12 have none: this machine's name gets
 	 * its identity, any other name hostid_name's "name:NAME".  OR
@@ -128,9 +131,19 @@ host_id(struct run *r, const char *name)
 	if ((rc = host_row(s, name, &r->host_id, &r->host_sources,
 	    r->err)) != EXR_OK)
 		return rc;
-	/* A host's configuration says its own electricity's intensity. */
-	if (r->o->carbon_intensity >= 0 && r->o->host != NULL &&
-	    strcmp(name, r->o->host) == 0) {
+	if (r->o->host == NULL || strcmp(name, r->o->host) != 0)
+		return EXR_OK;
+	/* A host's configuration says its own CPUs (cpus:), ... */
+	if (r->o->cpus > 0) {
+		sqlite3_stmt *st = s->hosts->st[H_UPD_CPUS];
+
+		sqlite3_bind_int64(st, 1, r->o->cpus);
+		sqlite3_bind_int64(st, 2, r->host_id);
+		if ((rc = store_step(s, st, r->err)) != EXR_OK)
+			return rc;
+	}
+	/* ... and its own electricity's intensity. */
+	if (r->o->carbon_intensity >= 0) {
 		sqlite3_stmt *st = s->hosts->st[H_UPD_CARBON];
 
 		sqlite3_bind_double(st, 1, r->o->carbon_intensity);

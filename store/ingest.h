@@ -58,6 +58,9 @@ struct ingest_opts {
 	 * not configured), and where the figure comes from. */
 	double		 carbon_intensity;
 	const char	*carbon_source;
+	/* host's CPUs as configured (0: not), for when no snap record
+	 * says how many are online. */
+	int64_t		 cpus;
 	/* The log is closed (nothing writes it any more, run): damage at
 	 * its end is not a record still being written but final, stored
 	 * as damage like any other, and the ledger marks the file done

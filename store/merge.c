@@ -74,12 +74,13 @@ struct mtab {
 #define PROC_EXIT_COLS "finish_ns, wait_status, acctflags, exit_source, " \
 	"base_cpu_ns, delay_cpu_ns, delay_blkio_ns, delay_swapin_ns, " \
 	"delay_freepages_ns, delay_thrashing_ns, delay_compact_ns, " \
-	"delay_wpcopy_ns, delay_irq_ns, cpu_run_ns, " EXIT_COLUMNS ", " \
+	"delay_wpcopy_ns, delay_irq_ns, cpu_run_ns, mem_kb, " EXIT_COLUMNS ", " \
 	"exit_anomalies"
 #define PROC_EXIT_VALS ":finish_ns, :wait_status, :acctflags, " \
 	":exit_source, :base_cpu_ns, :delay_cpu_ns, :delay_blkio_ns, " \
 	":delay_swapin_ns, :delay_freepages_ns, :delay_thrashing_ns, " \
 	":delay_compact_ns, :delay_wpcopy_ns, :delay_irq_ns, :cpu_run_ns, " \
+	":mem_kb, " \
 	EXIT_VALUES ", :exit_anomalies"
 
 /* Rows of a child table whose parent is of the source host. */
@@ -609,24 +610,28 @@ host_mark(struct merge *m, const char *ident, sqlite3_int64 host,
 
 /*
  * The destination's row of a source host (the current row of hs: id,
- * name, ident, exit_sources, carbon_g_per_kwh, carbon_source), added if
- * its identity is new, else given the exit sources and the carbon figure
- * the source knows.  Its id into *id.
+ * name, ident, exit_sources, carbon_g_per_kwh, carbon_source, cpus,
+ * cpus_source), added if its identity is new, else given the exit
+ * sources and the carbon and CPU figures the source knows.  Its id into
+ * *id.
  */
 static int
 host_merge(struct merge *m, sqlite3_stmt *hs, sqlite3_int64 *id)
 {
 	static const char find[] = "SELECT host_id FROM hosts WHERE ident = ?";
 	static const char ins[] = "INSERT INTO hosts (name, ident, "
-	    "exit_sources, carbon_g_per_kwh, carbon_source) "
-	    "VALUES (?1, ?2, ?3, ?4, ?5)";
+	    "exit_sources, carbon_g_per_kwh, carbon_source, cpus, "
+	    "cpus_source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 	static const char upd[] = "UPDATE hosts SET "
 	    "exit_sources = exit_sources | ?3, "
 	    "carbon_g_per_kwh = coalesce(?4, carbon_g_per_kwh), "
 	    "carbon_source = CASE WHEN ?4 IS NULL THEN carbon_source "
-	    "ELSE ?5 END WHERE host_id = ?6 AND "
+	    "ELSE ?5 END, cpus = coalesce(?6, cpus), "
+	    "cpus_source = CASE WHEN ?6 IS NULL THEN cpus_source "
+	    "ELSE ?7 END WHERE host_id = ?8 AND "
 	    "(exit_sources | ?3 <> exit_sources OR (?4 IS NOT NULL AND "
-	    "(carbon_g_per_kwh IS NOT ?4 OR carbon_source IS NOT ?5)))";
+	    "(carbon_g_per_kwh IS NOT ?4 OR carbon_source IS NOT ?5)) OR "
+	    "(?6 IS NOT NULL AND (cpus IS NOT ?6 OR cpus_source IS NOT ?7)))";
 	sqlite3_stmt *st;
 	int rc, i;
 
@@ -641,10 +646,10 @@ host_merge(struct merge *m, sqlite3_stmt *hs, sqlite3_int64 *id)
 		return db_fail(m->s->db, m->err, "hosts");
 	if (db_prepare(m->s->db, *id > 0 ? upd : ins, &st, m->err) != EXR_OK)
 		return EXR_DB;
-	for (i = 1; i <= 5; i++)
+	for (i = 1; i <= 7; i++)
 		sqlite3_bind_value(st, i, sqlite3_column_value(hs, i));
 	if (*id > 0)
-		sqlite3_bind_int64(st, 6, *id);
+		sqlite3_bind_int64(st, 8, *id);
 	rc = sqlite3_step(st) == SQLITE_DONE ? EXR_OK :
 	    db_fail(m->s->db, m->err, "hosts");
 	sqlite3_finalize(st);
@@ -740,7 +745,8 @@ merge_all(struct merge *m, const char *path, struct merge_stats *st)
 	    (rc = db_exec(m->s->db, new_pi_sql, m->err)) != EXR_OK)
 		return rc;
 	if (db_prepare(m->src, "SELECT host_id, name, ident, exit_sources, "
-	    "carbon_g_per_kwh, carbon_source FROM hosts ORDER BY host_id",
+	    "carbon_g_per_kwh, carbon_source, cpus, cpus_source FROM hosts "
+	    "ORDER BY host_id",
 	    &hs, m->err) != EXR_OK)
 		return EXR_DB;
 	while (rc == EXR_OK && (step = sqlite3_step(hs)) == SQLITE_ROW) {

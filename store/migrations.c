@@ -1099,6 +1099,21 @@ const char *const db_migrations[] = {
 	 */
 	"CREATE INDEX procs_host_t1 ON procs (host_id, finish_ns)"
 	"  WHERE exit_anomalies IS NOT NULL;",
+
+	/*
+	 * 22 -> 23: a host's CPUs where no snap record says how many are
+	 * online (util_pct needs them; pacct, acctd, exacct and energy
+	 * logs carry none), and where the figure comes from ('config':
+	 * the host's cpus: key); and pacct's ac_mem of each process, KiB
+	 * (the address space's size at exit), the memory sa(8) averages.
+	 */
+	"ALTER TABLE hosts ADD COLUMN cpus INTEGER;"
+	"ALTER TABLE hosts ADD COLUMN cpus_source TEXT;"
+	"ALTER TABLE procs ADD COLUMN mem_kb INTEGER;"
+	"DROP VIEW v_hosts;"
+	"CREATE VIEW v_hosts AS"
+	"  SELECT host_id, label AS host, exit_sources, carbon_g_per_kwh,"
+	"    carbon_source, ident, name, cpus, cpus_source FROM hosts;",
 };
 
 _Static_assert(sizeof(db_migrations) / sizeof(db_migrations[0]) ==

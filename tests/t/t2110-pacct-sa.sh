@@ -25,6 +25,19 @@ plain() {
 	grep -E '^[A-Za-z0-9._+-]+[*]?[|]' | sort
 }
 
+# sa's average memory, k (its mean of ac_mem divided by 4, the KiB a
+# 4 KiB page holds: sa 6.6 on Linux), and ours (the mean in KiB), as
+# command|k.
+peer_mem() {
+	sa -a -i "$1" | awk 'NF >= 6 { k = $5; sub(/k$/, "", k); print $NF "|" k }' |
+	    plain
+}
+ours_mem() {
+	extracct report --by command --format csv "$@" >ours.csv &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    { print $c["command"] "|" $c["avg_mem_kib"] }' ours.csv | plain
+}
+
 # An exacct process record: group $1 (partial or final), pid $2, finish
 # $3 s (start 1000 s), $4 s of user CPU, acctflags $5, command job.
 exrec() {
@@ -118,6 +131,29 @@ else
 		test_cmp expect actual &&
 		ours --db k.db --scan >actual &&
 		test_cmp expect actual
+	'
+
+	# ac_mem: KiB in the kernel's v3 record; sa prints its mean / 4,
+	# rounded, so ours / 4 is within 1 of sa's k, command by command.
+	test_expect_success 'kernel pacct: avg_mem_kib is sa'"'"'s k column' '
+		peer_mem kernel.acct >sa_mem &&
+		ours_mem kernel.acct >our_mem &&
+		test "$(line_count sa_mem)" -gt 2 &&
+		awk -F"|" "NR == FNR { k[\$1] = \$2; next }
+		    { n++; d = \$2 / 4 - k[\$1]; if (!(\$1 in k) || \$2 == \"\" ||
+		      d > 1 || d < -1) { print \"differs: \" \$1 \" ours \" \$2 \" KiB / 4, sa \" k[\$1] \"k\"; bad++ } }
+		    END { exit bad > 0 || n < 3 }" sa_mem our_mem
+	'
+
+	test_expect_success 'kernel pacct: ac_mem stored, per process' '
+		sqlite3 k.db "SELECT count(*), count(mem_kb) FROM procs" >counts &&
+		read all mem <counts || true; echo "procs|with mem: $(cat counts)" &&
+		test "$(cut -d"|" -f1 counts)" -eq "$(cut -d"|" -f2 counts)" &&
+		test "$(cut -d"|" -f2 counts)" -gt 0 &&
+		sqlite3 k.db "SELECT command, CAST(round(avg(mem_kb)) AS INTEGER) FROM procs
+		    WHERE acctflags % 2 = 0 GROUP BY command" | plain >db_mem &&
+		ours_mem kernel.acct | grep -v "[*]|" >file_mem &&
+		test_cmp file_mem db_mem
 	'
 fi
 

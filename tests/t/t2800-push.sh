@@ -274,7 +274,7 @@ test_expect_success '20 hosts push at once: all complete, central is their union
 	done &&
 	canon $dbs >expect && canon_pg fleet20 >actual && test_cmp expect actual &&
 	test "$(pg_psql fleet20 -c "SELECT count(*) FROM hosts")" -eq 20 &&
-	test "$(pg_psql fleet20 -c "SELECT version FROM extracct_meta")" -eq 7
+	test "$(pg_psql fleet20 -c "SELECT version FROM extracct_meta")" -eq 8
 '
 
 test_expect_success 'a host is pushed from one database only' '
@@ -325,7 +325,7 @@ test_expect_success 'a central schema newer than this extracct is refused' '
 	extracct push --db beta.db --to "$(pg_conn newer)" >/dev/null &&
 	pg_psql newer -c "UPDATE extracct_meta SET version = 99" &&
 	test_expect_code 5 extracct push --db beta.db --to "$(pg_conn newer)" 2>err &&
-	grep "central server: schema version 99 is newer than this extracct.s 7: upgrade extracct" err
+	grep "central server: schema version 99 is newer than this extracct.s 8: upgrade extracct" err
 '
 
 test_expect_success 'credentials: no password in --to or a readable configuration' '

@@ -317,7 +317,7 @@ test_expect_success 'hosts of one name, pushed at once: the same labels and rows
 test_expect_success 'a central database of schema 3 is brought to 6 by a push' '
 	pg_psql twins -c "UPDATE extracct_meta SET version = 3, views_hash = '\'''\''" &&
 	extracct push --db tw1.db --to "$(uri twins)" >/dev/null &&
-	test "$(pg_psql twins -c "SELECT version FROM extracct_meta")" -eq 7 &&
+	test "$(pg_psql twins -c "SELECT version FROM extracct_meta")" -eq 8 &&
 	(SQLITE=twins.db && PG=$(uri twins) && same --by host --format csv)
 '
 

@@ -66,7 +66,12 @@ test_expect_success 'report FILE...: exit records totalled without a database' '
 	extracct report --by command --format csv p.pacct >f.csv &&
 	extracct ingest --db f.db --host h p.pacct >out &&
 	extracct report --db f.db --by command --format csv >d.csv &&
-	tr -d "\r" <f.csv | sort >a && tr -d "\r" <d.csv | sort >b &&
+	# The logs'"'"' own avg_mem_kib (pacct'"'"'s memory) aside: a database
+	# keeps each exit'"'"'s figure, but its rollups no sum of them.
+	tr -d "\r" <f.csv | awk -F, -v OFS=, "NR == 1 { for (i = 1; i <= NF; i++)
+	    if (\$i == \"avg_mem_kib\") m = i } m == 0 { exit 1 }
+	    { s = \"\"; for (i = 1; i <= NF; i++) if (i != m) s = s (s == \"\" && i == 1 ? \"\" : \",\") \$i; print s }" |
+	    sort >a && tr -d "\r" <d.csv | sort >b &&
 	test_cmp b a &&
 	test "$(tr -d "\r" <f.csv | awk -F, "NR > 1 { n += \$3 } END { print n }")" -eq 300
 '

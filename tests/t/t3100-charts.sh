@@ -312,13 +312,14 @@ test_expect_success 'html: energy over time, stacked: the top 8 by joules, and i
 	xmllint --noout e.html && svgs e.html &&
 	{ echo "other ($(( $(line_count all) - 8 )) commands)" && head -n 8 all | tac; } >expect &&
 	texts legend part4.svg >actual && test_cmp expect actual &&
-	texts title part4.svg | grep "^Energy over time by command (measured)$" &&
-	texts ylabel part4.svg | grep "^watts (mean over each hour)$" &&
+	texts title part4.svg | grep "^Energy over time by command (measured; watts over observed time)$" &&
+	texts ylabel part4.svg | grep "^watts (joules in each hour over the time observed in it)$" &&
 	# Energy is not in the rollups: by end hour, and the axis says so.
 	texts xlabel part4.svg | grep "^time in UTC; intervals count in the hour they end in$" &&
-	# All the energy is in one hour: the stack is its joules / 3600 s.
+	# All the energy is in one hour: the stack is its joules over the
+	# time observed (not 3600 s), as report --energy --by host says.
 	test "$(sqlite3 e.db "SELECT count(DISTINCT t1_ns / 3600000000000) FROM v_energy_usage")" -eq 1 &&
-	w=$(sqlite3 e.db "SELECT sum(energy_nj) / 1e9 / 3600 FROM v_energy_usage
+	w=$(sqlite3 e.db "SELECT sum(energy_nj) * 1.0 / (max(t1_ns) - min(t0_ns)) FROM v_energy_usage
 	    WHERE energy_nj IS NOT NULL AND t1_ns > t0_ns") &&
 	sed -n "s/^<text x=\"[0-9.]*\" y=\"\([0-9.]*\)\".*class=\"ytick\">\([^<]*\)<.*/\1 \2/p" part4.svg >yt &&
 	grep -o "class=\"series\" fill=\"[^\"]*\" d=\"[^\"]*" part4.svg |
@@ -339,8 +340,8 @@ test_expect_success 'estimated energy (RAPL by CPU time): its own colour, title 
 	texts xlabel est.svg | grep "^energy (kJ) in the window$" &&
 	extracct report --db c.db --format html --by command >c.html &&
 	xmllint --noout c.html && svgs c.html &&
-	texts title part4.svg | grep "^Energy over time by command (estimate: RAPL shared by CPU time)$" &&
-	w=$(sqlite3 c.db "SELECT max(j) FROM (SELECT sum(energy_nj) / 1e9 / 3600 AS j
+	texts title part4.svg | grep "^Energy over time by command (estimate: RAPL shared by CPU time; watts over observed time)$" &&
+	w=$(sqlite3 c.db "SELECT max(j) FROM (SELECT sum(energy_nj) / (max(t1_ns) - min(t0_ns)) AS j
 	    FROM v_energy_estimate GROUP BY t1_ns / 3600000000000)") &&
 	sed -n "s/^<text x=\"[0-9.]*\" y=\"\([0-9.]*\)\".*class=\"ytick\">\([^<]*\)<.*/\1 \2/p" part4.svg >yt &&
 	grep -o "class=\"series\" fill=\"[^\"]*\" d=\"[^\"]*" part4.svg |

@@ -115,6 +115,7 @@ test_encoder(void)
 		0x41000106, 0x41000107, 0x41000108, 0x41000109, 0x4100010a,
 		0x4100010b, 0x4100010c, 0x4100010d, 0x4100010e, 0x4100010f,
 		0x31000110, 0x61000111, 0x11000112, 0x11000113,
+		0x41000114,
 	};
 	size_t i, n = sizeof(want) / sizeof(want[0]), used;
 	struct ex_rec rec = { 0 };

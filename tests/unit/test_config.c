@@ -53,6 +53,8 @@ static const struct {
 	{ "carbon_intensity", "123.456", "1e3", "carbon_intensity: \"1e3\" "
 	    "is not grams CO2e per kWh (0 to 10000) or none" },
 	{ "carbon_source", "IEA 2024", NULL, NULL },
+	{ "cpus", "64", "1048577", "cpus: \"1048577\" is not a whole number "
+	    "from 0 to 1048576" },
 };
 
 #define NSAMPLES	(sizeof(samples) / sizeof(samples[0]))
