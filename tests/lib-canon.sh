@@ -73,7 +73,14 @@ canon() {
 	done | sort
 }
 
+# Text that was not UTF-8 locally is stored centrally with \xNN for
+# each such byte (and a backslash as \x5c): decoded back, as the
+# reports' rdb_pg.c does, so that a live snapshot's cgroup path with
+# such a byte compares as the bytes it is.
 canon_pg() {
 	canon_sql_file pg "host_id, " &&
-	pg_psql "$1" -F "|" -f "$TRASH/.canon.pg.sql" | sort
+	pg_psql "$1" -F "|" -f "$TRASH/.canon.pg.sql" |
+	python3 -c 'import re, sys; sys.stdout.buffer.write(re.sub(
+	    rb"\\x([0-9a-fA-F]{2})", lambda m: bytes([int(m.group(1), 16)]),
+	    sys.stdin.buffer.read()))' | sort
 }
