@@ -287,6 +287,23 @@ case $? in
 		test_expect_code 2 extracct report --db "$(uri fleet)" --user nobody 2>err &&
 		grep "unknown user .nobody." err
 	'
+	test_expect_success 'PostgreSQL: --unit and --container, as on SQLite' '
+		pg_createdb cgfleet &&
+		extracct push --db cg.db --central "$(uri cgfleet)" >/dev/null &&
+		set -f &&
+		for args in "--unit web.service" "--unit docker-*" \
+		    "--container 0123* --command [a-m]*" "--unit *.service \
+		    --format svg --by unit"; do
+			extracct report --db cg.db --by host,unit,container,command \
+			    --format csv $args >lite.csv &&
+			extracct report --central "$(uri cgfleet)" \
+			    --by host,unit,container,command --format csv \
+			    $args >pg.csv &&
+			test "$(wc -l <lite.csv)" -gt 1 &&
+			test_cmp lite.csv pg.csv || { echo "differs: $args"; set +f; return 1; }
+		done &&
+		set +f
+	'
 	;;
 2)	echo "ok - skipped: PostgreSQL part (no PostgreSQL: install postgresql)" ;;
 *)	echo "not ok - could not start PostgreSQL"; exit 1 ;;
