@@ -481,9 +481,7 @@ enum exl_id { EXL_CATALOG(EXL_ENUM_ROW) };
 	Y(DELAY_IRQ_NS,	"delay_irq_ns",	FK_COUNTER, "ns", UINT64, WHOLE, L, \
 	    EXL_PROC_DELAY_IRQ) \
 	Y(CPU_RUN_NS,	"cpu_run_ns",	FK_COUNTER, "ns", UINT64, WHOLE, L, \
-	    EXL_PROC_CPU_RUN_NS) \
-	Y(MEM_KB,	"mem_kb",	FK_LEVEL, "KiB", UINT64, WHOLE, L, \
-	    EXL_PROC_MEM_K)
+	    EXL_PROC_CPU_RUN_NS)
 
 /*
  * What the CPU times measure (enum cpu_source): never differenced.  The
@@ -499,13 +497,23 @@ enum exl_id { EXL_CATALOG(EXL_ENUM_ROW) };
 	X(CGROUP_FROM,	"cgroup_from",	FK_ID,	"",	UINT8,	WHOLE,	L, \
 	    EXL_PROC_CGROUP_FROM)
 
+/*
+ * pacct's memory at exit (ac_mem), stored with the exit.  Last, as every
+ * new field: a field's index is its bit in the store's anomaly masks,
+ * so the fields before keep theirs.
+ */
+#define PROC_MEM_ROWS(X) \
+	X(MEM_KB,	"mem_kb",	FK_LEVEL, "KiB", UINT64, WHOLE, L, \
+	    EXL_PROC_MEM_K)
+
 #define PROC_FIELD_ROWS(X) \
 	PROC_ID_ROWS(X) \
 	COUNTER_ROWS(X, X, FIELD_PROC_ID) \
 	PROC_EXTRA_ROWS(X, X) \
 	PROC_ATTR_ROWS(X) \
 	PROC_EXIT_ROWS(X, X) \
-	PROC_TAIL_ROWS(X)
+	PROC_TAIL_ROWS(X) \
+	PROC_MEM_ROWS(X)
 
 #define TASK_FIELD_ROWS(X) \
 	X(TASKID,	"taskid",	FK_ID,	"",	UINT32,	WHOLE,	D, \

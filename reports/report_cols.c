@@ -36,14 +36,8 @@ add(struct report_col *c, int n, const char *name, enum col_kind kind,
 	return n + 1;
 }
 
-/*
- * Whether o's rows span a known time (a bucket, an hour, the window
- * given), as report_span has it: where util_pct can have a value, and
- * so where the time observed is worth columns.  Totals over an open
- * window have neither.
- */
-static int
-rows_timed(const struct report_opts *o)
+int
+report_rows_timed(const struct report_opts *o)
 {
 	int k;
 
@@ -59,7 +53,7 @@ int
 report_cols(const struct report_opts *o, struct report_col *c)
 {
 	char name[40];
-	int k, n = 0, nk = report_nkeys(o), timed = rows_timed(o);
+	int k, n = 0, nk = report_nkeys(o), timed = report_rows_timed(o);
 	const unsigned T = COLF_TABLE, D = COLF_CSV | COLF_JSON;
 
 	if (o->every != EVERY_NONE) {

@@ -257,6 +257,13 @@ int64_t	report_ncpu(const struct report_opts *o,
 int64_t	report_span(const struct report_opts *o,
 	    const struct report_set *s, const struct report_row *r);
 /*
+ * Whether o's rows span a known time (a bucket, an hour, the window
+ * given), as report_span has it: where util_pct can have a value, and
+ * so where the time observed is worth columns.  Totals over an open
+ * window have neither.
+ */
+int	report_rows_timed(const struct report_opts *o);
+/*
  * The time row r was observed, ns (its hosts' snapshots over its span,
  * weighted by their CPUs; a host not watched counts the whole span),
  * and the CPU ns its hosts had in it (CPUs x observed); 0 when the

@@ -134,7 +134,8 @@ report_out(FILE *fp, const struct report_opts *o, const struct report_set *s)
 		}
 	}
 	report_title(&t, o, util_note(s, util));
-	report_cpus_note(&t, s);
+	if (report_rows_timed(o))
+		report_cpus_note(&t, s);
 	report_meta(&t, o);
 	rtab_meta(&t, "apportioned", COL_TEXT, REPORT_APPORTIONED);
 	rc = rtab_print(fp, &t, o->format);

@@ -89,9 +89,15 @@
 #define EXIT_NULLS \
 	COUNTER_ROWS(FIELD_NUL, FIELD_NEXT_NUL, FIELD_PROC_ID) \
 	PROC_EXTRA_ROWS(FIELD_NEXT_NUL, FIELD_NEXT_NUL) ", NULL"
-/* The delay totals and runtime of an exit, PROC_DELAY_CPU_NS on. */
-#define EXIT_EXTRAS	PROC_EXIT_ROWS(FIELD_COL, FIELD_NEXT_COL)
-#define Q9		PROC_EXIT_ROWS(FIELD_Q, FIELD_NEXT_Q)
+/*
+ * The delay totals and runtime of an exit (PROC_DELAY_CPU_NS to
+ * PROC_CPU_RUN_NS), then its memory (PROC_MEM_KB): EXIT_EXTRA_N columns.
+ */
+#define EXIT_EXTRAS	PROC_EXIT_ROWS(FIELD_COL, FIELD_NEXT_COL) \
+	PROC_MEM_ROWS(FIELD_NEXT_COL)
+#define Q9		PROC_EXIT_ROWS(FIELD_Q, FIELD_NEXT_Q) \
+	PROC_MEM_ROWS(FIELD_NEXT_Q)
+#define EXIT_EXTRA_N	(PROC_CPU_RUN_NS - PROC_DELAY_CPU_NS + 2)
 
 /*
  * Where exit records come from (hosts.exit_sources is a mask of them):

@@ -66,12 +66,12 @@ static const char *const q_sql[Q_N] = {
 /* The columns of Q_UPD_PROC: the exit's facts, then the process. */
 enum { UPD_FINISH = 1, UPD_WAIT, UPD_FLAGS, UPD_EXIT,
     /* after base_cpu_ns and the exit facts, PROC_EXIT_ROWS' */
-    UPD_CGROUP = UPD_EXIT + 2 + PROC_MEM_KB - PROC_DELAY_CPU_NS + 1,
+    UPD_CGROUP = UPD_EXIT + 2 + EXIT_EXTRA_N,
     UPD_PROC_ID = UPD_CGROUP + 2 };
 
 /* The columns of Q_INS_PROC from the exit's facts on. */
 enum { INS_FINISH = 12, INS_WAIT, INS_FLAGS, INS_EXIT,
-    INS_CGROUP = INS_EXIT + 2 + PROC_MEM_KB - PROC_DELAY_CPU_NS + 1 };
+    INS_CGROUP = INS_EXIT + 2 + EXIT_EXTRA_N };
 
 /*
  * Interval rows go in batches: one INSERT of PINT_BATCH rows costs much
@@ -90,7 +90,7 @@ enum { INS_FINISH = 12, INS_WAIT, INS_FLAGS, INS_EXIT,
  */
 #define EXIT_BATCH	32
 #define EXIT_COLS	51	/* the columns of one exit row */
-_Static_assert(EXIT_COLS == 16 + PROC_MEM_KB - PROC_DELAY_CPU_NS + 1 +
+_Static_assert(EXIT_COLS == 16 + EXIT_EXTRA_N +
     PROC_LAST_LEVEL - PROC_FIRST_COUNTER + 1 + 1 + 2, "exits_prepare's row");
 
 struct pint_row {
@@ -499,9 +499,11 @@ bind_exit_row(sqlite3_stmt *st, unsigned char *nul, int base,
 	sqlite3_bind_text(st, i++, exit_source_name(e->source), -1,
 	    SQLITE_STATIC);
 	sqlite3_bind_int64(st, i++, 0);
-	bindn_counters(st, nul, i, PROC_DELAY_CPU_NS, PROC_MEM_KB,
+	bindn_counters(st, nul, i, PROC_DELAY_CPU_NS, PROC_CPU_RUN_NS,
 	    p->present, p->v);
-	i += PROC_MEM_KB - PROC_DELAY_CPU_NS + 1;
+	bindn_counters(st, nul, i + EXIT_EXTRA_N - 1, PROC_MEM_KB,
+	    PROC_MEM_KB, p->present, p->v);
+	i += EXIT_EXTRA_N;
 	bindn_counters(st, nul, i, PROC_FIRST_COUNTER, PROC_LAST_LEVEL,
 	    iv->present, iv->d);
 	i += PROC_LAST_LEVEL - PROC_FIRST_COUNTER + 1;
@@ -680,7 +682,9 @@ bind_exit(sqlite3_stmt *st, int i, const struct run *r,
 	else
 		sqlite3_bind_null(st, i);
 	bind_opt(st, i + 1, final && has_base, base);
-	bind_counters(st, i + 2, PROC_DELAY_CPU_NS, PROC_MEM_KB,
+	bind_counters(st, i + 2, PROC_DELAY_CPU_NS, PROC_CPU_RUN_NS,
+	    final ? p->present : 0, p->v);
+	bind_counters(st, i + 1 + EXIT_EXTRA_N, PROC_MEM_KB, PROC_MEM_KB,
 	    final ? p->present : 0, p->v);
 }
 

@@ -178,7 +178,8 @@ test_expect_success 'a host name and a command not UTF-8: pushed; reports as SQL
 	extracct push --db bad.db --to "$(pg_conn bad_fresh)" >/dev/null &&
 	canon_pg bad >central.canon && canon_pg bad_fresh >fresh.canon &&
 	test_cmp fresh.canon central.canon &&
-	grep -F "b\\xffd" central.canon >/dev/null &&
+	# (canon_pg decodes the \xNN of central: the bytes of the host)
+	grep -F "$bad" central.canon >/dev/null &&
 	extracct report --db bad.db --by command >expect &&
 	grep "^a.377 " expect && grep "^a.134xff " expect
 '

@@ -69,9 +69,12 @@ test_expect_success 'energy over time: the stack is the table'\''s avg_watts for
 test_expect_success 'util_pct without snap: blank, and the table says why' '
 	extracct gen --kind proc --records 200 --seed 3 --host solo -o solo.exacct &&
 	extracct ingest --db u.db solo.exacct >/dev/null &&
-	extracct report --db u.db --by host >u.txt &&
+	# Where util_pct can have a value: rows of a known span.
+	extracct report --db u.db --by host --every day >u.txt &&
 	cat u.txt &&
 	grep "^# util_pct: blank for hosts solo: CPU count unknown (set cpus: in the config)$" u.txt &&
+	extracct report --db u.db --by host >u.txt &&
+	! grep "^# util_pct" u.txt &&
 	extracct report --db u.db --by host --format csv >u.csv &&
 	test -z "$(col u.csv solo util_pct)"
 '
