@@ -255,6 +255,52 @@ key_label(const struct report_opts *o, int kind, const char *key,
 }
 
 /*
+ * The keys of top_sql (?1, ?2 the window a, b1; the filters after), the
+ * largest first: the first n into c->name, their labels into *label (n
+ * + 1 of them, the caller's to free), how many there are in *nkeys.
+ */
+static int
+top_keys(struct rdb *db, const struct report_opts *o, int kind,
+    const struct report_filter_cols *fc, int64_t a, int64_t b1, size_t n,
+    const char *top_sql, struct chart *c, char (**label)[128],
+    size_t *nkeys, struct ex_err *err)
+{
+	struct rdb_q *q;
+	int rc, named = kind >= 0 && report_names_stored(o, kind);
+
+	*label = NULL;
+	*nkeys = 0;
+	if (rdb_prepare(db, top_sql, &q) != 0)
+		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
+	rdb_bind_int64(q, 1, a);
+	rdb_bind_int64(q, 2, b1);
+	report_filter_bind(q, o, rdb_engine(db), fc, 3);
+	if ((c->name = calloc(n + 1, sizeof(*c->name))) == NULL ||
+	    (*label = calloc(n + 1, sizeof(**label))) == NULL) {
+		rdb_finalize(q);
+		return ex_fail(err, EXR_NOMEM, 0, "no memory");
+	}
+	while ((rc = rdb_step(q)) == RDB_ROW) {
+		/* The key to match the hours by, the text to show. */
+		if (*nkeys < n) {
+			snprintf(c->name[*nkeys], sizeof(c->name[0]), "%s",
+			    rdb_text(q, 0) != NULL ? rdb_text(q, 0) : "-");
+			key_label(o, kind, c->name[*nkeys], named ?
+			    rdb_text(q, 2) : NULL, (*label)[*nkeys],
+			    sizeof((*label)[0]));
+		}
+		(*nkeys)++;
+	}
+	if (rc != RDB_DONE) {
+		free(*label);
+		*label = NULL;
+		return db_fail(db, q, err);
+	}
+	rdb_finalize(q);
+	return EXR_OK;
+}
+
+/*
  * The stacked series of c from two queries, each with ?1, ?2 the
  * window (a, b: ns, or the rollups' hours in s): top_sql gives "key,
  * total" for every key, largest first, and the key's name (name_sql)
@@ -269,37 +315,13 @@ time_series(struct rdb *db, const struct report_opts *o, int kind,
     const char *what, const char *top_sql, const char *hour_sql,
     struct chart *c, struct report_set *obs, struct ex_err *err)
 {
-	struct rdb_q *q;
 	char (*label)[128];
-	size_t nkeys = 0, k;
-	int rc, named = kind >= 0 && report_names_stored(o, kind);
+	size_t nkeys, k;
+	int rc;
 
-	if (rdb_prepare(db, top_sql, &q) != 0)
-		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
-	rdb_bind_int64(q, 1, a);
-	rdb_bind_int64(q, 2, b1);
-	report_filter_bind(q, o, rdb_engine(db), fc, 3);
-	if ((c->name = calloc(n + 1, sizeof(*c->name))) == NULL ||
-	    (label = calloc(n + 1, sizeof(*label))) == NULL) {
-		rdb_finalize(q);
-		return ex_fail(err, EXR_NOMEM, 0, "no memory");
-	}
-	while ((rc = rdb_step(q)) == RDB_ROW) {
-		/* The key to match the hours by, the text to show. */
-		if (nkeys < n) {
-			snprintf(c->name[nkeys], sizeof(c->name[0]), "%s",
-			    rdb_text(q, 0) != NULL ? rdb_text(q, 0) : "-");
-			key_label(o, kind, c->name[nkeys], named ?
-			    rdb_text(q, 2) : NULL, label[nkeys],
-			    sizeof(label[0]));
-		}
-		nkeys++;
-	}
-	if (rc != RDB_DONE) {
-		free(label);
-		return db_fail(db, q, err);
-	}
-	rdb_finalize(q);
+	if ((rc = top_keys(db, o, kind, fc, a, b1, n, top_sql, c, &label,
+	    &nkeys, err)) != EXR_OK)
+		return rc;
 	rc = nkeys == 0 ? EXR_OK : series(db, o, fc, a, b1, n, nkeys, what,
 	    hour_sql, c, obs, err);
 	for (k = 0; rc == EXR_OK && k < n && k < nkeys; k++)
@@ -556,40 +578,19 @@ static const struct report_filter_cols energy_cols[2] = {
  */
 static int
 watts_series(struct rdb *db, const struct report_opts *o, int kind,
-    const struct report_filter_cols *fc, int64_t a, int64_t b1, size_t n, const char *what, const char *top_sql,
-    const char *hour_sql, struct chart *c, struct ex_err *err)
+    const struct report_filter_cols *fc, int64_t a, int64_t b1, size_t n,
+    const char *what, const char *top_sql, const char *hour_sql,
+    struct chart *c, struct ex_err *err)
 {
 	struct rdb_q *q;
 	char (*label)[128];
 	int64_t *lo = NULL, *hi = NULL;
-	size_t nkeys = 0, k, b, top, i;
-	int rc, named = kind >= 0 && report_names_stored(o, kind);
+	size_t nkeys, k, b, top, i;
+	int rc;
 
-	if (rdb_prepare(db, top_sql, &q) != 0)
-		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
-	rdb_bind_int64(q, 1, a);
-	rdb_bind_int64(q, 2, b1);
-	report_filter_bind(q, o, rdb_engine(db), fc, 3);
-	if ((c->name = calloc(n + 1, sizeof(*c->name))) == NULL ||
-	    (label = calloc(n + 1, sizeof(*label))) == NULL) {
-		rdb_finalize(q);
-		return ex_fail(err, EXR_NOMEM, 0, "no memory");
-	}
-	while ((rc = rdb_step(q)) == RDB_ROW) {
-		if (nkeys < n) {
-			snprintf(c->name[nkeys], sizeof(c->name[0]), "%s",
-			    rdb_text(q, 0) != NULL ? rdb_text(q, 0) : "-");
-			key_label(o, kind, c->name[nkeys], named ?
-			    rdb_text(q, 2) : NULL, label[nkeys],
-			    sizeof(label[0]));
-		}
-		nkeys++;
-	}
-	if (rc != RDB_DONE) {
-		free(label);
-		return db_fail(db, q, err);
-	}
-	rdb_finalize(q);
+	if ((rc = top_keys(db, o, kind, fc, a, b1, n, top_sql, c, &label,
+	    &nkeys, err)) != EXR_OK)
+		return rc;
 	if (nkeys == 0) {
 		free(label);
 		return EXR_OK;
