@@ -255,6 +255,42 @@ key_label(const struct report_opts *o, int kind, const char *key,
 }
 
 /*
+ * c's series for nkeys keys, the first n shown, the rest one "other (N
+ * whats)": *top is how many are keys of their own.
+ */
+static int
+series_alloc(struct chart *c, size_t n, size_t nkeys, const char *what,
+    size_t *top, struct ex_err *err)
+{
+	int rc;
+
+	c->has_other = nkeys > n;
+	if (nkeys > n) {
+		snprintf(c->name[n], sizeof(c->name[0]), "other (%zu %ss)",
+		    nkeys - n, what);
+		nkeys = n + 1;
+	}
+	if ((rc = alloc_series(c, nkeys, err)) != EXR_OK)
+		return rc;
+	*top = c->has_other ? c->ns - 1 : c->ns;
+	return EXR_OK;
+}
+
+/* The series of key name (NULL: "-"), the other one if not of the top. */
+static size_t
+series_of(const struct chart *c, size_t top, const char *name)
+{
+	size_t k;
+
+	if (name == NULL)
+		name = "-";
+	for (k = 0; k < top; k++)
+		if (strncmp(c->name[k], name, sizeof(c->name[k]) - 1) == 0)
+			break;
+	return k;
+}
+
+/*
  * The keys of top_sql (?1, ?2 the window a, b1; the filters after), the
  * largest first: the first n into c->name, their labels into *label (n
  * + 1 of them, the caller's to free), how many there are in *nkeys.
@@ -395,15 +431,8 @@ series(struct rdb *db, const struct report_opts *o,
 	size_t s, b, k, top;
 	int rc;
 
-	c->has_other = nkeys > n;
-	if (nkeys > n) {
-		snprintf(c->name[n], sizeof(c->name[0]), "other (%zu %ss)",
-		    nkeys - n, what);
-		nkeys = n + 1;
-	}
-	if ((rc = alloc_series(c, nkeys, err)) != EXR_OK)
+	if ((rc = series_alloc(c, n, nkeys, what, &top, err)) != EXR_OK)
 		return rc;
-	top = c->has_other ? c->ns - 1 : c->ns;
 
 	if (rdb_prepare(db, hour_sql, &q) != 0)
 		return ex_fail(err, EXR_DB, 0, "%s", rdb_errmsg(db));
@@ -411,14 +440,8 @@ series(struct rdb *db, const struct report_opts *o,
 	rdb_bind_int64(q, 2, b1);
 	report_filter_bind(q, o, rdb_engine(db), fc, 3);
 	while ((rc = rdb_step(q)) == RDB_ROW) {
-		const char *name = rdb_text(q, 1) != NULL ? rdb_text(q, 1) :
-		    "-";
-
 		b = bucket_of(c, rdb_int64(q, 0));
-		for (k = 0; k < top; k++)
-			if (strncmp(c->name[k], name, sizeof(c->name[k]) - 1) ==
-			    0)
-				break;
+		k = series_of(c, top, rdb_text(q, 1));
 		if (b < c->nb && k < c->ns)
 			c->v[k * c->nb + b] += obs == NULL ? rdb_double(q, 2) :
 			    rdb_double(q, 2) / divisor(c, obs, rdb_text(q, 3),
@@ -595,17 +618,10 @@ watts_series(struct rdb *db, const struct report_opts *o, int kind,
 		free(label);
 		return EXR_OK;
 	}
-	c->has_other = nkeys > n;
-	if (nkeys > n) {
-		snprintf(c->name[n], sizeof(c->name[0]), "other (%zu %ss)",
-		    nkeys - n, what);
-		nkeys = n + 1;
-	}
-	if ((rc = alloc_series(c, nkeys, err)) != EXR_OK) {
+	if ((rc = series_alloc(c, n, nkeys, what, &top, err)) != EXR_OK) {
 		free(label);
 		return rc;
 	}
-	top = c->has_other ? c->ns - 1 : c->ns;
 	if (c->nb > 0 && ((lo = calloc(c->nb, sizeof(*lo))) == NULL ||
 	    (hi = calloc(c->nb, sizeof(*hi))) == NULL)) {
 		rc = ex_fail(err, EXR_NOMEM, 0, "no memory");
@@ -619,15 +635,10 @@ watts_series(struct rdb *db, const struct report_opts *o, int kind,
 	rdb_bind_int64(q, 2, b1);
 	report_filter_bind(q, o, rdb_engine(db), fc, 3);
 	while ((rc = rdb_step(q)) == RDB_ROW) {
-		const char *name = rdb_text(q, 1) != NULL ? rdb_text(q, 1) :
-		    "-";
 		int64_t t0 = rdb_int64(q, 3), t1 = rdb_int64(q, 4);
 
 		b = bucket_of(c, rdb_int64(q, 0));
-		for (k = 0; k < top; k++)
-			if (strncmp(c->name[k], name, sizeof(c->name[k]) - 1) ==
-			    0)
-				break;
+		k = series_of(c, top, rdb_text(q, 1));
 		if (b >= c->nb)
 			continue;
 		/* hi == 0: nothing in this bucket yet. */
