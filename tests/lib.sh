@@ -25,6 +25,12 @@ cd "$TRASH" || exit 1
 extracct() { "$EXTRACCT" "$@"; }
 extracct_test() { "$EXTRACCT_TEST" "$@"; }
 
+# The schema version this extracct makes, as --version says it: what a
+# database migrates to.
+schema_now() {
+	extracct --version | sed -n 's/.*(database schema \([0-9]*\)).*/\1/p'
+}
+
 # Database $1 at schema $2 (extracct-test schema), holding every table
 # row of database $3 (of the current schema) that schema $2 has a place
 # for: an older database to migrate.

@@ -3,11 +3,6 @@
 # damage stored; the store never written through a planted link.
 . "$(dirname "$0")/../lib.sh"
 
-# This extracct's schema version, which an ingest brings a database up to.
-schema_now() {
-	extracct --version | sed -n 's/.*(database schema \([0-9]*\)).*/\1/p'
-}
-
 count() {
 	sqlite3 "$1" "SELECT count(*) FROM $2"
 }

@@ -12,11 +12,6 @@
 # logs at schema 16, where most processes are one procs row.
 . "$(dirname "$0")/../lib.sh"
 
-# This extracct's schema version, which an ingest brings a database up to.
-schema_now() {
-	extracct --version | sed -n 's/.*(database schema \([0-9]*\)).*/\1/p'
-}
-
 M=$SRC/tests/fixtures/migrate12
 
 . "$SRC/tests/lib-handlogs.sh"

@@ -7,11 +7,6 @@
 # labels"), and the migrated database then reports what the same hosts
 # merged at schema 17 report, byte for byte.
 . "$(dirname "$0")/../lib.sh"
-
-# This extracct's schema version, which an ingest brings a database up to.
-schema_now() {
-	extracct --version | sed -n 's/.*(database schema \([0-9]*\)).*/\1/p'
-}
 . "$SRC/tests/lib-handlogs.sh"
 
 reports() {

@@ -8,11 +8,6 @@
 # an ingest into it then writes no temporary file.
 . "$(dirname "$0")/../lib.sh"
 
-# This extracct's schema version, which an ingest brings a database up to.
-schema_now() {
-	extracct --version | sed -n 's/.*(database schema \([0-9]*\)).*/\1/p'
-}
-
 # calls's NOT NULL flag in each rollup table of database $1.
 calls_notnull() {
 	for t in rollup_hour rollup_day rollup_host; do
