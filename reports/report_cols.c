@@ -159,23 +159,52 @@ cpu_of(const struct report_row *r, __int128 *cpu)
  * The CPUs behind a row: its host's when host is a key, else every
  * host's, if each is known.  0: not known.
  */
+/* Whether o keys its rows by host. */
+static int
+has_host_key(const struct report_opts *o)
+{
+	int k;
+
+	for (k = 0; k < report_nkeys(o); k++)
+		if (report_key(o, k) == BY_HOST)
+			return 1;
+	return 0;
+}
+
+/*
+ * Row r's host, where o keys by host: NULL for the other row, a NULL
+ * key, a host not in s, or no host key.
+ */
+static const struct report_host *
+row_host(const struct report_opts *o, const struct report_set *s,
+    const struct report_row *r)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < report_nkeys(o); k++) {
+		if (report_key(o, k) != BY_HOST)
+			continue;
+		if (r->other || (r->keynull >> k & 1))
+			return NULL;
+		for (i = 0; i < s->nhosts; i++)
+			if (strcmp(s->hosts[i].host, r->key[k]) == 0)
+				return &s->hosts[i];
+		return NULL;
+	}
+	return NULL;
+}
+
 int64_t
 report_ncpu(const struct report_opts *o, const struct report_set *s,
     const struct report_row *r)
 {
+	const struct report_host *one = row_host(o, s, r);
 	int64_t sum = 0;
 	size_t i;
-	int k, nk = report_nkeys(o);
 
-	for (k = 0; k < nk; k++)
-		if (report_key(o, k) == BY_HOST) {
-			if (r->other || (r->keynull >> k & 1))
-				return 0;
-			for (i = 0; i < s->nhosts; i++)
-				if (strcmp(s->hosts[i].host, r->key[k]) == 0)
-					return s->hosts[i].ncpu;
-			return 0;
-		}
+	if (has_host_key(o))
+		return one != NULL ? one->ncpu : 0;
 	for (i = 0; i < s->nhosts; i++) {
 		if (s->hosts[i].ncpu <= 0)
 			return 0;
@@ -250,26 +279,19 @@ report_observed(const struct report_opts *o, const struct report_set *s,
 {
 	int64_t a, b, ncpu = 0;
 	size_t i;
-	int k, nk = report_nkeys(o);
-	const struct report_host *one = NULL;
+	const struct report_host *one = row_host(o, s, r);
 
 	*capacity_ns = 0;
 	*known = 1;
 	if (!row_range(o, s, r, &a, &b))
 		return 0;
-	for (k = 0; k < nk; k++)
-		if (report_key(o, k) == BY_HOST) {
-			if (r->other || (r->keynull >> k & 1))
-				return 0;
-			for (i = 0; i < s->nhosts; i++)
-				if (strcmp(s->hosts[i].host, r->key[k]) == 0)
-					one = &s->hosts[i];
-			if (one == NULL || one->ncpu <= 0)
-				return 0;
-			a = host_observed(one, a, b, known);
-			*capacity_ns = (__int128)one->ncpu * a;
-			return a;
-		}
+	if (has_host_key(o)) {
+		if (one == NULL || one->ncpu <= 0)
+			return 0;
+		a = host_observed(one, a, b, known);
+		*capacity_ns = (__int128)one->ncpu * a;
+		return a;
+	}
 	/* Every host: their CPUs' observed time, over their CPUs. */
 	for (i = 0; i < s->nhosts; i++) {
 		if (s->hosts[i].ncpu <= 0) {
